@@ -1,0 +1,3 @@
+from taash.cli import main
+
+main()

@@ -1,0 +1,98 @@
+"""`taash`: play in a terminal, serve, check and make records, run the arena.
+
+Exit codes: 0 ok, 1 an illegal action, 2 bad input.  Errors are one clear line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from taash.games import GAMES
+from taash.games.base import RecordError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Court Piece, two-player Court Piece and Goat: play, serve, records.")
+record_app = typer.Typer(no_args_is_help=True, help="Check and make game records (taash-record/1).")
+app.add_typer(record_app, name="record")
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"taash: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def parse_options(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        fail(f"--options is not JSON: {e}")
+
+
+def check_game(game: str) -> str:
+    if game not in GAMES:
+        fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+    return game
+
+
+def read_source(file: str) -> str:
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
+
+
+@record_app.command("verify")
+def record_verify(file: Annotated[str, typer.Argument(help="record file, or - for stdin")]) -> None:
+    """Replay a record, check every action, and print its summary as JSON."""
+    from taash.record import ReplayError, verify
+
+    text = read_source(file)
+    try:
+        summary = verify(text)
+    except ReplayError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(1) from None
+    except RecordError as e:
+        fail(f"malformed record: {e}")
+    typer.echo(json.dumps(summary))
+
+
+@record_app.command("random")
+def record_random(
+    game: Annotated[str, typer.Option(help="court-piece, court-piece-2p or goat")],
+    options: Annotated[str | None, typer.Option(help="game options as JSON")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed: the same seed, the same record")] = None,
+    deals: Annotated[int | None, typer.Option(min=1, help="stop after this many deals")] = None,
+    legal: Annotated[bool, typer.Option("--legal", help="add every seat's legal actions")] = False,
+) -> None:
+    """Play a match with uniformly random legal actions and print its record."""
+    from taash.record import random_record
+
+    check_game(game)
+    opts = parse_options(options)
+    try:
+        rec = random_record(game, opts, seed=seed, deals=deals, legal=legal)
+    except RecordError as e:
+        fail(str(e))
+    typer.echo(json.dumps(rec))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

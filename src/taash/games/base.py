@@ -1,0 +1,209 @@
+"""What every game of the rules core shares: errors, action text, options and the protocol.
+
+Actions are text at the edges (``verb:argument``) and small ints inside a game's hot loop.  A
+game state offers both: ``legal_actions``/``apply`` take and give canonical strings, while
+``legal_ids``/``apply_id`` are the fast path used by bots, simulation and benchmarks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from taash.cards import CardError, Pack, parse_card
+
+CARD_VERBS = frozenset({"play", "lead", "beat", "pass", "molodka"})
+
+Json = Any
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now.  Raised before anything changes."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.message = message
+
+
+class MalformedAction(ValueError):
+    """Action text whose card argument does not parse (RECORD.md: malformed, exit 2)."""
+
+
+class RecordError(ValueError):
+    """A record, deck or option set that is not well formed."""
+
+
+class OptionError(RecordError):
+    """An unknown option or a bad option value."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedAction:
+    """An action split into its verb and argument; ``cards`` holds canonical codes for card
+    verbs (possibly empty), ``arg`` the stripped argument text for every verb."""
+
+    verb: str
+    arg: str
+    cards: tuple[str, ...]
+
+
+def parse_action(text: str) -> ParsedAction:
+    """Split ``verb:argument`` leniently (RULES.md, Common: Actions).
+
+    >>> parse_action(" Play : 10s ")
+    ParsedAction(verb='play', arg='10s', cards=('TS',))
+    >>> parse_action("beat: th , 7d").cards
+    ('TH', '7D')
+    """
+    if not isinstance(text, str):
+        raise MalformedAction("an action must be text like play:AS")
+    verb, sep, arg = text.partition(":")
+    verb = verb.strip().lower()
+    arg = arg.strip()
+    if not sep:
+        return ParsedAction(verb, "", ())
+    cards: tuple[str, ...] = ()
+    if verb in CARD_VERBS and arg:
+        pieces = [p.strip() for p in arg.split(",")]
+        out = []
+        for p in pieces:
+            if not p:
+                raise MalformedAction(f"empty card in {text.strip()!r}")
+            try:
+                out.append(parse_card(p))
+            except CardError as e:
+                raise MalformedAction(f"{e} in {text.strip()!r}") from None
+        cards = tuple(out)
+    return ParsedAction(verb, arg, cards)
+
+
+def cards_mask(pack: Pack, cards: Sequence[str], rule: str) -> int:
+    """Bitmask of parsed card codes; illegal if one is repeated or not in this pack."""
+    m = 0
+    for c in cards:
+        if not pack.has(c):
+            raise IllegalAction(rule, f"{c} is not a card of this game's pack")
+        b = 1 << pack.index(c)
+        if m & b:
+            raise IllegalAction(rule, f"{c} is named twice")
+        m |= b
+    return m
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+def check_deck(pack: Pack, deck: object, where: str = "deck") -> list[int]:
+    """Card indexes of a deck that must be a permutation of ``pack`` (RecordError if not)."""
+    if not isinstance(deck, list):
+        raise RecordError(f"{where}: must be a list of card codes")
+    out = []
+    seen = 0
+    for i, code in enumerate(deck):
+        if not isinstance(code, str):
+            raise RecordError(f"{where}[{i}]: must be a card code, not {json_type(code)}")
+        try:
+            c = parse_card(code)
+        except CardError as e:
+            raise RecordError(f"{where}[{i}]: {e}") from None
+        if not pack.has(c):
+            raise RecordError(f"{where}[{i}]: {c} is not a card of this game's pack")
+        idx = pack.index(c)
+        if seen >> idx & 1:
+            raise RecordError(f"{where}[{i}]: {c} appears twice")
+        seen |= 1 << idx
+        out.append(idx)
+    if len(out) != pack.size:
+        raise RecordError(f"{where}: must hold all {pack.size} cards, has {len(out)}")
+    return out
+
+
+def json_type(v: object) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int):
+        return "an integer"
+    if isinstance(v, float):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    return "an object"
+
+
+def is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_options(game: str, given: object, defaults: Mapping[str, Json],
+                  checks: Mapping[str, Any]) -> dict[str, Json]:
+    """Options merged over defaults; each given value is checked by ``checks[name](value)``,
+    which returns an error text or None."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise OptionError(f"options must be an object, not {json_type(given)}")
+    out = dict(defaults)
+    for k, v in given.items():
+        if k not in defaults:
+            known = ", ".join(defaults)
+            raise OptionError(f"unknown option {k!r} for {game} (options: {known})")
+        problem = checks[k](v)
+        if problem:
+            raise OptionError(f"option {k}: {problem}")
+        out[k] = v
+    return out
+
+
+def positive_int(v: object) -> str | None:
+    return None if is_int(v) and v >= 1 else "must be an integer of at least 1"
+
+
+def one_of(*values: object) -> Any:
+    def check(v: object) -> str | None:
+        if isinstance(v, bool) != any(isinstance(x, bool) for x in values) or v not in values:
+            return "must be one of " + ", ".join(_show(x) for x in values)
+        return None
+    return check
+
+
+def _show(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+class MatchState(Protocol):
+    """The protocol every game's match state follows (DESIGN.md)."""
+
+    game_id: ClassVar[str]
+    num_seats: ClassVar[int]
+
+    def actors(self) -> list[int]: ...
+    def legal_actions(self, seat: int) -> list[str]: ...
+    def legal_ids(self, seat: int) -> list[int]: ...
+    def apply(self, seat: int, action: str) -> list[dict[str, Json]]: ...
+    def apply_id(self, seat: int, action: int) -> None: ...
+    def action_text(self, action: int) -> str: ...
+    def action_id(self, seat: int, action: str) -> int: ...
+    def clone(self) -> MatchState: ...
+    def view(self, seat: int) -> dict[str, Json]: ...
+    def public_view(self) -> dict[str, Json]: ...
+    def summary(self) -> dict[str, Json]: ...
+    def record(self) -> dict[str, Json]: ...
+    def is_over(self) -> bool: ...
+    def needs_deal(self) -> bool: ...
+    def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None: ...
+
+
+def shuffled(pack: Pack, rng: random.Random) -> list[str]:
+    deck = pack.full_deck()
+    rng.shuffle(deck)
+    return deck

@@ -1,0 +1,183 @@
+"""Court Piece for four players (RULES.md CP-1..CP-11): single or double sar, the ace rule,
+free or most-held trump calls, coats, dealer rotation and sessions.
+
+>>> m = CourtPiece.new_match(seed=1, first_dealer=0)
+>>> m.actors(), m.legal_actions(1)
+([1], ['trump:C', 'trump:D', 'trump:H', 'trump:S'])
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from taash.cards import SUIT_NAMES, SUITS
+from taash.games.base import IllegalAction, OptionError, check_options, is_int, one_of
+from taash.games.tricks import ACE, TRUMP_BASE, TrickMatch, most_held
+
+DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
+                            "session_end": {"coats": 2}}
+
+
+def _session_end(v: object) -> str | None:
+    if v is None:
+        return None
+    if (isinstance(v, dict) and len(v) == 1 and next(iter(v)) in ("coats", "deals")
+            and is_int(next(iter(v.values()))) and next(iter(v.values())) >= 1):
+        return None
+    return 'must be null, {"coats": N} or {"deals": N} with N an integer of at least 1'
+
+
+CHECKS = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
+          "trump_rule": one_of("free", "most-held"), "session_end": _session_end}
+
+
+class CourtPiece(TrickMatch):
+    """A session of four-player Court Piece, team 0 = seats 0 and 2, team 1 = seats 1 and 3."""
+
+    game_id: ClassVar[str] = "court-piece"
+    num_seats: ClassVar[int] = 4
+    first_seat_key: ClassVar[str] = "first_dealer"
+
+    __slots__ = ("double", "ace_rule", "most_held_rule", "next_dealer", "deals_won", "coats",
+                 "_over", "_winner")
+
+    @classmethod
+    def check_options(cls, options: object) -> dict[str, Any]:
+        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
+
+    @classmethod
+    def new_match(cls, options: object = None, *, seed: int | None = None,
+                  first_dealer: int | None = None, rng: random.Random | None = None,
+                  deal: bool = True) -> CourtPiece:
+        """A new match; with a seed (or rng) its decks are shuffled from it, and the first
+        dealer is drawn from it unless given.  ``deal=False`` waits for ``deal(deck)``."""
+        opts = cls.check_options(options)
+        if rng is None:
+            rng = random.Random(seed)
+        if first_dealer is None:
+            first_dealer = rng.randrange(cls.num_seats)
+        elif not (is_int(first_dealer) and 0 <= first_dealer < cls.num_seats):
+            raise OptionError(f"first dealer must be a seat 0..{cls.num_seats - 1}")
+        return cls(opts, first_dealer, rng if deal else None)
+
+    def _init_match(self) -> None:
+        o = self.options
+        self.double = o["sar"] == "double"
+        self.ace_rule = self.double and bool(o["ace_rule"])
+        self.most_held_rule = o["trump_rule"] == "most-held"
+        self.next_dealer = self.first_seat
+        self.deals_won = [0, 0]
+        self.coats = [0, 0]
+        self._over = False
+        self._winner: int | str | None = None
+
+    def _copy_match_fields(self, other: TrickMatch) -> None:
+        self.deals_won = self.deals_won[:]
+        self.coats = self.coats[:]
+
+    def _roles(self) -> tuple[int, int]:
+        d = self.next_dealer
+        return d, (d + 1) % 4
+
+    def _first_packets(self) -> list[tuple[int, int, int]]:
+        c = self.caller
+        return [((c + i) % 4, 5 * i, 5 * i + 5) for i in range(4)]
+
+    def _packets(self) -> list[tuple[int, int, int]]:
+        c = self.caller
+        return ([((c + i) % 4, 20 + 4 * i, 24 + 4 * i) for i in range(4)]
+                + [((c + i) % 4, 36 + 4 * i, 40 + 4 * i) for i in range(4)])
+
+    def _trump_ids(self) -> list[int]:
+        if self.most_held_rule:
+            return [TRUMP_BASE + s for s in most_held(self.hands[self.caller])]
+        return [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
+
+    def _check_trump(self, suit: int) -> None:
+        if self.most_held_rule:
+            best = most_held(self.hands[self.caller])
+            if suit not in best:
+                names = " or ".join(SUIT_NAMES[s] for s in best)
+                raise IllegalAction("CP-4", f"trump must be a suit you hold most of: {names}")
+
+    def _side(self, seat: int) -> int:
+        return seat & 1
+
+    def _trick_won(self, winner: int, card: int) -> bool:
+        team = winner & 1
+        won = self.won
+        if not self.double:  # CP-6: every trick counts at once
+            won[team] += 1
+            return won[team] >= 7
+        n = self.tricks_played
+        self.pile += 1
+        if n == 13:  # CP-7d / CP-8: the last trick collects whatever is in the pile
+            won[team] += self.pile
+            self.pile = 0
+        elif n > 1 and self.chain == winner and not (self.ace_rule and card in ACE):
+            won[team] += self.pile  # CP-7: two in a row by the same player collects
+            self.pile = 0
+            self.chain = -1  # CP-7c: the collecting trick does not start the next pair
+        else:
+            self.chain = winner if n > 1 else -1  # CP-7a; CP-8: an ace trick still counts
+        return won[team] >= 7
+
+    def _finish_deal(self, side: int) -> dict[str, Any]:
+        coat = self.won[1 - side] == 0
+        self.deals_won[side] += 1
+        if coat:
+            self.coats[side] += 1
+        dealer_team = self.dealer & 1
+        if side == dealer_team:
+            self.next_dealer = (self.dealer + 1) % 4  # CP-10
+        elif coat:
+            self.next_dealer = (self.dealer + 2) % 4
+        else:
+            self.next_dealer = self.dealer
+        fields = {**self._deal_fields(), "complete": True, "winner": side,
+                  "tricks": list(self.won), "coat": coat}
+        end = self.options["session_end"]
+        played = len(self._results) + 1
+        if end is None:
+            pass
+        elif "coats" in end:
+            if self.coats[side] >= end["coats"]:
+                self._over, self._winner = True, side
+        elif played >= end["deals"]:
+            self._over = True
+            c, d = self.coats, self.deals_won
+            if c[0] != c[1]:
+                self._winner = 0 if c[0] > c[1] else 1
+            elif d[0] != d[1]:
+                self._winner = 0 if d[0] > d[1] else 1
+            else:
+                self._winner = "draw"
+        return fields
+
+    def _result_keys(self) -> tuple[str, ...]:
+        return ("winner", "tricks", "coat")
+
+    def is_over(self) -> bool:
+        return self._over
+
+    def match_summary(self) -> dict[str, Any]:
+        return {"over": self._over, "winner": self._winner, "deals_won": list(self.deals_won),
+                "coats": list(self.coats)}
+
+    def leader_text(self) -> str:
+        """Who leads the session (for open-ended sessions): by coats, then by deals won."""
+        c, d = self.coats, self.deals_won
+        if c != [c[0], c[0]] or d[0] != d[1]:
+            t = 0 if (c[0], d[0]) > (c[1], d[1]) else 1
+            return f"team {t} leads"
+        return "level"
+
+    def _extra_public(self) -> dict[str, Any]:
+        return {"pile": self.pile if self.double else 0, "teams": [[0, 2], [1, 3]]}
+
+    def _over_rule(self) -> str:
+        return "CP-11"
+
+
+__all__ = ["CourtPiece", "DEFAULTS", "SUITS"]

@@ -1,0 +1,98 @@
+"""Two-player Court Piece (RULES.md TW-1..TW-6): the caller sees five cards and calls trump,
+thirteen cards each, 26 out of play, first to seven tricks, match to ``target`` points.
+
+>>> m = CourtPiece2P.new_match(seed=3, first_caller=0)
+>>> m.actors(), len(m.view(0)["hand"]), len(m.view(1)["hand"])
+([0], 5, 5)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from taash.games.base import OptionError, check_options, is_int, positive_int
+from taash.games.tricks import TrickMatch
+
+DEFAULTS: dict[str, Any] = {"target": 5}
+CHECKS = {"target": positive_int}
+
+
+class CourtPiece2P(TrickMatch):
+    game_id: ClassVar[str] = "court-piece-2p"
+    num_seats: ClassVar[int] = 2
+    first_seat_key: ClassVar[str] = "first_caller"
+    play_rule: ClassVar[str] = "TW-4"
+    call_rule: ClassVar[str] = "TW-3"
+
+    __slots__ = ("next_caller", "points", "_over", "_winner")
+
+    @classmethod
+    def check_options(cls, options: object) -> dict[str, Any]:
+        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
+
+    @classmethod
+    def new_match(cls, options: object = None, *, seed: int | None = None,
+                  first_caller: int | None = None, rng: random.Random | None = None,
+                  deal: bool = True) -> CourtPiece2P:
+        opts = cls.check_options(options)
+        if rng is None:
+            rng = random.Random(seed)
+        if first_caller is None:
+            first_caller = rng.randrange(2)
+        elif not (is_int(first_caller) and 0 <= first_caller < 2):
+            raise OptionError("first caller must be seat 0 or 1")
+        return cls(opts, first_caller, rng if deal else None)
+
+    def _init_match(self) -> None:
+        self.next_caller = self.first_seat
+        self.points = [0, 0]
+        self._over = False
+        self._winner: int | None = None
+
+    def _copy_match_fields(self, other: TrickMatch) -> None:
+        self.points = self.points[:]
+
+    def _roles(self) -> tuple[int, int]:
+        c = self.next_caller
+        return 1 - c, c
+
+    def _first_packets(self) -> list[tuple[int, int, int]]:
+        return [(self.caller, 0, 5), (1 - self.caller, 5, 10)]
+
+    def _packets(self) -> list[tuple[int, int, int]]:
+        return [(self.caller, 10, 18), (1 - self.caller, 18, 26)]
+
+    def _side(self, seat: int) -> int:
+        return seat
+
+    def _trick_won(self, winner: int, card: int) -> bool:
+        self.won[winner] += 1
+        return self.won[winner] >= 7
+
+    def _finish_deal(self, side: int) -> dict[str, Any]:
+        court = self.won[1 - side] == 0
+        gain = 4 if court else (1 if side == self.caller else 2)  # TW-5
+        scored = [0, 0]
+        scored[side] = gain
+        self.points[side] += gain
+        self.next_caller = side
+        if self.points[side] >= self.options["target"]:
+            self._over, self._winner = True, side
+        return {**self._deal_fields(), "complete": True, "winner": side,
+                "tricks": list(self.won), "court": court, "scored": scored}
+
+    def _result_keys(self) -> tuple[str, ...]:
+        return ("winner", "tricks", "court", "scored")
+
+    def is_over(self) -> bool:
+        return self._over
+
+    def match_summary(self) -> dict[str, Any]:
+        return {"over": self._over, "winner": self._winner, "points": list(self.points)}
+
+    def _extra_public(self) -> dict[str, Any]:
+        return {"out_of_play": 26}
+
+    def _over_rule(self) -> str:
+        return "TW-6"

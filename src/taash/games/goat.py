@@ -1,0 +1,510 @@
+"""Goat, or Kozel (RULES.md GT-1..GT-12): 36 cards, multi-card tricks beaten or passed face
+down, the molodka out of turn, drawing back to four, defeat points, eggs and the goat.
+
+Action ids are ``verb << 36 | cards`` (a card bitmask); text is ``verb:card,card``.
+
+>>> m = Goat.new_match(seed=5, first_dealer=0)
+>>> m.actors()[0], m.view(1)["hand_counts"], m.view(1)["stock"]
+(1, [4, 4, 4, 4], 20)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import permutations
+from typing import Any, ClassVar
+
+from taash.cards import SUIT_NAMES, SUITS, Pack, bits
+from taash.games.base import (
+    IllegalAction,
+    OptionError,
+    RecordError,
+    cards_mask,
+    check_deck,
+    check_options,
+    is_int,
+    one_of,
+    parse_action,
+    positive_int,
+)
+
+PACK = Pack("6789JQKTA")
+CODES = tuple(PACK.code(c) for c in range(36))
+POINTS = tuple((0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 9] for c in range(36))
+SUIT_OF = tuple(c // 9 for c in range(36))
+SUIT_MASK = PACK.suit_masks
+LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
+VERBS = ("", "lead", "beat", "pass", "molodka")
+SHIFT = 36
+CARDS = (1 << SHIFT) - 1
+PLAY, WAIT, OVER = 1, 2, 3
+PHASE_NAMES = ("", "play", "waiting", "over")
+
+DEFAULTS: dict[str, Any] = {"eggs": "none", "target": 12}
+CHECKS = {"eggs": one_of("none", "double-next"), "target": positive_int}
+
+
+def points(mask: int) -> int:
+    return sum(POINTS[c] for c in bits(mask))
+
+
+def beats(x: int, y: int, trump: int) -> bool:
+    """GT-6: x beats y (same suit and higher, or x trump and y not)."""
+    sx, sy = SUIT_OF[x], SUIT_OF[y]
+    return (sx == sy and x > y) or (sx == trump and sy != trump)
+
+
+@lru_cache(maxsize=1 << 16)
+def beats_all(new: int, top: int, trump: int) -> bool:
+    """GT-7: a one-to-one pairing exists in which every new card beats its partner."""
+    news = list(bits(new))
+    tops = list(bits(top))
+    if len(news) != len(tops):
+        return False
+    return any(all(beats(x, y, trump) for x, y in zip(p, tops, strict=True))
+               for p in permutations(news))
+
+
+def subsets(mask: int) -> list[int]:
+    """Every non-empty subset of a (small) card set."""
+    out = []
+    sub = mask
+    while sub:
+        out.append(sub)
+        sub = (sub - 1) & mask
+    return out
+
+
+def is_molodka(mask: int) -> bool:
+    if mask.bit_count() != 4:
+        return False
+    return any(mask & ~sm == 0 for sm in SUIT_MASK)
+
+
+def action_text(a: int) -> str:
+    return VERBS[a >> SHIFT] + ":" + PACK.join(a & CARDS)
+
+
+class Goat:
+    """A whole Goat match: games until a team has ``target`` defeat points."""
+
+    game_id: ClassVar[str] = "goat"
+    num_seats: ClassVar[int] = 4
+    first_seat_key: ClassVar[str] = "first_dealer"
+
+    __slots__ = (
+        "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
+        "hands", "stock_pos", "first_leader", "game_leader", "lead_seat", "k", "plays", "top",
+        "top_seat", "molodka_done", "played", "to_move", "taken", "tricks", "last_trick",
+        "next_dealer", "next_leader", "defeat", "prev_eggs", "_over", "_loser", "_log", "_past",
+        "_results",
+    )
+
+    @classmethod
+    def check_options(cls, options: object) -> dict[str, Any]:
+        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
+
+    @classmethod
+    def new_match(cls, options: object = None, *, seed: int | None = None,
+                  first_dealer: int | None = None, rng: random.Random | None = None,
+                  deal: bool = True) -> Goat:
+        opts = cls.check_options(options)
+        if rng is None:
+            rng = random.Random(seed)
+        if first_dealer is None:
+            first_dealer = rng.randrange(4)
+        elif not (is_int(first_dealer) and 0 <= first_dealer < 4):
+            raise OptionError("first dealer must be a seat 0..3")
+        return cls(opts, first_dealer, rng if deal else None)
+
+    def __init__(self, options: dict[str, Any], first_dealer: int,
+                 rng: random.Random | None = None) -> None:
+        self.options = options
+        self.rng = rng
+        self.first_seat = first_dealer
+        self.phase = WAIT
+        self.next_dealer = first_dealer
+        self.next_leader = -1
+        self.defeat = [0, 0]
+        self.prev_eggs = False
+        self._over = False
+        self._loser: int | None = None
+        self._log: list[tuple[int, int]] = []
+        self._past: tuple[tuple[list[int], int, tuple[tuple[int, int], ...]], ...] = ()
+        self._results: tuple[dict[str, Any], ...] = ()
+        self.deck: list[int] = []
+        self.hands = [0, 0, 0, 0]
+        self.plays: list[tuple[int, int, int]] = []
+        self.taken = [0, 0]
+        self.tricks = [0, 0]
+        self.last_trick: tuple[int, list[tuple[int, int, int]]] | None = None
+        self.dealer = self.trump = self.trump_card = self.to_move = -1
+        self.stock_pos = self.k = self.top = self.played = 0
+        self.first_leader = self.game_leader = self.lead_seat = self.top_seat = -1
+        self.molodka_done = False
+        if rng is not None:
+            self.deal_from(rng)
+
+    @classmethod
+    def pack(cls) -> Pack:
+        return PACK
+
+    def over_rule(self) -> str:
+        return "GT-12"
+
+    # -- dealing -----------------------------------------------------------------------------
+    def needs_deal(self) -> bool:
+        return self.phase == WAIT
+
+    def deal_from(self, rng: random.Random) -> None:
+        """Deal the next game from a deck shuffled with ``rng``, the shown trump card drawn
+        uniformly from the stock (GT-4)."""
+        deck = PACK.full_deck()
+        rng.shuffle(deck)
+        self.deal(deck, rng.choice(deck[16:36]))
+
+    def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
+        """Start the next game from a deck order and the shown trump card (GT-3, GT-4)."""
+        if self.phase != WAIT:
+            raise RecordError("a game is already in progress" if self.phase != OVER
+                              else "the match is over")
+        cards = check_deck(PACK, list(deck))
+        if not isinstance(trump_card, str):
+            raise RecordError("trump_card: a Goat deal needs the shown trump card")
+        try:
+            tc = PACK.index(trump_card)
+        except ValueError as e:
+            raise RecordError(f"trump_card: {e}") from None
+        if tc not in cards[16:36]:
+            raise RecordError(f"trump_card: {CODES[tc]} is not in the stock (deck[16:36])")
+        self.deck = cards
+        self.trump_card = tc
+        self.trump = SUIT_OF[tc]
+        d = self.dealer = self.next_dealer
+        self.hands = [0, 0, 0, 0]
+        for i in range(16):
+            self.hands[(d + 1 + i) % 4] |= 1 << cards[i]
+        self.stock_pos = 16
+        leader = (d + 1) % 4 if self.next_leader < 0 else self.next_leader  # GT-5
+        self.game_leader = leader
+        self.taken = [0, 0]
+        self.tricks = [0, 0]
+        self.last_trick = None
+        self._log = []
+        self.phase = PLAY
+        self._new_trick(leader)
+
+    def _new_trick(self, leader: int) -> None:
+        self.first_leader = self.lead_seat = self.to_move = leader
+        self.k = 0
+        self.plays = []
+        self.top = 0
+        self.top_seat = -1
+        self.molodka_done = False
+        self.played = 0
+
+    # -- who may act -------------------------------------------------------------------------
+    def can_molodka(self, seat: int) -> bool:
+        """GT-8: may ``seat`` play a molodka now?"""
+        if self.phase != PLAY or self.molodka_done or self.played >> seat & 1:
+            return False
+        if not self.plays and seat == self.to_move:
+            return False  # the leader of an empty trick leads it with lead:
+        return is_molodka(self.hands[seat])
+
+    def actors(self) -> list[int]:
+        """Seats that may act now, in GT-8 order: from the trick's first leader onwards."""
+        if self.phase != PLAY:
+            return []
+        out = []
+        for i in range(4):
+            s = (self.first_leader + i) % 4
+            if s == self.to_move or self.can_molodka(s):
+                out.append(s)
+        return out
+
+    def legal_ids(self, seat: int) -> list[int]:
+        if self.phase != PLAY:
+            return []
+        out: list[int] = []
+        if seat == self.to_move:
+            hand = self.hands[seat]
+            if not self.plays:
+                for s in range(4):
+                    for sub in subsets(hand & SUIT_MASK[s]):
+                        out.append(LEAD << SHIFT | sub)
+            else:
+                k, top, trump = self.k, self.top, self.trump
+                for sub in subsets(hand):
+                    if sub.bit_count() == k:
+                        out.append(PASS << SHIFT | sub)
+                        if beats_all(sub, top, trump):
+                            out.append(BEAT << SHIFT | sub)
+        if self.can_molodka(seat):
+            out.append(MOLODKA << SHIFT | self.hands[seat])
+        return out
+
+    # -- the fast path -----------------------------------------------------------------------
+    def apply_id(self, seat: int, a: int) -> None:
+        """Apply an action id from ``legal_ids(seat)``; unchecked."""
+        self._log.append((seat, a))
+        verb = a >> SHIFT
+        cards = a & CARDS
+        hands = self.hands
+        if verb == MOLODKA:
+            for s, _, m in self.plays:  # GT-8: the trick's cards go back to their owners
+                hands[s] |= m
+            self.plays = []
+            self.played = 0
+            self.lead_seat = seat
+            self.molodka_done = True
+        hands[seat] &= ~cards
+        self.plays.append((seat, verb, cards))
+        self.played |= 1 << seat
+        if verb == LEAD or verb == MOLODKA:
+            self.k = cards.bit_count()
+            if self.k == 4:
+                self.molodka_done = True
+            self.top, self.top_seat = cards, seat
+        elif verb == BEAT:
+            self.top, self.top_seat = cards, seat
+        if len(self.plays) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        w = self.top_seat
+        team = w & 1
+        for _, _, m in self.plays:
+            self.taken[team] |= m
+        self.tricks[team] += 1
+        self.last_trick = (w, self.plays)
+        hands, deck = self.hands, self.deck
+        need = 4 - hands[w].bit_count()  # GT-9: draw one at a time from the winner on
+        for _ in range(need):
+            for i in range(4):
+                if self.stock_pos < 36:
+                    hands[(w + i) % 4] |= 1 << deck[self.stock_pos]
+                    self.stock_pos += 1
+        self._new_trick(w)
+        if self.stock_pos >= 36 and not any(hands):
+            self._end_game(w)
+
+    def _end_game(self, last_winner: int) -> None:
+        pts = [points(self.taken[0]), points(self.taken[1])]
+        eggs = pts[0] == pts[1] == 60
+        defeat = [0, 0]
+        if not eggs:
+            loser = 0 if pts[0] < 61 else 1
+            p = pts[loser]
+            d = 2 if p >= 31 else (4 if self.tricks[loser] else 6)  # GT-11
+            if self.options["eggs"] == "double-next" and self.prev_eggs:
+                d *= 2
+            defeat[loser] = d
+        self.prev_eggs = eggs
+        for t in (0, 1):
+            self.defeat[t] += defeat[t]
+        target = self.options["target"]
+        for t in (0, 1):
+            if self.defeat[t] >= target:
+                self._over, self._loser = True, t
+        self._results = self._results + ({
+            "dealer": self.dealer, "trump": SUITS[self.trump], "complete": True,
+            "trump_card": CODES[self.trump_card], "leader": self.game_leader,
+            "points": pts, "eggs": eggs, "defeat": defeat},)
+        self._past = self._past + ((self.deck, self.trump_card, tuple(self._log)),)
+        self._log = []
+        self.next_dealer = (self.dealer + 1) % 4  # GT-2
+        self.next_leader = last_winner  # GT-5
+        self.to_move = -1
+        self.phase = OVER if self._over else WAIT
+        if self.phase == WAIT and self.rng is not None:
+            self.deal_from(self.rng)
+
+    def clone(self) -> Goat:
+        """A cheap independent copy (without the rng: a clone stops at the game's end)."""
+        new = object.__new__(Goat)
+        for name in Goat.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = None
+        new.hands = self.hands[:]
+        new.plays = self.plays[:]
+        new.taken = self.taken[:]
+        new.tricks = self.tricks[:]
+        new.defeat = self.defeat[:]
+        new._log = self._log[:]
+        return new
+
+    # -- text at the edges -------------------------------------------------------------------
+    def action_text(self, a: int) -> str:
+        return action_text(a)
+
+    def action_id(self, seat: int, action: str) -> int:
+        p = parse_action(action)
+        if self.phase == OVER:
+            raise IllegalAction("GT-12", "the match is over")
+        if self.phase == WAIT:
+            raise IllegalAction("GT-10", "the game is over; the next game has not begun")
+        if not 0 <= seat < 4:
+            raise IllegalAction("GT-7", f"there is no seat {seat}")
+        verbs = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
+        if p.verb not in verbs:
+            raise IllegalAction("GT-7", f"unknown action {p.verb!r}: use lead:, beat:, pass: "
+                                "or molodka: with cards")
+        verb = verbs[p.verb]
+        if not p.cards:
+            raise IllegalAction("GT-7", f"{p.verb} needs cards, like {p.verb}:9H")
+        for c in p.cards:
+            if not PACK.has(c):
+                raise IllegalAction("GT-1", f"{c} is not in Goat's 36-card pack")
+        cards = cards_mask(PACK, p.cards, "GT-7")
+        hand = self.hands[seat]
+        if verb == MOLODKA:
+            self._check_molodka(seat, cards)
+            return MOLODKA << SHIFT | cards
+        if seat != self.to_move:
+            raise IllegalAction("GT-7", f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+        missing = cards & ~hand
+        if missing:
+            raise IllegalAction("GT-7", f"you do not hold {PACK.join(missing)}")
+        if verb == LEAD:
+            if self.plays:
+                raise IllegalAction("GT-7", f"the trick is already led: beat or pass {self.k} "
+                                    f"card{'s' if self.k > 1 else ''}")
+            if len({SUIT_OF[c] for c in bits(cards)}) > 1:
+                raise IllegalAction("GT-7", "a lead must be cards of one suit")
+            return LEAD << SHIFT | cards
+        if not self.plays:
+            raise IllegalAction("GT-7", f"you lead this trick: {p.verb} is for answering a lead")
+        n = cards.bit_count()
+        if n != self.k:
+            raise IllegalAction("GT-7", f"play exactly {self.k} card{'s' if self.k > 1 else ''}, "
+                                f"not {n}")
+        if verb == BEAT and not beats_all(cards, self.top, self.trump):
+            raise IllegalAction("GT-6", f"{PACK.join(cards)} does not beat "
+                                f"{PACK.join(self.top)}: each card must beat its own card on top "
+                                f"(same suit and higher, or a trump on a non-trump)")
+        return verb << SHIFT | cards
+
+    def _check_molodka(self, seat: int, cards: int) -> None:
+        if cards.bit_count() != 4 or not is_molodka(cards):
+            raise IllegalAction("GT-8", "a molodka is four cards of one suit")
+        if cards & ~self.hands[seat]:
+            held = cards & ~self.hands[seat]
+            why = ("cards you have put into this trick do not count"
+                   if self.played >> seat & 1 else "you do not hold " + PACK.join(held))
+            raise IllegalAction("GT-8", why)
+        if self.molodka_done:
+            raise IllegalAction("GT-8", "only one molodka per trick, and this trick has one")
+        if self.played >> seat & 1:
+            raise IllegalAction("GT-8", "you have already played in this trick")
+        if not self.plays and seat == self.to_move:
+            raise IllegalAction("GT-8", "you lead this trick: lead your four cards with lead:")
+
+    def legal_actions(self, seat: int) -> list[str]:
+        return sorted(action_text(a) for a in self.legal_ids(seat))
+
+    def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        """Apply a text action; returns public events (passes face down)."""
+        a = self.action_id(seat, action)
+        games = len(self._past)
+        tricks = sum(self.tricks)
+        self.apply_id(seat, a)
+        verb = a >> SHIFT
+        ev: dict[str, Any] = {"type": "action", "seat": seat, "verb": VERBS[verb], "deal": games}
+        if verb == PASS:
+            ev["count"] = (a & CARDS).bit_count()
+        else:
+            ev["action"] = action_text(a)
+        events = [ev]
+        if len(self._past) > games or sum(self.tricks) > tricks:
+            assert self.last_trick is not None
+            events.append({"type": "trick", "winner": self.last_trick[0]})
+        if len(self._past) > games:
+            events.append({"type": "deal_over", "deal": games, **self._results[-1]})
+            if self.phase == OVER:
+                events.append({"type": "match_over", **self.match_summary()})
+        return events
+
+    # -- summaries, records, views -----------------------------------------------------------
+    def is_over(self) -> bool:
+        return self._over
+
+    def match_summary(self) -> dict[str, Any]:
+        return {"over": self._over, "loser": self._loser, "defeat": list(self.defeat)}
+
+    def summary(self) -> dict[str, Any]:
+        deals = list(self._results)
+        if self.phase == PLAY:
+            deals.append({"dealer": self.dealer, "trump": SUITS[self.trump], "complete": False,
+                          "trump_card": CODES[self.trump_card], "leader": self.game_leader,
+                          "points": None, "eggs": None, "defeat": None})
+        return {"game": "goat", "deals": deals, "match": self.match_summary()}
+
+    def record(self) -> dict[str, Any]:
+        def one(deck: list[int], tc: int, log: Sequence[tuple[int, int]]) -> dict[str, Any]:
+            return {"deck": [CODES[c] for c in deck], "trump_card": CODES[tc],
+                    "actions": [{"seat": s, "action": action_text(a)} for s, a in log]}
+        deals = [one(*p) for p in self._past]
+        if self.phase == PLAY:
+            deals.append(one(self.deck, self.trump_card, self._log))
+        return {"format": "taash-record/1", "game": "goat", "options": dict(self.options),
+                "first_dealer": self.first_seat, "deals": deals}
+
+    def _plays_for(self, plays: list[tuple[int, int, int]], seat: int | None) -> list[Any]:
+        out = []
+        for s, verb, m in plays:
+            p: dict[str, Any] = {"seat": s, "verb": VERBS[verb], "count": m.bit_count()}
+            if verb != PASS or s == seat:
+                p["cards"] = PACK.codes(m)
+            out.append(p)
+        return out
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        playing = self.phase == PLAY
+        last = None
+        if self.last_trick is not None and playing:
+            w, plays = self.last_trick
+            last = {"winner": w, "plays": self._plays_for(plays, seat)}
+        summ = self.summary()
+        return {
+            "game": "goat", "options": dict(self.options), "seats": 4,
+            "phase": PHASE_NAMES[self.phase], "deal_number": len(self._past),
+            "dealer": self.dealer if playing else None,
+            "trump": SUITS[self.trump] if playing else None,
+            "trump_card": CODES[self.trump_card] if playing else None,
+            "to_move": self.to_move if playing else None,
+            "actors": [self.to_move] if playing else [],
+            "leader": self.lead_seat if playing else None,
+            "k": self.k, "molodka_played": self.molodka_done,
+            "trick": self._plays_for(self.plays, seat) if playing else [],
+            "top": PACK.codes(self.top) if playing else [],
+            "top_seat": self.top_seat if playing and self.plays else None,
+            "last_trick": last,
+            "stock": 36 - self.stock_pos if playing else 0,
+            "hand_counts": [h.bit_count() for h in self.hands] if playing else [0] * 4,
+            "tricks": list(self.tricks) if playing else [0, 0],
+            "teams": [[0, 2], [1, 3]],
+            "deals": summ["deals"], "match": summ["match"], "over": self._over,
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        return self._view(None)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        if not 0 <= seat < 4:
+            raise ValueError(f"there is no seat {seat}")
+        v = self._view(seat)
+        v["seat"] = seat
+        v["hand"] = PACK.codes(self.hands[seat]) if self.phase == PLAY else []
+        v["legal_actions"] = self.legal_actions(seat)
+        if self.can_molodka(seat) and seat != self.to_move:
+            v["actors"] = sorted({self.to_move, seat})
+        v["can_molodka"] = self.can_molodka(seat)
+        return v
+
+
+__all__ = ["Goat", "PACK", "beats", "beats_all", "points", "SUIT_NAMES"]

@@ -14,7 +14,8 @@ SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
 
-def run_taash(*args: str, input: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run_taash(*args: str, input: str | None = None,
+              timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the real `taash` command in a subprocess."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     return subprocess.run([sys.executable, "-m", "taash", *args], input=input, text=True,

@@ -86,6 +86,21 @@ def record_random(
     typer.echo(json.dumps(rec))
 
 
+# Commands that live beside their subsystem register themselves here: each module named has
+# `register(app: typer.Typer) -> None`.
+EXTENSIONS: list[str] = []
+
+
+def _register_extensions() -> None:
+    import importlib
+
+    for name in EXTENSIONS:
+        importlib.import_module(name).register(app)
+
+
+_register_extensions()
+
+
 def main() -> None:
     try:
         app()

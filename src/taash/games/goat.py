@@ -484,6 +484,8 @@ class Goat:
             "top": PACK.codes(self.top) if playing else [],
             "top_seat": self.top_seat if playing and self.plays else None,
             "last_trick": last,
+            "history": self._plays_for([(s, a >> SHIFT, a & CARDS) for s, a in self._log], seat)
+            if playing else [],
             "stock": 36 - self.stock_pos if playing else 0,
             "hand_counts": [h.bit_count() for h in self.hands] if playing else [0] * 4,
             "tricks": list(self.tricks) if playing else [0, 0],

@@ -285,7 +285,8 @@ class TrickMatch:
     def _play_action(self, seat: int, cards: tuple[str, ...]) -> int:
         rule = self.play_rule
         if self.phase == CALL:
-            raise IllegalAction(self.call_rule, f"trump must be called first, by seat {self.caller}")
+            raise IllegalAction(self.call_rule,
+                                f"trump must be called first, by seat {self.caller}")
         if seat != self.to_move:
             raise IllegalAction(rule, f"it is seat {self.to_move}'s turn, not seat {seat}'s")
         if len(cards) != 1:
@@ -352,7 +353,8 @@ class TrickMatch:
 
     def public_view(self) -> dict[str, Any]:
         n = self.num_seats
-        trick = [{"seat": (self.leader + i) % n, "card": CODES[c]} for i, c in enumerate(self.trick)]
+        trick = [{"seat": (self.leader + i) % n, "card": CODES[c]}
+                 for i, c in enumerate(self.trick)]
         last = None
         if self.last_trick is not None:
             leader, cards, winner = self.last_trick
@@ -371,6 +373,8 @@ class TrickMatch:
             "trick": trick, "last_trick": last,
             "hand_counts": [h.bit_count() for h in self.hands] if self.phase < WAIT else [0] * n,
             "tricks_played": self.tricks_played, "tricks": list(self.won),
+            "history": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in self._log]
+            if self.phase < WAIT else [],
             **self._extra_public(),
             "deals": summ["deals"], "match": summ["match"], "over": self.is_over(),
         }

@@ -1,0 +1,223 @@
+"""Goat (Kozel) play by rules of thumb, on card bitmasks and the core's action ids.
+
+Points decide a Goat game, so the rules of thumb weigh cards by points: beat with the least
+points, pass the cheapest cards face down, give points to a partner whose trick is safe, lead
+masters (cards no unseen card of their suit can beat) and keep trumps for tricks worth them.
+Card ints are ``suit * 9 + order`` (6 7 8 9 J Q K T A); action ids are ``verb << 36 | cards``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from taash.bots.base import Json, must_move
+from taash.cards import SUITS
+from taash.games.goat import PACK, POINTS, action_text, beats_all
+
+SHIFT = 36
+CARDS = (1 << SHIFT) - 1
+LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
+VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
+SUIT_OF = tuple(c // 9 for c in range(36))
+SUIT_MASK = PACK.suit_masks
+ALL = (1 << 36) - 1
+
+
+def card_list(mask: int) -> list[int]:
+    out = []
+    while mask:
+        lo = mask & -mask
+        out.append(lo.bit_length() - 1)
+        mask ^= lo
+    return out
+
+
+def pts(mask: int) -> int:
+    return sum(POINTS[c] for c in card_list(mask))
+
+
+def is_master(card: int, unseen: int) -> bool:
+    return not (unseen & SUIT_MASK[SUIT_OF[card]] & ~((2 << card) - 1))
+
+
+@dataclass(slots=True)
+class GoatKnowledge:
+    """What a seat knows at a decision, as bitmasks; ``unseen`` are cards it has not seen
+    (in other hands, the stock, or passed face down by others)."""
+
+    seat: int
+    hand: int
+    trump: int
+    unseen: int
+    plays: list[tuple[int, int, int]]  # this trick: (seat, verb, cards or 0 if face down)
+    top: int
+    top_seat: int
+    k: int
+    stock: int
+
+
+def card_value(c: int, trump: int) -> int:
+    """How much a card is worth keeping: points, plus strength for trumps and masters."""
+    v = POINTS[c] + (c % 9)
+    if SUIT_OF[c] == trump:
+        v += 12
+    return v
+
+
+def cheapest_pass(k: GoatKnowledge, options: list[int]) -> int:
+    """The pass giving away the fewest points and least strength."""
+    return min(options, key=lambda a: (pts(a & CARDS), sum(card_value(c, k.trump)
+                                                         for c in card_list(a & CARDS))))
+
+
+def choose(k: GoatKnowledge, legal: list[int]) -> int:
+    """One action id from ``legal`` (non-empty; the seat is the one to move)."""
+    if len(legal) == 1:
+        return legal[0]
+    if not k.plays:
+        return _lead(k, legal)
+    molodka = [a for a in legal if a >> SHIFT == MOLODKA]
+    if molodka and k.top_seat % 2 != k.seat % 2:
+        return molodka[0]
+    return _answer(k, legal)
+
+
+def _lead(k: GoatKnowledge, legal: list[int]) -> int:
+    hand, trump = k.hand, k.trump
+    four = [a for a in legal if (a & CARDS).bit_count() == 4]
+    if four:
+        return four[0]  # a led molodka: everyone must answer four cards
+    best, best_key = -1, (-1, -1)
+    for s in range(4):
+        if s == trump:
+            continue
+        m = hand & SUIT_MASK[s]
+        masters = 0
+        for c in reversed(card_list(m)):
+            if is_master(c, k.unseen & ~masters):
+                masters |= 1 << c
+            else:
+                break
+        # Masters of a side suit are beaten only by trumps; lead them all at once.
+        if masters:
+            key = (pts(masters), masters.bit_count())
+            if key > best_key:
+                best_key, best = key, LEAD << SHIFT | masters
+    if best >= 0:
+        return best
+    side = hand & ~SUIT_MASK[trump]
+    pool = side if side else hand
+    c = min(card_list(pool), key=lambda x: (POINTS[x], x % 9))
+    return LEAD << SHIFT | 1 << c
+
+
+def _answer(k: GoatKnowledge, legal: list[int]) -> int:
+    passes = [a for a in legal if a >> SHIFT == PASS]
+    beats = [a for a in legal if a >> SHIFT == BEAT]
+    last = len(k.plays) == 3
+    partner_top = k.top_seat % 2 == k.seat % 2
+    table = sum(pts(m) for _, _, m in k.plays)
+    if partner_top:
+        if last or _safe(k.top, k):
+            # The trick is ours: give the partner points we could lose later.
+            return max(passes, key=lambda a: _smear_key(a & CARDS, k))
+        return cheapest_pass(k, passes)
+    if not beats:
+        return cheapest_pass(k, passes)
+    safe = [a for a in beats if last or _safe(a & CARDS, k)]
+    pool = safe or beats
+    a = min(pool, key=lambda x: _beat_cost(x & CARDS, k, last or x in safe))
+    cost = _beat_cost(a & CARDS, k, last or a in safe)
+    lost = pts(cheapest_pass(k, passes) & CARDS)
+    if table + lost >= cost or (cost <= 8 and (last or a in safe)):
+        return a
+    return cheapest_pass(k, passes)
+
+
+def _beat_cost(cards: int, k: GoatKnowledge, safe: bool) -> int:
+    """What a beat spends: trumps used up, and the points at risk if it can be overbeaten."""
+    cost = 0
+    for c in card_list(cards):
+        if SUIT_OF[c] == k.trump:
+            cost += 8 + c % 9
+        else:
+            cost += c % 9 // 2
+        if not safe:
+            cost += POINTS[c]
+    return cost
+
+
+def _safe(cards: int, k: GoatKnowledge) -> bool:
+    """Can no unseen card beat any of ``cards`` (so the trick will most likely hold)?"""
+    tm = SUIT_MASK[k.trump]
+    for c in card_list(cards):
+        if not is_master(c, k.unseen):
+            return False
+        if SUIT_OF[c] != k.trump and k.unseen & tm:
+            return False
+    return True
+
+
+def _smear_key(cards: int, k: GoatKnowledge) -> tuple[int, int]:
+    """Prefer passing points that are not masters and not trumps."""
+    bad = 0
+    for c in card_list(cards):
+        if SUIT_OF[c] == k.trump or is_master(c, k.unseen):
+            bad += 20 + POINTS[c]
+    return (pts(cards) - bad, -bad)
+
+
+def want_molodka(k: GoatKnowledge) -> bool:
+    """Play a molodka out of turn when opponents hold the trick (or are about to lead it)."""
+    if not k.plays:
+        return True
+    return k.top_seat % 2 != k.seat % 2
+
+
+# -- reading a view ------------------------------------------------------------------------
+
+def parse_action(text: str) -> int:
+    verb, _, arg = text.partition(":")
+    return VERB_IDS[verb] << SHIFT | PACK.mask(arg.split(","))
+
+
+def knowledge_from_view(view: dict[str, Json]) -> GoatKnowledge:
+    seat = int(view["seat"])
+    hand = PACK.mask(view["hand"])
+    seen = hand
+    for h in view.get("history", []):
+        if "cards" in h:
+            seen |= PACK.mask(h["cards"])
+    plays = [(int(p["seat"]), VERB_IDS[p["verb"]], PACK.mask(p["cards"]) if "cards" in p else 0)
+             for p in view.get("trick", [])]
+    top = PACK.mask(view.get("top") or [])
+    top_seat = view.get("top_seat")
+    unseen = ALL & ~seen  # the shown trump card too, until it turns up: it is in play
+    return GoatKnowledge(seat, hand, SUITS.index(view["trump"]), unseen, plays, top,
+                         -1 if top_seat is None else int(top_seat), int(view.get("k") or 0),
+                         int(view.get("stock") or 0))
+
+
+class GoatHeuristicBot:
+    """The ``easy`` (alias ``heuristic``) level for Goat."""
+
+    level = "easy"
+
+    def __init__(self, game_id: str = "goat", seed: int | None = None) -> None:
+        self.game_id = game_id
+        self.rng = random.Random(seed)
+
+    def act(self, view: dict[str, Json]) -> str | None:
+        legal_text: list[str] = view.get("legal_actions") or []
+        if not legal_text:
+            return None
+        k = knowledge_from_view(view)
+        legal = [parse_action(a) for a in legal_text]
+        if not must_move(view):
+            mol = [a for a in legal if a >> SHIFT == MOLODKA]
+            return action_text(mol[0]) if mol and want_molodka(k) else None
+        return action_text(choose(k, legal))
+
+
+__all__ = ["GoatHeuristicBot", "GoatKnowledge", "beats_all", "choose", "knowledge_from_view"]

@@ -1,0 +1,70 @@
+"""Every level plays only legal actions, in every game and option set, reproducibly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taash.bots import LEVELS, BotError, make_bot, trump_hint
+from taash.games import get_game
+
+CASES: list[tuple[str, Any]] = [
+    ("court-piece", None),
+    ("court-piece", {"sar": "double"}),
+    ("court-piece", {"sar": "double", "ace_rule": True, "trump_rule": "most-held"}),
+    ("court-piece", {"trump_rule": "most-held"}),
+    ("court-piece-2p", None),
+    ("goat", None),
+    ("goat", {"eggs": "double-next", "target": 6}),
+]
+
+
+def play_deals(game: str, options: Any, levels: list[str], seed: int, deals: int,
+               budget_ms: float = 5) -> list[tuple[int, str]]:
+    """Play ``deals`` deals with bots at every seat (asking each actor in the order the
+    engine lists them), checking each answer against the view's legal actions."""
+    cls = get_game(game)
+    m = cls.new_match(options, seed=seed)
+    bots = [make_bot(game, levels[i % len(levels)], seed=seed * 7 + i, budget_ms=budget_ms)
+            for i in range(cls.num_seats)]
+    log: list[tuple[int, str]] = []
+    while not m.is_over() and len(m.summary()["deals"]) <= deals:
+        if len(m.summary()["deals"]) == deals and m.summary()["deals"][-1]["complete"]:
+            break
+        for s in m.actors():
+            view = m.view(s)
+            a = bots[s].act(view)
+            if a is None:
+                assert view["to_move"] != s, "the seat to move must act"
+                continue
+            assert a in view["legal_actions"]
+            m.apply(s, a)
+            log.append((s, a))
+            break
+        else:
+            raise AssertionError("no actor acted")
+    return log
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+@pytest.mark.parametrize("level", ["random", "easy"])
+def test_legal_and_reproducible(game: str, options: Any, level: str) -> None:
+    for seed in range(3):
+        first = play_deals(game, options, [level, "random"], seed, 2)
+        assert first == play_deals(game, options, [level, "random"], seed, 2)
+
+
+def test_levels_and_errors() -> None:
+    assert LEVELS == ("random", "easy", "hard")
+    assert make_bot("goat", "heuristic").level == "easy"
+    with pytest.raises(BotError, match="unknown level"):
+        make_bot("goat", "expert")
+    with pytest.raises(BotError, match="unknown game"):
+        make_bot("chess", "easy")
+
+
+def test_trump_hint() -> None:
+    assert trump_hint("court-piece", ["AS", "2S", "KH", "QH", "3D"]) == ["H", "S"]
+    assert trump_hint("court-piece-2p", ["2C", "3C", "4C", "AS", "KS"]) == ["C"]
+    assert trump_hint("goat", ["AS"]) == []

@@ -83,6 +83,27 @@ def is_molodka(mask: int) -> bool:
     return any(mask & ~sm == 0 for sm in SUIT_MASK)
 
 
+def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] | list[int],
+                  doubled: bool = False) -> list[int]:
+    """GT-11: the defeat points each team takes for a game.
+
+    >>> defeat_points([61, 59], [5, 4]), defeat_points([90, 30], [7, 1])
+    ([0, 2], [0, 4])
+    >>> defeat_points([120, 0], [9, 0])
+    [0, 6]
+    >>> defeat_points([60, 60], [4, 5]), defeat_points([31, 89], [2, 6], doubled=True)
+    ([0, 0], [4, 0])
+    """
+    out = [0, 0]
+    if points[0] == points[1] == 60:
+        return out  # eggs
+    loser = 0 if points[0] < 61 else 1
+    p = points[loser]
+    d = 2 if p >= 31 else (4 if tricks[loser] else 6)
+    out[loser] = d * 2 if doubled else d
+    return out
+
+
 def action_text(a: int) -> str:
     return VERBS[a >> SHIFT] + ":" + PACK.join(a & CARDS)
 
@@ -296,14 +317,8 @@ class Goat:
     def _end_game(self, last_winner: int) -> None:
         pts = [points(self.taken[0]), points(self.taken[1])]
         eggs = pts[0] == pts[1] == 60
-        defeat = [0, 0]
-        if not eggs:
-            loser = 0 if pts[0] < 61 else 1
-            p = pts[loser]
-            d = 2 if p >= 31 else (4 if self.tricks[loser] else 6)  # GT-11
-            if self.options["eggs"] == "double-next" and self.prev_eggs:
-                d *= 2
-            defeat[loser] = d
+        doubled = self.options["eggs"] == "double-next" and self.prev_eggs
+        defeat = defeat_points(pts, self.tricks, doubled)
         self.prev_eggs = eggs
         for t in (0, 1):
             self.defeat[t] += defeat[t]
@@ -420,7 +435,9 @@ class Goat:
         else:
             ev["action"] = action_text(a)
         events = [ev]
-        if len(self._past) > games or sum(self.tricks) > tricks:
+        if len(self._past) > games:
+            events.append({"type": "trick", "winner": self.next_leader})
+        elif sum(self.tricks) > tricks:
             assert self.last_trick is not None
             events.append({"type": "trick", "winner": self.last_trick[0]})
         if len(self._past) > games:

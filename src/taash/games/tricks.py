@@ -56,7 +56,7 @@ class TrickMatch:
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "caller", "hands", "trump",
         "to_move", "leader", "trick", "best", "best_seat", "tricks_played", "won", "pile",
-        "chain", "deck", "last_trick", "_log", "_past", "_results",
+        "chain", "deck", "last_trick", "final_trick", "_log", "_past", "_results",
     )
 
     def __init__(self, options: dict[str, Any], first_seat: int,
@@ -73,6 +73,7 @@ class TrickMatch:
         self.trump = -1
         self.trick: list[int] = []
         self.last_trick: tuple[int, list[int], int] | None = None
+        self.final_trick: tuple[int, list[int], int] | None = None  # of the last deal played
         self.to_move = self.leader = self.best = self.best_seat = -1
         self.tricks_played = self.pile = 0
         self.chain = -1
@@ -219,6 +220,7 @@ class TrickMatch:
             self._end_deal()
 
     def _end_deal(self) -> None:
+        self.final_trick = self.last_trick
         side = 0 if self.won[0] >= self.win_target else 1
         fields = self._finish_deal(side)
         self._results = self._results + (fields,)
@@ -315,12 +317,14 @@ class TrickMatch:
         self.apply_id(seat, a)
         events: list[dict[str, Any]] = [{"type": "action", "seat": seat,
                                          "action": ACTION_TEXT[a], "deal": deal_no}]
-        if len(self._past) > deal_no or self.tricks_played > tricks_before:
-            assert self.last_trick is not None
-            leader, cards, winner = self.last_trick
+        ended = len(self._past) > deal_no
+        if ended or self.tricks_played > tricks_before:
+            trick = self.final_trick if ended else self.last_trick
+            assert trick is not None
+            leader, cards, winner = trick
             events.append({"type": "trick", "winner": winner, "leader": leader,
                            "cards": [CODES[c] for c in cards]})
-        if len(self._past) > deal_no:
+        if ended:
             events.append({"type": "deal_over", "deal": deal_no, **self._results[-1]})
             if self.phase == OVER:
                 events.append({"type": "match_over", **self.match_summary()})

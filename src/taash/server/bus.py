@@ -1,0 +1,91 @@
+"""The event bus between server instances.
+
+One instance needs no bus: the table's room pushes events to its own seats.  Several instances
+sharing one database publish every accepted action on Redis; an instance holding that table's
+room applies it to its own copy of the match (the core is deterministic) and pushes the events
+to the seats connected to it.  A message lost or out of order is not a problem: an instance that
+sees a gap in the versions reads the missing actions from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("taash.server")
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Bus:
+    """The in-process bus: nothing to tell anyone else."""
+
+    async def start(self, handler: Handler) -> None:
+        return None
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisBus(Bus):
+    """Redis publish/subscribe on one channel per database."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.channel = channel
+        self.redis: Any = aioredis.from_url(url)
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def check(self) -> None:
+        await self.redis.ping()
+
+    async def start(self, handler: Handler) -> None:
+        self._task = asyncio.create_task(self._listen(handler), name="taash-bus")
+        await asyncio.wait_for(self._ready.wait(), 10)
+
+    async def _listen(self, handler: Handler) -> None:
+        while True:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as ps:
+                    await ps.subscribe(self.channel)
+                    self._ready.set()
+                    async for msg in ps.listen():
+                        if msg.get("type") != "message":
+                            continue
+                        try:
+                            data = json.loads(msg["data"])
+                        except ValueError:
+                            continue
+                        try:
+                            await handler(data)
+                        except Exception:
+                            log.exception("bus message failed: %s", data)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # Redis went away: try again, the store has everything
+                log.warning("event bus: %s; reconnecting", e)
+                await asyncio.sleep(1)
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        try:
+            await self.redis.publish(self.channel, json.dumps(message))
+        except Exception as e:  # the action is committed: others catch up from the store
+            log.warning("event bus: could not publish: %s", e)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()

@@ -1,0 +1,187 @@
+"""``taash serve``: the game server, on SQLite with no configuration, or PostgreSQL and Redis
+to scale out.  Errors are one line on stderr, never a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import socket
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from taash.server.config import ConfigError, Settings
+
+log = logging.getLogger("taash.server")
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"taash: {message}", err=True)
+    return typer.Exit(code)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise _fail(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+    except OSError as e:
+        sock.close()
+        why = "the port is in use" if e.errno == errno.EADDRINUSE else e.strerror or str(e)
+        raise _fail(f"cannot listen on {host}:{port}: {why}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+async def open_hub(settings: Settings) -> Any:
+    """The store (migrated), the bus and the hub, or a one-line ConfigError."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from taash.server.bus import Bus, RedisBus
+    from taash.server.notify import NotifyConfigError
+    from taash.server.rooms import Hub
+    from taash.server.store import Store
+
+    url = settings.resolved_db_url()
+    store = Store(url)
+    try:
+        await store.migrate()
+    except (OSError, SQLAlchemyError) as e:
+        await store.close()
+        msg = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        where = url.render_as_string(hide_password=True)
+        raise ConfigError(f"cannot open the database {where}: {msg}") from None
+    bus: Bus = Bus()
+    if settings.redis_url:
+        try:
+            rbus = RedisBus(settings.redis_url, settings.bus_channel())
+            await rbus.check()
+        except Exception as e:
+            await store.close()
+            raise ConfigError(f"cannot reach Redis at {settings.redis_url}: {e}") from None
+        bus = rbus
+    try:
+        hub = Hub(settings, store, bus)
+    except NotifyConfigError as e:
+        await store.close()
+        raise ConfigError(str(e)) from None
+    await hub.start()
+    return hub
+
+
+def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
+    import uvicorn
+
+    from taash.server.app import create_app
+
+    try:
+        url = settings.resolved_db_url()
+    except ConfigError as e:
+        raise _fail(str(e)) from None
+    if settings.smtp_url:
+        from taash.server.notify import NotifyConfigError, SmtpConfig
+        try:
+            SmtpConfig.parse(settings.smtp_url)
+        except NotifyConfigError as e:
+            raise _fail(str(e)) from None
+    sock = bind(host, port)
+    real_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    if not settings.public_url:
+        settings.public_url = f"http://{shown}:{real_port}"
+    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.WARNING),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    class _StoppingServer(uvicorn.Server):
+        hub: Any = None
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            self.hub.begin_close()  # end streams and sockets now, not after the grace time
+            await super().shutdown(sockets)
+
+    async def main() -> None:
+        hub = await open_hub(settings)
+        app = create_app(settings, hub=hub)
+        config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
+                                timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
+                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20)
+        server = _StoppingServer(config)
+        server.hub = hub
+        where = url.render_as_string(hide_password=True)
+        typer.echo(f"taash serving on {settings.public_url} (database {where}"
+                   f"{', redis ' + settings.redis_url if settings.redis_url else ''})")
+        sys.stdout.flush()
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            await hub.close()
+            await hub.store.close()
+
+    try:
+        asyncio.run(main())
+    except ConfigError as e:
+        raise _fail(str(e)) from None
+    except KeyboardInterrupt:
+        pass
+    typer.echo("taash: server stopped")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve_command(
+        host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(min=0, max=65535, help="port (0: any free)")] = 8000,
+        db: Annotated[str | None, typer.Option(
+            "--db", envvar="TAASH_DATABASE_URL",
+            help="database URL (default: a SQLite file in your data folder), e.g. "
+                 "postgresql+asyncpg://user@host/taash")] = None,
+        redis: Annotated[str | None, typer.Option(
+            "--redis", envvar="TAASH_REDIS_URL",
+            help="Redis URL: share live events between several servers")] = None,
+        smtp: Annotated[str | None, typer.Option(
+            "--smtp", envvar="TAASH_SMTP_URL",
+            help="SMTP server for turn emails: smtp://host:port?from=address")] = None,
+        public_url: Annotated[str | None, typer.Option(
+            "--public-url", envvar="TAASH_PUBLIC_URL",
+            help="the address players reach, for links in notices")] = None,
+        remind_after: Annotated[float | None, typer.Option(
+            "--remind-after", min=0, help="remind a player waited for this many seconds "
+            "[env TAASH_REMIND_AFTER, default a day]")] = None,
+        sweep: Annotated[float | None, typer.Option(
+            "--sweep", min=0.05, help="seconds between looks for reminders, stalled bots and "
+            "turn timers [env TAASH_SWEEP_INTERVAL, default 30]")] = None,
+        rate_limit: Annotated[float | None, typer.Option(
+            "--rate-limit", min=0, help="requests per second per client, 0 for no limit "
+            "[env TAASH_RATE_LIMIT, default 20]")] = None,
+        bot_delay: Annotated[int | None, typer.Option(
+            "--bot-delay", min=0, help="default bot delay at live tables, ms "
+            "[env TAASH_BOT_DELAY_MS, default 700]")] = None,
+        log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "warning",
+    ) -> None:
+        """Run the game server: HTTP API, live channel and web interface."""
+        try:
+            settings = Settings.from_env()
+        except ConfigError as e:
+            raise _fail(str(e)) from None
+        settings.db_url = db or ""
+        settings.redis_url = redis or None
+        settings.smtp_url = smtp or None
+        settings.public_url = public_url.rstrip("/") if public_url else None
+        if remind_after is not None:
+            settings.remind_after_s = remind_after
+        if sweep is not None:
+            settings.sweep_s = sweep
+        if rate_limit is not None:
+            settings.rate_limit = rate_limit
+        if bot_delay is not None:
+            settings.bot_delay_ms = bot_delay
+        if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):
+            raise _fail(f"unknown log level {log_level!r}")
+        serve(settings, host, port, log_level)

@@ -1,0 +1,108 @@
+"""Server settings: command-line flags override ``TAASH_*`` environment variables, which override
+the defaults.  Everything has a default, so ``taash serve`` runs with no configuration."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used (a bad database URL, a bad number)."""
+
+
+def default_db_url() -> str:
+    """A SQLite file in the user's data directory (created if needed)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("taash", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'taash.db'}"
+
+
+def normalize_db_url(text: str) -> URL:
+    """The async SQLAlchemy URL of a database: ``sqlite:///file`` and ``postgresql://…`` are
+    given their async drivers; anything else is a ConfigError with one clear line."""
+    try:
+        url = make_url(text.strip())
+    except ArgumentError:
+        raise ConfigError(f"bad database URL {text!r}: use sqlite+aiosqlite:///FILE or "
+                          "postgresql+asyncpg://USER@HOST/DB") from None
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        url = url.set(drivername="sqlite+aiosqlite")
+        if not url.database or url.database == ":memory:":
+            raise ConfigError("the SQLite database must be a file: sqlite+aiosqlite:///FILE")
+        parent = Path(url.database).expanduser().resolve().parent
+        if not parent.is_dir():
+            raise ConfigError(f"bad database URL: folder {parent} does not exist")
+    elif backend in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+asyncpg")
+        if not url.database:
+            raise ConfigError("the PostgreSQL URL must name a database: "
+                              "postgresql+asyncpg://USER@HOST/DB")
+    else:
+        raise ConfigError(f"unsupported database {backend!r}: use SQLite or PostgreSQL")
+    return url
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {raw!r}") from None
+
+
+@dataclass
+class Settings:
+    """What one server process needs to know."""
+
+    db_url: str = ""
+    redis_url: str | None = None
+    smtp_url: str | None = None
+    public_url: str | None = None
+    #: a human seat waiting longer than this (seconds) for its turn is reminded once per turn
+    remind_after_s: float = 24 * 3600.0
+    #: how often the sweeper looks for reminders, stalled bots and expired turn timers
+    sweep_s: float = 30.0
+    #: keep-alive line on streams and sockets at least this often
+    ping_s: float = 10.0
+    #: requests per second per client (a token, else an address); 0 turns the limit off
+    rate_limit: float = 20.0
+    rate_burst: float = 60.0
+    max_body: int = 64 * 1024
+    #: default bot delay for live tables, in milliseconds
+    bot_delay_ms: int = 700
+    #: a human seat's turn timer runs out: this level of bot plays that move
+    timer_bot_level: str = "easy"
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            db_url=os.environ.get("TAASH_DATABASE_URL", ""),
+            redis_url=os.environ.get("TAASH_REDIS_URL") or None,
+            smtp_url=os.environ.get("TAASH_SMTP_URL") or None,
+            public_url=os.environ.get("TAASH_PUBLIC_URL") or None,
+            remind_after_s=_env_float("TAASH_REMIND_AFTER", 24 * 3600.0),
+            sweep_s=_env_float("TAASH_SWEEP_INTERVAL", 30.0),
+            ping_s=_env_float("TAASH_PING_INTERVAL", 10.0),
+            rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
+            bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
+        )
+
+    def resolved_db_url(self) -> URL:
+        return normalize_db_url(self.db_url or default_db_url())
+
+    def bus_channel(self) -> str:
+        """Instances sharing a database share a channel; others never mix."""
+        url = self.resolved_db_url().render_as_string(hide_password=True)
+        return "taash:events:" + hashlib.sha1(url.encode()).hexdigest()[:12]

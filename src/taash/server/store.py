@@ -1,0 +1,388 @@
+"""The store: tables, seats and every accepted action, in SQLite or PostgreSQL.
+
+An action is committed before it is acknowledged.  Two writers racing for one table cannot both
+win: the table row's ``version`` is bumped with ``WHERE version = expected`` and every action row
+is keyed by ``(table_id, version)``, so exactly one commit takes a version; the loser is told
+with ``VersionConflict`` and catches up.  A match is rebuilt by replaying its actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Float,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    and_,
+    event,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+game_tables = Table(
+    "game_tables", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_seat", Integer, nullable=False),
+    Column("live", Boolean, nullable=False),
+    Column("open", Boolean, nullable=False),
+    Column("bot_delay_ms", Integer, nullable=False),
+    Column("turn_timer_s", Float, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("over", Boolean, nullable=False),
+    Column("to_move", Integer, nullable=True),
+    Column("rematch_id", String(24), nullable=True),
+    Column("rematch_of", String(24), nullable=True),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("type", String(8), nullable=False),
+    Column("level", String(16), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True, index=True),
+    Column("claimed", Boolean, nullable=False),
+    Column("webhook", Text, nullable=True),
+    Column("email", Text, nullable=True),
+    Column("notified_version", Integer, nullable=False),
+    Column("reminded_version", Integer, nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+    Column("client_id", String(80), nullable=True),
+    Column("events", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "version"),
+    UniqueConstraint("table_id", "seat", "client_id", name="uq_actions_client_id"),
+)
+
+
+class VersionConflict(Exception):
+    """Another writer took this version of the table first (or the client id was used)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    type: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    claimed: bool = False
+    webhook: str | None = None
+    email: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    first_seat: int
+    live: bool
+    open: bool
+    bot_delay_ms: int
+    turn_timer_s: float | None
+    created: float
+    updated: float
+    version: int = 0
+    over: bool = False
+    to_move: int | None = None
+    rematch_id: str | None = None
+    rematch_of: str | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    version: int
+    seat: int
+    action: str
+    client_id: str | None
+    events: list[dict[str, Any]]
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
+                    first_seat=r.first_seat, live=bool(r.live), open=bool(r.open),
+                    bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
+                    created=r.created, updated=r.updated, version=r.version,
+                    over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
+                    rematch_of=r.rematch_of)
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
+                   token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
+                   email=r.email)
+
+
+def migrations_path() -> str:
+    return str(resources.files("taash.server") / "migrations")
+
+
+def _upgrade(conn: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    if conn.dialect.name == "postgresql":
+        # several instances starting at once: one migrates, the others wait and find it done
+        conn.execute(text("SELECT pg_advisory_xact_lock(724301)"))
+    cfg = Config()
+    cfg.set_main_option("script_location", migrations_path())
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, "head")
+
+
+class Store:
+    """Async access to the database; one per server process."""
+
+    def __init__(self, url: URL) -> None:
+        self.url = url
+        self.is_sqlite = url.get_backend_name() == "sqlite"
+        kw: dict[str, Any] = {}
+        if not self.is_sqlite:
+            kw.update(pool_size=10, max_overflow=20, pool_pre_ping=False)
+        self.engine: AsyncEngine = create_async_engine(url, **kw)
+        if self.is_sqlite:
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
+                cur.execute("PRAGMA busy_timeout=10000")
+                cur.close()
+        # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
+        self._write_lock = asyncio.Lock() if self.is_sqlite else None
+
+    async def migrate(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def _writing(self) -> Any:
+        return self._write_lock if self._write_lock is not None else _NullLock()
+
+    # -- tables ------------------------------------------------------------------------------
+    async def create_table(self, t: TableRow) -> None:
+        async with self._writing(), self.engine.begin() as conn:
+            await self._insert_table(conn, t)
+
+    @staticmethod
+    async def _insert_table(conn: AsyncConnection, t: TableRow) -> None:
+        await conn.execute(game_tables.insert().values(
+            id=t.id, game=t.game, options=json.dumps(t.options), seed=t.seed,
+            first_seat=t.first_seat, live=t.live, open=t.open, bot_delay_ms=t.bot_delay_ms,
+            turn_timer_s=t.turn_timer_s, created=t.created, updated=t.updated,
+            version=t.version, over=t.over, to_move=t.to_move, rematch_id=t.rematch_id,
+            rematch_of=t.rematch_of))
+        await conn.execute(seats.insert(), [
+            {"table_id": t.id, "seat": s.seat, "type": s.type, "level": s.level,
+             "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,
+             "webhook": None, "email": None, "notified_version": -1,
+             "reminded_version": -1} for s in t.seats])
+
+    async def load_table(self, table_id: str) -> TableRow | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(game_tables).where(game_tables.c.id == table_id))
+                 ).first()
+            if r is None:
+                return None
+            t = _table_row(r)
+            rows = await conn.execute(select(seats).where(seats.c.table_id == table_id)
+                                      .order_by(seats.c.seat))
+            t.seats = [_seat_row(s) for s in rows]
+        return t
+
+    async def load_seats(self, table_id: str) -> list[SeatRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(seats).where(seats.c.table_id == table_id)
+                                      .order_by(seats.c.seat))
+            return [_seat_row(s) for s in rows]
+
+    async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(actions.c.version, actions.c.seat, actions.c.action,
+                       actions.c.client_id, actions.c.events)
+                .where(and_(actions.c.table_id == table_id, actions.c.version > after))
+                .order_by(actions.c.version))
+            return [ActionRow(r.version, r.seat, r.action, r.client_id, json.loads(r.events))
+                    for r in rows]
+
+    async def append_action(self, table_id: str, expected: int, seat: int, action: str,
+                            client_id: str | None, events: list[dict[str, Any]],
+                            to_move: int | None, over: bool) -> float:
+        """Commit action number ``expected + 1``; VersionConflict if another writer took it
+        (or this seat already used ``client_id``).  Returns the commit time."""
+        now = time.time()
+        try:
+            async with self._writing(), self.engine.begin() as conn:
+                res = await conn.execute(
+                    update(game_tables)
+                    .where(and_(game_tables.c.id == table_id, game_tables.c.version == expected))
+                    .values(version=expected + 1, updated=now, to_move=to_move, over=over))
+                if res.rowcount != 1:
+                    raise VersionConflict(table_id)
+                await conn.execute(actions.insert().values(
+                    table_id=table_id, version=expected + 1, seat=seat, action=action,
+                    client_id=client_id, events=json.dumps(events), created=now))
+        except IntegrityError:
+            raise VersionConflict(table_id) from None
+        return now
+
+    async def update_seat(self, table_id: str, seat: int, *, only_unclaimed: bool = False,
+                          **values: Any) -> bool:
+        """Change a seat's fields; with ``only_unclaimed``, only a human seat nobody has
+        claimed.  True if a row changed."""
+        cond = and_(seats.c.table_id == table_id, seats.c.seat == seat)
+        if only_unclaimed:
+            cond = and_(cond, seats.c.type == "human", seats.c.claimed.is_(False))
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(update(seats).where(cond).values(**values))
+            return bool(res.rowcount == 1)
+
+    async def set_rematch(self, table_id: str, rematch: TableRow) -> str:
+        """Create ``rematch`` as the rematch of ``table_id`` unless one exists; the id of the
+        rematch table either way."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(
+                update(game_tables)
+                .where(and_(game_tables.c.id == table_id, game_tables.c.rematch_id.is_(None)))
+                .values(rematch_id=rematch.id))
+            if res.rowcount == 1:
+                await self._insert_table(conn, rematch)
+                return rematch.id
+            r = (await conn.execute(select(game_tables.c.rematch_id)
+                                    .where(game_tables.c.id == table_id))).first()
+            assert r is not None and r.rematch_id is not None
+            return str(r.rematch_id)
+
+    async def seat_by_token(self, token_hash: str) -> tuple[str, int] | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(seats.c.table_id, seats.c.seat)
+                                    .where(seats.c.token_hash == token_hash))).first()
+            return None if r is None else (str(r.table_id), int(r.seat))
+
+    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Any]]:
+        if not hashes:
+            return []
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.seat, seats.c.token_hash, game_tables)
+                .join(game_tables, game_tables.c.id == seats.c.table_id)
+                .where(seats.c.token_hash.in_(list(hashes)))
+                .order_by(game_tables.c.updated.desc()))
+            return [dict(r._mapping) for r in rows]
+
+    async def lobby(self, limit: int = 100) -> list[tuple[TableRow, list[int]]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(game_tables, seats.c.seat)
+                .join(seats, seats.c.table_id == game_tables.c.id)
+                .where(and_(game_tables.c.open.is_(True), game_tables.c.over.is_(False),
+                            seats.c.type == "human", seats.c.claimed.is_(False)))
+                .order_by(game_tables.c.created.desc(), seats.c.seat))
+            out: dict[str, tuple[TableRow, list[int]]] = {}
+            for r in rows:
+                if r.id not in out:
+                    if len(out) >= limit:
+                        break
+                    out[r.id] = (_table_row(r), [])
+                out[r.id][1].append(r.seat)
+            return list(out.values())
+
+    # -- notifications and the sweeper --------------------------------------------------------
+    async def claim_notice(self, table_id: str, seat: int, version: int,
+                           kind: str) -> tuple[str | None, str | None] | None:
+        """Take the right to send notice ``kind`` ("notified" or "reminded") for this seat and
+        version, once across every instance; returns (webhook, email) or None."""
+        col = seats.c.notified_version if kind == "notified" else seats.c.reminded_version
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(
+                update(seats)
+                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat, col < version))
+                .values({col.name: version}))
+            if res.rowcount != 1:
+                return None
+            r = (await conn.execute(select(seats.c.webhook, seats.c.email).where(
+                and_(seats.c.table_id == table_id, seats.c.seat == seat)))).first()
+            return None if r is None else (r.webhook, r.email)
+
+    async def waiting_humans(self, older_than: float) -> list[tuple[str, int, int]]:
+        """(table, seat, version) of human seats to move, with a way to be told, that have
+        waited since before ``older_than`` and were not reminded of this turn yet."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(game_tables.c.id, seats.c.seat, game_tables.c.version)
+                .join(seats, and_(seats.c.table_id == game_tables.c.id,
+                                  seats.c.seat == game_tables.c.to_move))
+                .where(and_(game_tables.c.over.is_(False), seats.c.type == "human",
+                            game_tables.c.updated < older_than,
+                            seats.c.reminded_version < game_tables.c.version,
+                            (seats.c.webhook.is_not(None)) | (seats.c.email.is_not(None))))
+                .limit(500))
+            return [(str(r.id), int(r.seat), int(r.version)) for r in rows]
+
+    async def tables_to_drive(self, now: float, stalled_s: float) -> list[str]:
+        """Tables that need a server-side move: a bot to move and nothing done for
+        ``stalled_s`` (its instance may have stopped), or a human whose turn timer ran out."""
+        async with self.engine.connect() as conn:
+            bot = (select(game_tables.c.id)
+                   .join(seats, and_(seats.c.table_id == game_tables.c.id,
+                                     seats.c.seat == game_tables.c.to_move))
+                   .where(and_(game_tables.c.over.is_(False), seats.c.type == "bot",
+                               game_tables.c.updated < now - stalled_s)))
+            timer = (select(game_tables.c.id)
+                     .where(and_(game_tables.c.over.is_(False),
+                                 game_tables.c.turn_timer_s.is_not(None),
+                                 game_tables.c.to_move.is_not(None),
+                                 game_tables.c.updated + game_tables.c.turn_timer_s < now)))
+            ids = [str(r.id) for r in await conn.execute(bot.limit(1000))]
+            ids += [str(r.id) for r in await conn.execute(timer.limit(1000))]
+        return list(dict.fromkeys(ids))
+
+
+class _NullLock:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import permutations
 from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS, Pack, bits
@@ -56,15 +54,37 @@ def beats(x: int, y: int, trump: int) -> bool:
     return (sx == sy and x > y) or (sx == trump and sy != trump)
 
 
-@lru_cache(maxsize=1 << 16)
+# BEATEN[trump][x]: the set of cards that card x beats when ``trump`` is trump (GT-6).
+BEATEN = tuple(tuple(sum(1 << y for y in range(36) if beats(x, y, t)) for x in range(36))
+               for t in range(4))
+
+
 def beats_all(new: int, top: int, trump: int) -> bool:
-    """GT-7: a one-to-one pairing exists in which every new card beats its partner."""
-    news = list(bits(new))
-    tops = list(bits(top))
-    if len(news) != len(tops):
+    """GT-7: a one-to-one pairing exists in which every new card beats its partner.
+
+    >>> T = PACK.mask
+    >>> beats_all(T(["8S", "6H"]), T(["TS", "6S"]), 1)  # trump H: 8S on 6S, 6H on TS
+    True
+    >>> beats_all(T(["QD", "JD"]), T(["AD", "9D"]), 2)  # both beat 9D, neither AD
+    False
+    """
+    if new.bit_count() != top.bit_count():
         return False
-    return any(all(beats(x, y, trump) for x, y in zip(p, tops, strict=True))
-               for p in permutations(news))
+    return _pair(new, top, BEATEN[trump])
+
+
+def _pair(new: int, top: int, beaten: tuple[int, ...]) -> bool:
+    if not new:
+        return True
+    low = new & -new
+    options = beaten[low.bit_length() - 1] & top
+    rest = new ^ low
+    while options:
+        y = options & -options
+        if _pair(rest, top ^ y, beaten):
+            return True
+        options ^= y
+    return False
 
 
 def subsets(mask: int) -> list[int]:
@@ -182,15 +202,12 @@ class Goat:
     def deal_from(self, rng: random.Random) -> None:
         """Deal the next game from a deck shuffled with ``rng``, the shown trump card drawn
         uniformly from the stock (GT-4)."""
-        deck = PACK.full_deck()
-        rng.shuffle(deck)
-        self.deal(deck, rng.choice(deck[16:36]))
+        cards = list(range(36))
+        rng.shuffle(cards)
+        self._start(cards, rng.choice(cards[16:36]))
 
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
         """Start the next game from a deck order and the shown trump card (GT-3, GT-4)."""
-        if self.phase != WAIT:
-            raise RecordError("a game is already in progress" if self.phase != OVER
-                              else "the match is over")
         cards = check_deck(PACK, list(deck))
         if not isinstance(trump_card, str):
             raise RecordError("trump_card: a Goat deal needs the shown trump card")
@@ -200,6 +217,12 @@ class Goat:
             raise RecordError(f"trump_card: {e}") from None
         if tc not in cards[16:36]:
             raise RecordError(f"trump_card: {CODES[tc]} is not in the stock (deck[16:36])")
+        self._start(cards, tc)
+
+    def _start(self, cards: list[int], tc: int) -> None:
+        if self.phase != WAIT:
+            raise RecordError("a game is already in progress" if self.phase != OVER
+                              else "the match is over")
         self.deck = cards
         self.trump_card = tc
         self.trump = SUIT_OF[tc]
@@ -239,6 +262,8 @@ class Goat:
         """Seats that may act now, in GT-8 order: from the trick's first leader onwards."""
         if self.phase != PLAY:
             return []
+        if self.molodka_done:
+            return [self.to_move]
         out = []
         for i in range(4):
             s = (self.first_leader + i) % 4

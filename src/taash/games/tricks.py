@@ -135,16 +135,18 @@ class TrickMatch:
 
     def deal_from(self, rng: random.Random) -> None:
         """Deal the next deal from a deck shuffled uniformly with ``rng``."""
-        deck = PACK.full_deck()
-        rng.shuffle(deck)
-        self.deal(deck)
+        cards = list(range(52))
+        rng.shuffle(cards)
+        self._start(cards)
 
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
         """Start the next deal from a deck order (top card first)."""
+        self._start(check_deck(PACK, list(deck)))
+
+    def _start(self, cards: list[int]) -> None:
         if self.phase != WAIT:
             raise RecordError("a deal is already in progress" if self.phase != OVER
                               else "the match is over")
-        cards = check_deck(PACK, list(deck))
         self.deck = cards
         self.dealer, self.caller = self._roles()
         self.hands = [0] * self.num_seats

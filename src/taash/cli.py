@@ -88,7 +88,7 @@ def record_random(
 
 # Commands that live beside their subsystem register themselves here: each module named has
 # `register(app: typer.Typer) -> None`.
-EXTENSIONS: list[str] = ["taash.bots.arena", "taash.server"]
+EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.server"]
 
 
 def _register_extensions() -> None:

@@ -226,6 +226,8 @@ def create_app(settings: Settings, hub: Hub | None = None,
                   description="Court Piece, two-player Court Piece and Goat: tables, seats, "
                   "actions, live events.  See docs/API.md.")
 
+    app.add_middleware(Guard, settings=settings)
+
     def get_hub(request: Request | WebSocket) -> Hub:
         h: Hub = request.app.state.hub
         return h
@@ -247,6 +249,9 @@ def create_app(settings: Settings, hub: Hub | None = None,
     async def invalid(request: Request, e: RequestValidationError) -> Response:
         parts = []
         for err in e.errors()[:3]:
+            if err.get("type") == "json_invalid":
+                parts.append("the body is not valid JSON")
+                continue
             where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
             parts.append(f"{where}: {err.get('msg', 'invalid')}" if where
                          else str(err.get("msg", "invalid")))

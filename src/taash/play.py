@@ -154,7 +154,7 @@ class Table:
     pause: float
     hint_seed: int = 0
     symbols: bool = field(default_factory=can_write_symbols)
-    echo_input: bool = field(default_factory=lambda: not sys.stdin.isatty())
+    interactive: bool = field(default_factory=lambda: sys.stdin.isatty())
     numbered: list[str] = field(default_factory=list)
     suit_menu: list[str] = field(default_factory=list)
     announced: int = -1
@@ -418,7 +418,13 @@ class Table:
                      f", {how}: +{gain}.")
             self.say(f"Points: {self.sides(match['points'])} "
                      f"(first to {self.match.options['target']}).")
-        self.pause_a_bit()
+        if self.interactive and not self.match.is_over():
+            # the next deal starts at once, and the bots may move before the player's turn
+            word = "game" if self.goat else "deal"
+            if self.ask(Text(f"Press Enter for the next {word} (q quits) > ")) in QUIT_WORDS:
+                raise Quit("You left the table.")
+        else:
+            self.pause_a_bit()
 
     def tell_match_over(self, ev: dict[str, Any]) -> None:
         self.console.rule("Match over")
@@ -452,8 +458,12 @@ class Table:
         if self.goat:
             self.say(f"Defeat points so far: {self.sides(match['defeat'])}.")
         elif self.teams:
-            self.say(f"Coats so far: {self.sides(match['coats'])}. "
-                     f"Deals won: {self.sides(match['deals_won'])}.")
+            c, d = match["coats"], match["deals_won"]
+            mine = self.human & 1
+            ours, theirs = (c[mine], d[mine]), (c[1 - mine], d[1 - mine])
+            lead = ("Your team leads." if ours > theirs else
+                    "Their team leads." if theirs > ours else "Level.")
+            self.say(f"Coats so far: {self.sides(c)}. Deals won: {self.sides(d)}. {lead}")
         else:
             self.say(f"Points so far: {self.sides(match['points'])}.")
 
@@ -579,7 +589,7 @@ class Table:
         except EOFError:
             self.console.print()
             raise Quit("End of input: you left the table.") from None
-        if self.echo_input:
+        if not self.interactive:  # piped answers: show them, so the transcript reads well
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
 

@@ -97,10 +97,43 @@ def subsets(mask: int) -> list[int]:
     return out
 
 
+# SUBSETS[n][k]: for a hand of n cards, the k-card subsets as lists of positions in the hand.
+SUBSETS = tuple(tuple(tuple([i for i in range(n) if m >> i & 1] for m in range(1, 1 << n)
+                            if m.bit_count() == k) for k in range(n + 1)) for n in range(5))
+
+
+def _cards(hand: int) -> list[int]:
+    out = []
+    while hand:
+        low = hand & -hand
+        out.append(low)
+        hand ^= low
+    return out
+
+
+def _answers(hand: int, k: int) -> list[int]:
+    """The k-card subsets of a hand of at most four cards."""
+    cards = _cards(hand)
+    return [sum(cards[i] for i in pos) for pos in SUBSETS[len(cards)][k]]
+
+
+def _leads(hand: int) -> list[int]:
+    """Lead ids of a hand: every non-empty one-suit subset."""
+    out = []
+    for sm in SUIT_MASK:
+        part = hand & sm
+        if part:
+            cards = _cards(part)
+            n = len(cards)
+            for k in range(1, n + 1):
+                out.extend(LEAD << SHIFT | sum(cards[i] for i in pos) for pos in SUBSETS[n][k])
+    return out
+
+
 def is_molodka(mask: int) -> bool:
-    if mask.bit_count() != 4:
-        return False
-    return any(mask & ~sm == 0 for sm in SUIT_MASK)
+    """Four cards, all of one suit."""
+    return mask.bit_count() == 4 and mask & SUIT_MASK[SUIT_OF[(mask & -mask).bit_length() - 1]] \
+        == mask
 
 
 def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] | list[int],
@@ -254,7 +287,7 @@ class Goat:
         """GT-8: may ``seat`` play a molodka now?"""
         if self.phase != PLAY or self.molodka_done or self.played >> seat & 1:
             return False
-        if not self.plays and seat == self.to_move:
+        if seat == self.to_move and not self.plays:
             return False  # the leader of an empty trick leads it with lead:
         return is_molodka(self.hands[seat])
 
@@ -265,9 +298,10 @@ class Goat:
         if self.molodka_done:
             return [self.to_move]
         out = []
+        hands = self.hands
         for i in range(4):
             s = (self.first_leader + i) % 4
-            if s == self.to_move or self.can_molodka(s):
+            if s == self.to_move or (hands[s].bit_count() == 4 and self.can_molodka(s)):
                 out.append(s)
         return out
 
@@ -278,16 +312,13 @@ class Goat:
         if seat == self.to_move:
             hand = self.hands[seat]
             if not self.plays:
-                for s in range(4):
-                    for sub in subsets(hand & SUIT_MASK[s]):
-                        out.append(LEAD << SHIFT | sub)
+                out.extend(_leads(hand))
             else:
-                k, top, trump = self.k, self.top, self.trump
-                for sub in subsets(hand):
-                    if sub.bit_count() == k:
-                        out.append(PASS << SHIFT | sub)
-                        if beats_all(sub, top, trump):
-                            out.append(BEAT << SHIFT | sub)
+                top, beaten = self.top, BEATEN[self.trump]
+                for sub in _answers(hand, self.k):
+                    out.append(PASS << SHIFT | sub)
+                    if _pair(sub, top, beaten):
+                        out.append(BEAT << SHIFT | sub)
         if self.can_molodka(seat):
             out.append(MOLODKA << SHIFT | self.hands[seat])
         return out

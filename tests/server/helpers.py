@@ -206,8 +206,6 @@ class Truth:
         passes: dict[int, set[str]] = {}
         self._snap(state, deals[0], faceup, passes)
         for i, d in enumerate(deals):
-            if i > 0:
-                state.deal(d["deck"], d.get("trump_card"))
             for a in d["actions"]:
                 state.apply(a["seat"], a["action"])
                 verb, _, arg = a["action"].partition(":")

@@ -1,0 +1,253 @@
+"""The live channel: whole matches over WebSockets, reconnecting with ``since``, the NDJSON
+stream, and the check that no message ever shows a seat a card it may not see."""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.helpers import Api, Server, Truth, pick_actor, tokens_of
+from tests.server.test_http import SEATS, SHORT
+
+
+def ws_open(server: Server, table: str, token: str, since: int | None = None) -> ClientConnection:
+    url = f"{server.ws_base}/api/tables/{table}/ws?token={token}"
+    if since is not None:
+        url += f"&since={since}"
+    try:  # websockets 16+ wants this said to connect without a with block
+        return connect(url, open_timeout=10, close_timeout=2, legacy=True)
+    except TypeError:
+        return connect(url, open_timeout=10, close_timeout=2)
+
+
+def next_message(ws: ClientConnection, skip_pings: bool = True) -> dict[str, Any]:
+    deadline = time.monotonic() + 15
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if not (skip_pings and msg["type"] == "ping"):
+            return msg
+
+
+class Seat:
+    """One seat's socket and everything it was sent."""
+
+    def __init__(self, server: Server, table: str, seat: int, token: str,
+                 since: int | None = None) -> None:
+        self.seat = seat
+        self.ws = ws_open(server, table, token, since)
+        self.version = -1
+        self.view: dict[str, Any] = {}
+        self.got: list[dict[str, Any]] = []
+        self.acks: dict[str, dict[str, Any]] = {}
+        self.all_acks: list[dict[str, Any]] = []
+
+    def read_until(self, version: int, ack: str | None = None) -> None:
+        while self.version < version or (ack is not None and ack not in self.acks):
+            msg = next_message(self.ws)
+            if msg["type"] == "ack":
+                self.acks[msg["id"]] = msg
+                self.all_acks.append(msg)
+                continue
+            if msg["type"] == "error":
+                raise AssertionError(f"seat {self.seat}: {msg}")
+            if msg["type"] == "event":
+                assert self.version < 0 or msg["version"] == self.version + 1, \
+                    f"seat {self.seat}: version {msg['version']} after {self.version}"
+            else:
+                assert msg["type"] == "view"
+            self.version = msg["version"]
+            self.view = msg["view"]
+            self.got.append(msg)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def check_messages(truth: Truth, seat: int, messages: list[dict[str, Any]]) -> None:
+    for msg in messages:
+        truth.check_view(seat, msg["version"], msg["view"])
+        if msg["type"] == "event":
+            truth.check_events(seat, msg["version"], msg["events"])
+
+
+@pytest.mark.parametrize("game", ["court-piece", "court-piece-2p", "goat"])
+def test_full_match_over_websockets(api: Api, server: Server, game: str) -> None:
+    t = api.create(game, SHORT[game], [{"type": "human"}] * SEATS[game])
+    tokens = tokens_of(t)
+    seats = {s: Seat(server, t["id"], s, tok) for s, tok in tokens.items()}
+    rng = random.Random(11)
+    version = 0
+    try:
+        for s in seats.values():
+            s.read_until(0)
+        while not seats[0].view["over"]:
+            seat, action = pick_actor({s: x.view for s, x in seats.items()}, rng) or (-1, "")
+            assert seat >= 0
+            cid = f"ws-{version}"
+            seats[seat].ws.send(json.dumps({"type": "action", "action": action, "id": cid}))
+            version += 1
+            for s in seats.values():
+                s.read_until(version, cid if s.seat == seat else None)
+            assert seats[seat].acks[cid]["version"] == version
+    finally:
+        for s in seats.values():
+            s.close()
+    truth = Truth(api.record(t["id"]))
+    for s in seats.values():
+        assert [m["version"] for m in s.got] == list(range(version + 1))
+        check_messages(truth, s.seat, s.got)
+
+
+def test_reconnect_receives_exactly_what_was_missed(api: Api, server: Server) -> None:
+    t = api.create("court-piece", SHORT["court-piece"], [{"type": "human"}] * 4)
+    tid = t["id"]
+    tokens = tokens_of(t)
+    rng = random.Random(2)
+
+    def play(n: int) -> None:
+        for _ in range(n):
+            views = {s: api.view(tid, tok) for s, tok in tokens.items()}
+            if views[0]["over"]:
+                return
+            seat, action = pick_actor(views, rng) or (-1, "")
+            assert api.act(tid, tokens[seat], action).status_code == 200
+
+    watcher = Seat(server, tid, 2, tokens[2])
+    watcher.read_until(0)
+    play(5)
+    watcher.read_until(5)
+    watcher.close()
+    play(9)  # seat 2 is away; its moves are made over HTTP
+    back = Seat(server, tid, 2, tokens[2], since=5)
+    back.read_until(14)
+    assert [(m["type"], m["version"]) for m in back.got] == [("event", v) for v in range(6, 15)]
+    play(1)
+    back.read_until(15)
+    assert back.got[-1]["version"] == 15
+    back.close()
+    fresh = Seat(server, tid, 2, tokens[2], since=-1)
+    fresh.read_until(15)
+    assert [m["type"] for m in fresh.got] == ["view"]
+    fresh.close()
+    same = Seat(server, tid, 2, tokens[2], since=15)
+    play(1)
+    same.read_until(16)
+    assert [m["version"] for m in same.got] == [16]
+    same.close()
+    play(200)
+    truth = Truth(api.record(tid))
+    for seat in (watcher, back, fresh, same):
+        check_messages(truth, 2, seat.got)
+
+
+def test_long_absence_is_replayed_from_the_store(api: Api, server: Server) -> None:
+    """More missed events than a room keeps in memory: they are rebuilt from the store."""
+    t = api.create("court-piece-2p", {"target": 4}, [{"type": "human"}] * 2)
+    tid = t["id"]
+    tokens = tokens_of(t)
+    rng = random.Random(4)
+    played = 0
+    while played < 80:
+        views = {s: api.view(tid, tok) for s, tok in tokens.items()}
+        if views[0]["over"]:
+            break
+        seat, action = pick_actor(views, rng) or (-1, "")
+        assert api.act(tid, tokens[seat], action).status_code == 200
+        played += 1
+    lines = stream_lines(server, tid, tokens[1], since=3, count=played - 3)
+    assert [m["version"] for m in lines] == list(range(4, played + 1))
+    while not api.view(tid, tokens[0])["over"]:
+        views = {s: api.view(tid, tok) for s, tok in tokens.items()}
+        seat, action = pick_actor(views, rng) or (-1, "")
+        assert api.act(tid, tokens[seat], action).status_code == 200
+    check_messages(Truth(api.record(tid)), 1, lines)
+
+
+def stream_lines(server: Server, table: str, token: str, since: int | None,
+                 count: int, pings: int = 0) -> list[dict[str, Any]]:
+    """The first ``count`` non-ping lines of the NDJSON stream (and at least ``pings``
+    pings)."""
+    out: list[dict[str, Any]] = []
+    seen_pings = 0
+    params: dict[str, Any] = {"token": token}
+    if since is not None:
+        params["since"] = since
+    with httpx.stream("GET", f"{server.base}/api/tables/{table}/stream", params=params,
+                      timeout=15) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("application/x-ndjson")
+        for line in r.iter_lines():
+            msg = json.loads(line)
+            if msg["type"] == "ping":
+                seen_pings += 1
+            else:
+                out.append(msg)
+            if len(out) >= count and seen_pings >= pings:
+                break
+    return out
+
+
+def test_stream_sends_view_then_events_and_pings(api: Api, server: Server) -> None:
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
+                   first_seat=0)
+    tokens = tokens_of(t)
+    got: queue.Queue[list[dict[str, Any]]] = queue.Queue()
+    thread = threading.Thread(target=lambda: got.put(
+        stream_lines(server, t["id"], tokens[1], None, 3, pings=1)))
+    thread.start()
+    api.wait_for(t["id"], tokens[0], lambda v: v["table"]["seats"][1]["connected"])
+    assert api.act(t["id"], tokens[0], "trump:S").status_code == 200
+    v = api.view(t["id"], tokens[0])
+    assert api.act(t["id"], tokens[0], v["legal_actions"][0]).status_code == 200
+    thread.join(20)
+    lines = got.get(timeout=1)
+    assert [(m["type"], m["version"]) for m in lines] == [("view", 0), ("event", 1),
+                                                           ("event", 2)]
+    assert lines[1]["events"][0] == {"type": "action", "seat": 0, "action": "trump:S",
+                                     "deal": 0}
+    assert lines[2]["view"]["seat"] == 1 and len(lines[2]["view"]["hand"]) == 13
+    r = httpx.get(f"{server.base}/api/tables/{t['id']}/stream", timeout=5)
+    assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+
+
+def test_websocket_errors_and_duplicates(api: Api, server: Server) -> None:
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
+                   first_seat=0)
+    tokens = tokens_of(t)
+    with ws_open(server, t["id"], "bogus") as ws:
+        msg = json.loads(ws.recv(timeout=5))
+        assert msg["type"] == "error" and msg["error"]["code"] == "unauthorized"
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=5)
+        assert ws.close_code == 4401
+    seat = Seat(server, t["id"], 1, tokens[1])
+    seat.read_until(0)
+    seat.ws.send(json.dumps({"type": "action", "action": "trump:S", "id": "x"}))
+    err = next_message(seat.ws)
+    assert err["type"] == "error" and err["id"] == "x"
+    assert err["error"]["code"] == "illegal" and err["error"]["rule"] == "TW-3"
+    seat.ws.send("not json")
+    assert next_message(seat.ws)["error"]["code"] == "bad_request"
+    seat.close()
+    me = Seat(server, t["id"], 0, tokens[0])
+    me.read_until(0)
+    for _ in range(2):
+        me.ws.send(json.dumps({"type": "action", "action": "trump:D", "id": "same"}))
+    me.read_until(1, "same")
+    while len(me.all_acks) < 2:
+        msg = next_message(me.ws)
+        assert msg["type"] == "ack"
+        me.all_acks.append(msg)
+    first, second = me.all_acks
+    assert first == second and second["version"] == 1
+    assert api.view(t["id"], tokens[0])["version"] == 1
+    me.close()

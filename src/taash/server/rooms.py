@@ -400,7 +400,10 @@ class Room:
                 row = self.seat_row(seat)
                 if row.type != "bot" or (seat, v) in self.declined:
                     continue
-                delay = self.meta.bot_delay_ms / 1000 if self.meta.live else 0.0
+                # the delay runs from the last change, so a restarted server does not wait
+                # it out again
+                delay = (self.meta.updated + self.meta.bot_delay_ms / 1000 - time.time()
+                         if self.meta.live else 0.0)
                 if delay > 0:
                     await asyncio.sleep(delay)
                     if self.version != v:

@@ -1,0 +1,218 @@
+// Talking to the server (docs/API.md): JSON requests, the seat tokens this browser keeps, and
+// the live channel that reconnects by itself and catches up with `since`.
+
+export class ApiError extends Error {
+  constructor(status, code, message, rule) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.rule = rule;
+  }
+}
+
+export async function api(method, path, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError(0, 'network', String(e && e.message || e), null);
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(res.status, e.code || String(res.status), e.message || res.statusText,
+      e.rule || null);
+  }
+  return data;
+}
+
+/** A client id for an action: the server applies an id once, so a retry is safe. */
+export function newId() {
+  const a = new Uint8Array(12);
+  crypto.getRandomValues(a);
+  return Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// -- seats this browser holds: {"<id>/<seat>": {id, seat, token, game, added}} -------------
+const SEATS = 'taash.seats';
+
+function readSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS) || '{}') || {}; } catch { return {}; }
+}
+
+function writeSeats(s) {
+  try { localStorage.setItem(SEATS, JSON.stringify(s)); } catch { /* private mode: session only */ }
+}
+
+export function mySeats() {
+  return Object.values(readSeats());
+}
+
+export function saveSeat(id, seat, token, game) {
+  const s = readSeats();
+  const key = `${id}/${seat}`;
+  const old = s[key] || { added: Date.now() };
+  s[key] = { ...old, id, seat: Number(seat), token, game: game ?? old.game ?? null };
+  if (old.token && old.token !== token) delete s[key].invites;
+  writeSeats(s);
+}
+
+export function forgetSeat(id, seat) {
+  const s = readSeats();
+  delete s[`${id}/${seat}`];
+  writeSeats(s);
+}
+
+/** The seat this browser holds at a table: the one asked for, else the only/first one. */
+export function seatAt(id, seat) {
+  const all = mySeats().filter((x) => x.id === id);
+  if (seat !== null && seat !== undefined && seat !== '') {
+    return all.find((x) => x.seat === Number(seat)) || null;
+  }
+  return all[0] || null;
+}
+
+export function setting(name, fallback) {
+  try {
+    const v = localStorage.getItem(`taash.${name}`);
+    return v === null ? fallback : v;
+  } catch { return fallback; }
+}
+
+export function setSetting(name, value) {
+  try { localStorage.setItem(`taash.${name}`, value); } catch { /* ignore */ }
+}
+
+/**
+ * The live channel of one seat.  `getSince()` gives the version the page shows; every
+ * (re)connection first fetches the current view over HTTP (so the page catches up even if the
+ * WebSocket cannot be opened), then opens the WebSocket with since=that version.
+ * Callbacks: onMessage(msg), onState('live'|'connecting'|'offline'), onFatal(ApiError).
+ */
+export class Live {
+  constructor({ id, token, getSince, onMessage, onState, onFatal }) {
+    Object.assign(this, { id, token, getSince, onMessage, onState, onFatal });
+    this.ws = null;
+    this.stopped = false;
+    this.attempt = 0;
+    this.timer = null;
+    this.lastHeard = 0;
+    this.watchdog = null;
+    this.connecting = false;
+    this.wake = () => {
+      if ((!this.ws || this.ws.readyState > 1) && !this.connecting) this.reconnectNow();
+    };
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.check(); };
+  }
+
+  start() {
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.onVisible);
+    this.watchdog = setInterval(() => this.check(), 5000);
+    this.connect(false);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.watchdog);
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+  }
+
+  /** Pings come at least every 10 s: silence for 25 s means a dead connection. */
+  check() {
+    if (this.stopped) return;
+    if (this.ws && this.ws.readyState === 1 && Date.now() - this.lastHeard > 25000) {
+      this.ws.close();
+    } else if ((!this.ws || this.ws.readyState > 1) && !this.timer && !this.connecting) {
+      this.reconnectNow();
+    }
+  }
+
+  reconnectNow() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.connect(true);
+  }
+
+  async connect(catchUp) {
+    if (this.stopped) return;
+    if (this.ws) { this.ws.onclose = null; this.ws.onmessage = null; this.ws.close(); }
+    this.ws = null;
+    this.onState('connecting');
+    if (catchUp) {
+      this.connecting = true;
+      try {
+        const view = await api('GET', `/api/tables/${this.id}/view`, { token: this.token });
+        this.connecting = false;
+        if (this.stopped) return;
+        this.onMessage({ type: 'view', version: view.version, view });
+      } catch (e) {
+        this.connecting = false;
+        if (e.status === 401 || e.status === 403 || e.status === 404) {
+          this.stopped = true;
+          this.onFatal(e);
+          return;
+        }
+        this.retry();
+        return;
+      }
+    }
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const since = this.getSince();
+    const q = `token=${encodeURIComponent(this.token)}${since >= 0 ? `&since=${since}` : ''}`;
+    let ws;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/api/tables/${this.id}/ws?${q}`);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      this.onState('live');
+    };
+    ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
+      if (this.attempt) this.attempt = 0;
+      this.onState('live');
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.retry();
+    };
+  }
+
+  retry() {
+    if (this.stopped || this.timer) return;
+    this.onState('offline');
+    // 0.5 s, 1 s, 2 s, 4 s, then every 8 s, each with some jitter so a restarted server is not
+    // hit by every browser at once.
+    const base = Math.min(8000, 500 * 2 ** this.attempt);
+    this.attempt += 1;
+    const wait = base * (0.75 + Math.random() * 0.5);
+    this.timer = setTimeout(() => { this.timer = null; this.connect(true); }, wait);
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(msg)); return true; }
+    return false;
+  }
+}

@@ -1,0 +1,144 @@
+// The player's hand: a fan of card buttons, kept by card code so that a view arriving while a
+// finger is on a card does not break the gesture.
+//
+// The gesture: press a card and release on it to use it; press, slide off the card and release
+// elsewhere to cancel.  Pointer capture keeps the pointer's events coming to the pressed card
+// wherever the pointer goes, so the release point is known.  Enter or Space on a focused card
+// uses it too.
+import { cardEl } from './cards.js';
+
+export class Hand {
+  constructor(container, onActivate) {
+    this.box = container;
+    this.onActivate = onActivate;
+    this.els = new Map();
+    this.press = null;
+    this.codes = [];
+    this.box.addEventListener('contextmenu', (e) => e.preventDefault());
+    this.box.addEventListener('keydown', (e) => this.keydown(e));
+    this.resize = new ResizeObserver(() => this.layout());
+    this.resize.observe(this.box);
+  }
+
+  destroy() {
+    this.resize.disconnect();
+  }
+
+  /** cards: [{code, playable, dim, selected, trump, pending, hinted}] in display order. */
+  update(cards, trump) {
+    const keep = new Set(cards.map((c) => c.code));
+    for (const [code, el] of this.els) {
+      if (!keep.has(code)) {
+        if (this.press && this.press.el === el) this.press = null;
+        el.remove();
+        this.els.delete(code);
+      }
+    }
+    cards.forEach((c, i) => {
+      let el = this.els.get(c.code);
+      if (!el || el.classList.contains('trump') !== (c.code[1] === trump)) {
+        const fresh = cardEl(c.code, { tag: 'button', trump });
+        this.wire(fresh, c.code);
+        if (el) el.replaceWith(fresh);
+        el = fresh;
+        this.els.set(c.code, el);
+      }
+      el.dataset.playable = c.playable ? 'true' : 'false';
+      el.setAttribute('aria-disabled', c.playable ? 'false' : 'true');
+      el.classList.toggle('dim', !!c.dim);
+      el.classList.toggle('selected', !!c.selected);
+      el.classList.toggle('pending', !!c.pending);
+      el.classList.toggle('hinted', !!c.hinted);
+      if (c.selected !== undefined) el.setAttribute('aria-pressed', c.selected ? 'true' : 'false');
+      else el.removeAttribute('aria-pressed');
+      if (this.box.children[i] !== el) this.box.insertBefore(el, this.box.children[i] || null);
+    });
+    this.codes = cards.map((c) => c.code);
+    this.box.dataset.count = String(cards.length);
+    this.layout();
+  }
+
+  layout() {
+    const n = this.codes.length;
+    if (!n) return;
+    const width = this.box.clientWidth;
+    const first = this.els.get(this.codes[0]);
+    const cw = first.offsetWidth || 60;
+    const ch = first.offsetHeight || 86;
+    const gap = Math.max(4, cw * 0.08);
+    // A gentle fan only when the cards overlap; keep the outer cards' tilted corners on screen.
+    let spread = n > 1 ? Math.min(1.8, 18 / n) : 0;
+    let step = n > 1 ? Math.min(cw + gap, (width - cw - 8) / (n - 1)) : 0;
+    if (step >= cw) spread = 0;
+    const edge = (spread * (n - 1)) / 2;
+    const pad = spread ? Math.sin((edge * Math.PI) / 180) * ch * 0.9 : 0;
+    if (n > 1 && spread) step = Math.min(step, (width - cw - 8 - 2 * pad) / (n - 1));
+    const total = cw + step * (n - 1);
+    const start = Math.max(0, (width - total) / 2);
+    this.codes.forEach((code, i) => {
+      const el = this.els.get(code);
+      const off = i - (n - 1) / 2;
+      el.style.left = `${start + i * step}px`;
+      el.style.setProperty('--rot', `${off * spread}deg`);
+      el.style.setProperty('--drop', `${spread ? off * off * 0.3 : 0}px`);
+      el.style.zIndex = String(i + 1);
+    });
+  }
+
+  wire(el, code) {
+    el.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 || this.press) return;
+      e.preventDefault(); // no text selection, no focus ring from a tap
+      try { el.setPointerCapture(e.pointerId); } catch { /* already released */ }
+      this.press = { id: e.pointerId, el, code, rect: el.getBoundingClientRect() };
+      el.classList.add('pressed');
+    });
+    el.addEventListener('pointermove', (e) => {
+      const p = this.press;
+      if (!p || p.id !== e.pointerId) return;
+      el.classList.toggle('pressed', this.inside(p, e));
+    });
+    el.addEventListener('pointerup', (e) => {
+      const p = this.press;
+      if (!p || p.id !== e.pointerId) return;
+      const inside = this.inside(p, e);
+      this.release();
+      if (inside) this.onActivate(code, el);
+    });
+    const cancel = (e) => {
+      if (this.press && this.press.id === e.pointerId) this.release();
+    };
+    el.addEventListener('pointercancel', cancel);
+    el.addEventListener('lostpointercapture', cancel);
+    // A click from the keyboard (Enter or Space on the focused card) has detail 0; clicks made
+    // by a pointer were already handled above.
+    el.addEventListener('click', (e) => {
+      if (e.detail === 0) this.onActivate(code, el);
+    });
+  }
+
+  /** Is the pointer still on the pressed card (where it was pressed, or where it is now)? */
+  inside(p, e) {
+    const x = e.clientX;
+    const y = e.clientY;
+    const within = (r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    return within(p.rect) || within(p.el.getBoundingClientRect());
+  }
+
+  release() {
+    const p = this.press;
+    this.press = null;
+    if (!p) return;
+    p.el.classList.remove('pressed');
+    try { p.el.releasePointerCapture(p.id); } catch { /* gone */ }
+  }
+
+  keydown(e) {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const i = this.codes.indexOf(document.activeElement && document.activeElement.dataset.card);
+    if (i < 0) return;
+    const j = Math.max(0, Math.min(this.codes.length - 1, i + (e.key === 'ArrowRight' ? 1 : -1)));
+    this.els.get(this.codes[j]).focus();
+    e.preventDefault();
+  }
+}

@@ -1,0 +1,332 @@
+// The home screen: play now against bots, a table with friends (invite links), join by link,
+// open tables, the tables this browser holds a seat at, and the settings.
+import { api, mySeats, saveSeat, forgetSeat, setting, setSetting } from './api.js';
+import { LANGS, lang, t } from './i18n.js';
+import { h, fill, toast, showDialog, copyText } from './ui.js';
+
+const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
+const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
+const SPEEDS = {
+  relaxed: { bot: 1200, pace: 1400 },
+  normal: { bot: 600, pace: 900 },
+  fast: { bot: 150, pace: 350 },
+};
+
+export function mountHome(root, { navigate, relang }) {
+  const home = new Home(root, navigate, relang);
+  return () => home.destroy();
+}
+
+class Home {
+  constructor(root, navigate, relang) {
+    Object.assign(this, { root, navigate, relang });
+    this.game = setting('game', 'court-piece');
+    if (!GAMES.includes(this.game)) this.game = 'court-piece';
+    this.mode = 'bots';
+    this.seatTypes = {};
+    this.render();
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), 15000);
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
+    document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  destroy() {
+    this.dead = true;
+    clearInterval(this.timer);
+    document.removeEventListener('visibilitychange', this.onVisible);
+  }
+
+  render() {
+    document.title = 'taash';
+    const langSel = h('select', { class: 'lang', 'data-lang': '', 'aria-label': t('language'),
+      onchange: (e) => this.relang(e.target.value) },
+    LANGS.map((l) => h('option', { value: l.code, selected: l.code === lang() }, l.name)));
+    this.myTables = h('section', { class: 'panel my-tables', 'data-section': 'my-tables', hidden: true });
+    this.lobby = h('div', { class: 'lobby' });
+    this.gamePicker = h('div', { class: 'games', role: 'radiogroup', 'aria-label': t('game') });
+    this.optionsBox = h('div', { class: 'options' });
+    this.modeBox = h('div', { class: 'mode' });
+    fill(this.root, h('main', { class: 'home', 'data-page': 'home' },
+      h('header', { class: 'home-bar' },
+        h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
+        langSel),
+      h('p', { class: 'tagline' }, t('tagline')),
+      this.myTables,
+      h('section', { class: 'panel new-game', 'data-section': 'new-game' },
+        h('h2', null, t('new_game')),
+        this.gamePicker,
+        h('details', { class: 'options-box' }, h('summary', null, t('options')), this.optionsBox),
+        this.modeBox),
+      h('section', { class: 'panel join', 'data-section': 'join' },
+        h('h2', null, t('join_table')),
+        h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.joinLink(); } },
+          this.linkInput = h('input', { type: 'text', inputmode: 'url', placeholder: t('paste_link'),
+            'aria-label': t('paste_link'), 'data-field': 'link' }),
+          h('button', { class: 'btn', type: 'submit', 'data-action': 'join' }, t('join'))),
+        this.lobby),
+      this.settings()));
+    this.renderGames();
+  }
+
+  settings() {
+    const name = h('input', { type: 'text', maxlength: 24, value: setting('name', ''), 'data-field': 'name',
+      placeholder: t('your_name'), 'aria-label': t('your_name'),
+      onchange: (e) => setSetting('name', e.target.value.trim()) });
+    const speed = h('select', { 'data-field': 'speed', 'aria-label': t('speed'),
+      onchange: (e) => {
+        const s = SPEEDS[e.target.value];
+        setSetting('speed', e.target.value);
+        setSetting('bot_delay_ms', String(s.bot));
+        setSetting('pace', String(s.pace));
+      } },
+    Object.keys(SPEEDS).map((k) => h('option', { value: k, selected: setting('speed', 'normal') === k }, t(`speed_${k}`))));
+    return h('section', { class: 'panel settings', 'data-section': 'settings' },
+      h('h2', null, t('settings')),
+      h('label', { class: 'field' }, h('span', null, t('your_name')), name),
+      h('label', { class: 'field' }, h('span', null, t('speed')), speed));
+  }
+
+  renderGames() {
+    setSetting('game', this.game);
+    fill(this.gamePicker, ...GAMES.map((g) => h('label', {
+      class: `game-choice${g === this.game ? ' chosen' : ''}`, 'data-game-choice': g,
+    },
+    h('input', { type: 'radio', name: 'game', value: g, checked: g === this.game,
+      onchange: () => { this.game = g; this.renderGames(); } }),
+    h('span', { class: 'game-icon', 'aria-hidden': 'true' }, g === 'goat' ? '\u2663\uFE0E' : g === 'court-piece-2p' ? '\u2666\uFE0E' : '\u2660\uFE0E'),
+    h('b', null, t(`game_${g}`)),
+    h('small', null, t(`game_${g}_blurb`)))));
+    this.renderOptions();
+    this.renderMode();
+  }
+
+  renderOptions() {
+    const sel = (field, values, current, label) => h('label', { class: 'field' }, h('span', null, label),
+      h('select', { 'data-option': field }, values.map((v) => h('option', { value: v, selected: v === current }, t(`opt_${field}_${v}`)))));
+    const num = (field, value, label, min = 1, max = 99) => h('label', { class: 'field' }, h('span', null, label),
+      h('input', { type: 'number', min, max, value, 'data-option': field, inputmode: 'numeric' }));
+    let rows;
+    if (this.game === 'court-piece') {
+      rows = [
+        sel('sar', ['single', 'double'], 'single', t('opt_sar')),
+        h('label', { class: 'field check' }, h('input', { type: 'checkbox', 'data-option': 'ace_rule' }), h('span', null, t('opt_ace_rule'))),
+        sel('trump_rule', ['free', 'most-held'], 'free', t('opt_trump_rule')),
+        sel('session_end', ['coats', 'deals', 'open'], 'coats', t('opt_session_end')),
+        num('session_n', 2, t('opt_session_n')),
+      ];
+    } else if (this.game === 'court-piece-2p') {
+      rows = [num('target', 5, t('opt_target_points'))];
+    } else {
+      rows = [num('target', 12, t('opt_target_defeat')), sel('eggs', ['none', 'double-next'], 'none', t('opt_eggs'))];
+    }
+    fill(this.optionsBox, ...rows);
+  }
+
+  options() {
+    const get = (f) => this.optionsBox.querySelector(`[data-option="${f}"]`);
+    const int = (f, d) => {
+      const n = parseInt(get(f).value, 10);
+      return Number.isFinite(n) && n >= 1 ? n : d;
+    };
+    if (this.game === 'court-piece') {
+      const end = get('session_end').value;
+      const sar = get('sar').value;
+      return {
+        sar, ace_rule: sar === 'double' && get('ace_rule').checked, trump_rule: get('trump_rule').value,
+        session_end: end === 'open' ? null : { [end]: int('session_n', end === 'coats' ? 2 : 4) },
+      };
+    }
+    if (this.game === 'court-piece-2p') return { target: int('target', 5) };
+    return { target: int('target', 12), eggs: get('eggs').value };
+  }
+
+  renderMode() {
+    const tab = (m, label) => h('button', {
+      class: `tab${this.mode === m ? ' on' : ''}`, type: 'button', role: 'tab',
+      'aria-selected': this.mode === m ? 'true' : 'false', 'data-mode': m,
+      onclick: () => { this.mode = m; this.renderMode(); },
+    }, label);
+    const body = [];
+    if (this.mode === 'bots') {
+      const level = setting('level', 'easy');
+      body.push(h('div', { class: 'field' }, h('span', null, t('bot_level')),
+        h('div', { class: 'segmented', role: 'radiogroup' }, ['random', 'easy', 'hard'].map((l) => h('label', { 'data-level': l },
+          h('input', { type: 'radio', name: 'level', value: l, checked: l === level, onchange: () => setSetting('level', l) }),
+          h('span', null, t(`level_${l}`)))))));
+      body.push(h('button', { class: 'btn primary big', type: 'button', 'data-action': 'play-bots',
+        onclick: (e) => this.playBots(e.currentTarget) }, t('play_now')));
+    } else {
+      const n = SEATS[this.game];
+      const rows = [];
+      for (let s = 1; s < n; s++) {
+        const type = this.seatTypes[`${this.game}/${s}`] || 'human';
+        const rel = n === 2 ? t('opponent') : s === 2 ? t('partner') : t('opponent');
+        rows.push(h('div', { class: 'seat-row', 'data-seat-row': s },
+          h('span', null, `${t('seat_n', { n: s + 1 })} · ${rel}`),
+          h('select', { 'data-seat-type': s, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
+            h('option', { value: 'human', selected: type === 'human' }, t('friend')),
+            ['easy', 'hard', 'random'].map((l) => h('option', { value: l, selected: type === l }, `${t('bot')} · ${t(`level_${l}`)}`)))));
+      }
+      body.push(h('div', { class: 'seat-rows' }, h('div', { class: 'seat-row me' },
+        h('span', null, `${t('seat_n', { n: 1 })} · ${t('you')}`)), rows));
+      body.push(h('label', { class: 'field check' }, this.liveBox = h('input', { type: 'checkbox', checked: true, 'data-field': 'live' }),
+        h('span', null, t('live_table'))));
+      body.push(h('p', { class: 'sub' }, t('anytime_note')));
+      body.push(h('label', { class: 'field check' }, this.openBox = h('input', { type: 'checkbox', 'data-field': 'open' }),
+        h('span', null, t('list_in_lobby'))));
+      body.push(h('button', { class: 'btn primary big', type: 'button', 'data-action': 'create-table',
+        onclick: (e) => this.createFriends(e.currentTarget) }, t('create_table')));
+    }
+    fill(this.modeBox,
+      h('div', { class: 'tabs', role: 'tablist' }, tab('bots', t('with_bots')), tab('friends', t('with_friends'))),
+      h('div', { class: 'mode-body' }, body));
+  }
+
+  me() {
+    const name = setting('name', '').trim();
+    return name ? { type: 'human', name } : { type: 'human' };
+  }
+
+  async create(body, button) {
+    if (button) button.disabled = true;
+    try {
+      return await api('POST', '/api/tables', { body });
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+      return null;
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  async playBots(button) {
+    const level = setting('level', 'easy');
+    const n = SEATS[this.game];
+    const seats = [this.me()];
+    for (let s = 1; s < n; s++) seats.push({ type: 'bot', level });
+    const res = await this.create({
+      game: this.game, options: this.options(), seats, live: true,
+      bot_delay_ms: Number(setting('bot_delay_ms', '600')),
+    }, button);
+    if (!res) return;
+    const mine = res.seats.find((s) => s.token);
+    saveSeat(res.id, mine.seat, mine.token, this.game);
+    this.navigate(`/t/${res.id}?seat=${mine.seat}`);
+  }
+
+  async createFriends(button) {
+    const n = SEATS[this.game];
+    const seats = [this.me()];
+    for (let s = 1; s < n; s++) {
+      const type = this.seatTypes[`${this.game}/${s}`] || 'human';
+      seats.push(type === 'human' ? { type: 'human' } : { type: 'bot', level: type });
+    }
+    const live = this.liveBox.checked;
+    const res = await this.create({
+      game: this.game, options: this.options(), seats, live, open: this.openBox.checked,
+      bot_delay_ms: Number(setting('bot_delay_ms', '600')),
+    }, button);
+    if (!res) return;
+    const mine = res.seats.find((s) => s.token);
+    saveSeat(res.id, mine.seat, mine.token, this.game);
+    const invites = res.seats.filter((s) => s.token && s.seat !== mine.seat).map((s) => ({ seat: s.seat, url: s.url }));
+    this.keepInvites(res.id, mine.seat, invites);
+    const go = () => this.navigate(`/t/${res.id}?seat=${mine.seat}`);
+    if (!invites.length) { go(); return; }
+    showDialog({
+      name: 'invites', title: t('invite_friends'),
+      body: [h('p', null, t('invite_note')), invites.map((inv) => {
+        const url = new URL(inv.url, location.origin).href;
+        const field = h('input', { class: 'link', readonly: true, value: url, 'data-invite': inv.seat,
+          'aria-label': t('seat_n', { n: inv.seat + 1 }), onfocus: (e) => e.target.select() });
+        return h('div', { class: 'invite' }, h('span', null, t('seat_n', { n: inv.seat + 1 })), field,
+          h('button', { class: 'btn', type: 'button', 'data-action': 'copy', onclick: async () => {
+            toast((await copyText(url, field)) ? t('copied') : t('copy_failed'));
+          } }, t('copy')));
+      })],
+      actions: [{ label: t('go_to_table'), action: 'open-table', primary: true, onClick: go }],
+    });
+  }
+
+  keepInvites(id, seat, invites) {
+    try {
+      const all = JSON.parse(localStorage.getItem('taash.seats') || '{}');
+      const key = `${id}/${seat}`;
+      if (all[key]) all[key].invites = invites;
+      localStorage.setItem('taash.seats', JSON.stringify(all));
+    } catch { /* ignore */ }
+  }
+
+  joinLink() {
+    const text = this.linkInput.value.trim();
+    let url;
+    try { url = new URL(text, location.origin); } catch { url = null; }
+    const m = url && url.pathname.match(/^\/t\/([^/]+)\/?$/);
+    if (!m) {
+      toast(t('bad_link'), 'error');
+      return;
+    }
+    this.navigate(`/t/${m[1]}${url.search}`);
+  }
+
+  async refresh() {
+    if (this.dead) return;
+    const seats = mySeats();
+    const tokens = seats.map((s) => s.token);
+    const [mine, lobby] = await Promise.all([
+      tokens.length ? api('POST', '/api/my-tables', { body: { tokens } }).catch(() => null) : [],
+      api('GET', '/api/lobby').catch(() => []),
+    ]);
+    if (this.dead) return;
+    if (mine) this.renderMyTables(mine, seats);
+    this.renderLobby(Array.isArray(lobby) ? lobby : []);
+  }
+
+  renderMyTables(rows, seats) {
+    const known = rows.filter((r) => seats.some((s) => s.id === r.id && s.seat === r.seat));
+    known.sort((a, b) => (b.your_turn - a.your_turn) || (a.over - b.over) || ((b.updated || 0) > (a.updated || 0) ? 1 : -1));
+    this.myTables.hidden = !known.length;
+    const turns = known.filter((r) => r.your_turn && !r.over).length;
+    fill(this.myTables,
+      h('h2', null, t('my_tables'), turns ? h('span', { class: 'count-badge' }, String(turns)) : null),
+      h('ul', { class: 'table-list' }, known.map((r) => h('li', { 'data-my-table': r.id, 'data-your-turn': r.your_turn && !r.over ? 'true' : 'false' },
+        h('button', { class: 'row-main', type: 'button', onclick: () => this.navigate(`/t/${r.id}?seat=${r.seat}`) },
+          h('b', null, t(`game_${r.game}`)),
+          h('small', null, `${t('seat_n', { n: r.seat + 1 })} · ${when(r.updated)}`),
+          r.over ? h('span', { class: 'badge done' }, t('finished'))
+            : r.your_turn ? h('span', { class: 'badge turn' }, t('your_turn_short')) : h('span', { class: 'badge' }, t('waiting'))),
+        h('button', { class: 'btn icon forget', type: 'button', 'aria-label': t('forget'), title: t('forget'),
+          onclick: () => { forgetSeat(r.id, r.seat); this.refresh(); } }, '×')))));
+  }
+
+  renderLobby(rows) {
+    if (!rows.length) { fill(this.lobby); return; }
+    fill(this.lobby, h('h3', null, t('open_tables')), h('ul', { class: 'table-list' }, rows.map((r) => h('li', { 'data-lobby': r.id },
+      h('div', { class: 'row-main' }, h('b', null, t(`game_${r.game}`)), h('small', null, t('free_seats', { n: (r.free_seats || []).length }))),
+      h('button', { class: 'btn', type: 'button', 'data-action': 'join-open', onclick: () => this.joinOpen(r) }, t('join'))))));
+  }
+
+  async joinOpen(r) {
+    try {
+      const res = await api('POST', `/api/tables/${r.id}/join`, { body: {} });
+      saveSeat(r.id, res.seat, res.token, r.game);
+      this.navigate(`/t/${r.id}?seat=${res.seat}`);
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+    }
+  }
+}
+
+function when(updated) {
+  if (!updated) return '';
+  const ms = typeof updated === 'number' ? (updated < 1e12 ? updated * 1000 : updated) : Date.parse(updated);
+  if (!Number.isFinite(ms)) return '';
+  const s = Math.round((ms - Date.now()) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(lang(), { numeric: 'auto' });
+  const a = Math.abs(s);
+  if (a < 60) return rtf.format(s, 'second');
+  if (a < 3600) return rtf.format(Math.round(s / 60), 'minute');
+  if (a < 86400) return rtf.format(Math.round(s / 3600), 'hour');
+  return rtf.format(Math.round(s / 86400), 'day');
+}

@@ -1,0 +1,74 @@
+"""Browser tests: a real ``taash serve`` on 127.0.0.1 with a temporary SQLite file, and Debian's
+Chromium driven by Playwright (a Playwright browser download is not needed)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import CHROMIUM, Server
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+# Bots at these tables move at once and the page does not pause on a finished trick, so a
+# whole match takes seconds.
+FAST = """try { localStorage.setItem('taash.pace', '0');
+localStorage.setItem('taash.bot_delay_ms', '0'); }
+catch (e) {}"""
+
+
+@pytest.fixture(scope="session")
+def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that do not restart theirs (after the browser: no Chromium,
+    no server)."""
+    folder = tmp_path_factory.mktemp("taash-web")
+    srv = Server(folder / "web.db", log=folder / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """new_page("phone" | "desktop", base_url) -> a page in a fresh context (own storage)."""
+    contexts: list[Any] = []
+
+    def make(kind: str, base_url: str, fast: bool = True) -> Any:
+        ctx = browser.new_context(base_url=base_url, **(PHONE if kind == "phone" else DESKTOP))
+        ctx.set_default_timeout(15_000)
+        if fast:
+            ctx.add_init_script(FAST)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.js_errors = errors
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    folder = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,0 +1,198 @@
+"""Helpers for the browser tests: the server process, a small API client, and the gestures a
+player makes on the table (tapping a card where it shows, playing a turn)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m taash serve`` on 127.0.0.1 with a SQLite file; restartable on its port."""
+
+    def __init__(self, db: Path, log: Path | None = None) -> None:
+        self.db = db
+        self.log = log
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> Server:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.pop("TAASH_DATABASE_URL", None)
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "taash", "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), "--db", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0"],
+            stdout=out, stderr=out, env=env, cwd=ROOT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"taash serve exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("taash serve did not answer in time")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """One API request; returns the JSON answer (raises HTTPError on an error status)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read() or b"null")
+
+
+def create_table(base: str, game: str, seats: list[dict[str, Any]], **extra: Any) -> Any:
+    return call(base, "POST", "/api/tables", {"game": game, "seats": seats, "live": True,
+                                              "bot_delay_ms": 0, **extra})
+
+
+# -- on the page -----------------------------------------------------------------------------
+VISIBLE_POINT = """(el) => {
+  const r = el.getBoundingClientRect();
+  for (const fy of [0.3, 0.55, 0.8]) for (const fx of [0.2, 0.1, 0.35, 0.5, 0.7, 0.9]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === el || el.contains(hit))) return [x, y];
+  }
+  return null;
+}"""
+
+
+def root(page: Any) -> Any:
+    return page.locator("main.table")
+
+
+def attr(page: Any, name: str) -> str | None:
+    return root(page).get_attribute(name)
+
+
+def version(page: Any) -> int:
+    return int(attr(page, "data-version") or -1)
+
+
+def is_touch(page: Any) -> bool:
+    return bool(page.evaluate("() => matchMedia('(pointer: coarse)').matches"))
+
+
+def tap_card(page: Any, code: str) -> None:
+    """Press and release a hand card where it shows (the fan overlaps cards), by finger on a
+    touch screen, else by mouse."""
+    card = page.locator(f"[data-hand] [data-card='{code}']")
+    point = card.evaluate(VISIBLE_POINT)
+    assert point, f"card {code} is nowhere visible"
+    if is_touch(page):
+        page.touchscreen.tap(point[0], point[1])
+    else:
+        page.mouse.click(point[0], point[1])
+
+
+def press(page: Any, selector: str, force: bool = False) -> None:
+    """Tap (touch screen) or click a control; force: even one marked aria-disabled."""
+    loc = page.locator(selector).first
+    if is_touch(page):
+        loc.tap(force=force)
+    else:
+        loc.click(force=force)
+
+
+def wait_version_after(page: Any, before: int, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        "(v) => Number(document.querySelector('main.table').dataset.version) > v",
+        arg=before, timeout=timeout)
+
+
+def play_turn(page: Any) -> bool:
+    """Take one turn the way a player would; False if there is nothing to do now."""
+    cont = page.locator("dialog[data-dialog='deal-summary'] [data-action='continue']")
+    if cont.count():
+        press(page, "dialog[data-dialog='deal-summary'] [data-action='continue']")
+        return True
+    if attr(page, "data-over") == "true" or attr(page, "data-your-turn") != "true":
+        return False
+    before = version(page)
+    game = attr(page, "data-game")
+    trump = page.locator("[data-action^='trump:'][aria-disabled='false']")
+    playable = page.locator("[data-hand] [data-card][data-playable='true']")
+    if trump.count():
+        suggested = page.locator("[data-action^='trump:'].suggested[aria-disabled='false']")
+        press(page, "[data-action^='trump:'].suggested[aria-disabled='false']" if suggested.count()
+              else "[data-action^='trump:'][aria-disabled='false']")
+    elif game == "goat":
+        k = int(attr(page, "data-k") or 0)
+        codes = [playable.nth(i).get_attribute("data-card") for i in range(max(k, 1))]
+        for code in codes:
+            tap_card(page, code)
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('[data-hand] .card.selected').length === n",
+            arg=len(codes))
+        for verb in ("lead", "beat", "pass"):
+            button = page.locator(f"[data-action='{verb}'][aria-disabled='false']")
+            if button.count():
+                press(page, f"[data-action='{verb}'][aria-disabled='false']")
+                break
+        else:
+            raise AssertionError(f"no Goat action enabled for {codes}")
+    else:
+        tap_card(page, playable.first.get_attribute("data-card"))
+    wait_version_after(page, before)
+    return True
+
+
+def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> None:
+    """Play every page's turns until each shows the match over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(attr(p, "data-over") == "true" for p in pages):
+            return
+        acted = False
+        for p in pages:
+            if on_turn is not None and attr(p, "data-your-turn") == "true":
+                on_turn(p)
+            acted = play_turn(p) or acted
+        if not acted:
+            pages[0].wait_for_timeout(40)
+    raise AssertionError("the match did not end in time")

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
 from taash.cards import SUITS
-from taash.games.goat import PACK, POINTS, action_text, beats_all
+from taash.games.goat import PACK, POINTS
+from taash.games.goat import action_text as action_text
 
 SHIFT = 36
 CARDS = (1 << SHIFT) - 1
@@ -218,6 +219,3 @@ class GoatHeuristicBot:
             mol = [a for a in legal if a >> SHIFT == MOLODKA]
             return action_text(mol[0]) if mol and want_molodka(k) else None
         return action_text(choose(k, legal))
-
-
-__all__ = ["GoatHeuristicBot", "GoatKnowledge", "beats_all", "choose", "knowledge_from_view"]

@@ -1,17 +1,428 @@
-"""The hard level: sample hidden cards consistent with the view, search each sample.
+"""The hard level: sample the hidden cards consistently with the view, then search each sample.
 
-(First cut: the rules-of-thumb player, until the search lands.)
+This is perfect-information Monte Carlo (PIMC): for each sampled deal (``sampling``) every
+candidate action is applied to a clone of the sampled state and the deal is played out to its
+end by the rules-of-thumb policy, which, in a sampled world, sees every hand (a greedy
+double-dummy player).  The same samples serve every candidate (common random numbers), so the
+comparison is fair even with few samples; the action with the best mean outcome is played.
+
+The budget is counted in work (actions applied in playouts), converted from milliseconds by a
+per-game rate measured on one core, so a seeded bot makes the same choices on any machine; a
+wall-clock cap (``cap_ms``) only guards against a machine far slower than the reference.
 """
 
 from __future__ import annotations
 
-from taash.bots.base import Bot
-from taash.bots.court import CourtHeuristicBot
-from taash.bots.goat import GoatHeuristicBot
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from taash.bots import court as cp
+from taash.bots import goat as gt
+from taash.bots.base import Bot, Json, must_move
+from taash.bots.sampling import CourtInfo, CourtSampler, GoatSampler
+from taash.cards import SUITS
+from taash.games.goat import points as goat_points
+from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
+
+DEFAULT_BUDGET_MS = 250.0
+# Playout actions per millisecond of one reference core (measured with bench/arena runs):
+# the work budget is budget_ms times this, so the median move stays near or under budget_ms.
+STEPS_PER_MS = {"court-piece": 150.0, "court-piece-2p": 150.0, "goat": 40.0}
+CP_SUIT = cp.SUIT_OF
+# What one trick of margin is worth beside a win (1): a little, so that among moves that
+# win or lose alike the search still prefers more tricks, which is a smoother signal.
+MARGIN = 0.02
+# The factor by which one action unlike the rules of thumb makes a sampled deal less likely.
+EPS = 0.25
+
+
+# -- Court Piece ----------------------------------------------------------------------------
+
+def cp_playout(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
+    """Play a sampled Court Piece deal to its end, every seat by the rules of thumb with only
+    what that seat would know (its hand, the cards played, the voids shown), so the playout
+    predicts how such players really go on.  ``played``, ``voids`` and ``leads`` (suits each
+    seat has led) are the public knowledge at the start; they are updated as play goes on."""
+    n = st.num_seats
+    steps = 0
+    trump = st.trump
+    voids = voids[:]
+    leads = leads[:]
+    allc = cp.ALL
+    while st.to_move >= 0:
+        seat = st.to_move
+        hand = st.hands[seat]
+        trick = st.trick
+        legal = hand
+        if trick:
+            led = CP_SUIT[trick[0]]
+            follow = hand & SUIT_MASK[led]
+            if follow:
+                legal = follow
+            else:
+                voids[seat] |= 1 << led
+        if legal & (legal - 1) == 0:
+            card = (legal & -legal).bit_length() - 1
+        else:
+            partner = leads[(seat + 2) % 4] if n == 4 else 0
+            k = cp.Knowledge(seat, n, hand, trump, trick, st.leader, allc & ~hand & ~played,
+                             voids, partner)
+            card = cp.choose_play(k, legal)
+        if not trick:
+            leads[seat] |= 1 << CP_SUIT[card]
+        played |= 1 << card
+        st.apply_id(seat, card)
+        steps += 1
+    return steps
+
+
+def cp_score(st: Any, team: int) -> float:
+    """A finished deal from ``team``'s side: the win, a coat, and a little for the margin."""
+    won = st.won
+    mine, theirs = won[team], won[1 - team]
+    s = 1.0 if mine >= st.win_target else 0.0
+    if s and theirs == 0:
+        s += 0.25
+    elif not s and mine == 0:
+        s -= 0.25
+    return s + MARGIN * float(mine - theirs)
+
+
+def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
+                     eps: float = EPS) -> float:
+    """How likely the other seats' play so far is if they hold ``hands`` and play by the
+    rules of thumb: each action that differs from the rules' choice costs a factor ``eps``.
+    The trump call counts too: the caller's suit should be most held among five of its
+    cards.  Against rules-of-thumb players this reads their hands from their play; against
+    others it still prefers deals that explain the play best."""
+    n, me, trump = info.seats, info.seat, info.trump
+    hand = [hands[s] | info.played[s] for s in range(n)]
+    w = 1.0
+    if info.caller != me and trump >= 0 and info.phase != "trump":
+        cards = cp._cards(hand[info.caller])
+        hits = 0
+        for _ in range(3):
+            five = 0
+            for c in rng.sample(cards, 5):
+                five |= 1 << c
+            if trump in cp.trump_hint(five):
+                hits += 1
+        w *= (hits + eps) / (3 + eps)
+    played = 0
+    voids = [0] * n
+    leads = [0] * n
+    trick: list[int] = []
+    leader = -1
+    allc = cp.ALL
+    for s, a in info.history:
+        if a >= TRUMP_BASE:
+            continue
+        if len(trick) == n:
+            trick = []
+        h = hand[s]
+        led = CP_SUIT[trick[0]] if trick else -1
+        legal = h
+        if trick:
+            follow = h & SUIT_MASK[led]
+            if follow:
+                legal = follow
+        if s != me and legal & (legal - 1):
+            partner = leads[(s + 2) % 4] if n == 4 else 0
+            k = cp.Knowledge(s, n, h, trump, trick, leader, allc & ~h & ~played, voids,
+                             partner)
+            if cp.choose_play(k, legal) != a:
+                w *= eps
+        if not trick:
+            leader = s
+            leads[s] |= 1 << CP_SUIT[a]
+        elif CP_SUIT[a] != led:
+            voids[s] |= 1 << led
+        played |= 1 << a
+        hand[s] = h & ~(1 << a)
+        trick.append(a)
+    return w
+
+
+def court_leads(history: list[tuple[int, int]], n: int) -> list[int]:
+    """The suits each seat has led this deal (bit per suit)."""
+    leads = [0] * n
+    count = 0
+    for s, a in history:
+        if a >= TRUMP_BASE:
+            continue
+        if count % n == 0:
+            leads[s] |= 1 << CP_SUIT[a]
+        count += 1
+    return leads
+
+
+def cp_candidates(hand_legal: int, unseen: int) -> list[int]:
+    """One card per run of equivalent cards: two cards of a suit with no unseen card between
+    them win and lose the same tricks, so only the lowest of each run is searched."""
+    out = []
+    for s in range(4):
+        m = hand_legal & SUIT_MASK[s]
+        prev = -2
+        for c in cp._cards(m):
+            between = unseen & ((1 << c) - 1) & ~((2 << prev) - 1) if prev >= 0 else 1
+            if prev < 0 or between:
+                out.append(c)
+            prev = c
+    return out
+
+
+class HardCourtBot:
+    """PIMC for both Court Piece games: trump calls and card play."""
+
+    level = "hard"
+
+    def __init__(self, game_id: str, seed: int | None = None,
+                 budget_ms: float | None = None) -> None:
+        self.game_id = game_id
+        self.rng = random.Random(seed)
+        self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
+        self.cap_ms = 4 * self.budget_ms
+        self.infer = True
+
+    def act(self, view: dict[str, Json]) -> str | None:
+        legal: list[str] = view.get("legal_actions") or []
+        if not legal or not must_move(view):
+            return None
+        if len(legal) == 1:
+            return legal[0]
+        seat = int(view["seat"])
+        team = seat if view["seats"] == 2 else seat & 1
+        if view.get("phase") == "trump":
+            ids = [TRUMP_BASE + SUITS.index(a.partition(":")[2]) for a in legal]
+            prior = TRUMP_BASE + SUITS.index(cp.call_trump(view).partition(":")[2])
+        else:
+            k = cp.knowledge_from_view(view)
+            mask = PACK.mask(a.partition(":")[2] for a in legal)
+            prior = cp.choose_play(k, mask)
+            ids = cp_candidates(mask, k.unseen)
+            if prior not in ids:
+                ids.append(prior)
+            if len(ids) == 1:
+                return ACTION_TEXT[prior]
+        sampler = CourtSampler(view)
+        info = sampler.info
+        played = 0
+        for m in info.played:
+            played |= m
+        leads = court_leads(info.history, info.seats)
+
+        def playout(st: Any) -> int:
+            return cp_playout(st, played, info.voids, leads)
+
+        rng = self.rng
+
+        def sample() -> tuple[Any, float] | None:
+            hands = sampler.hands(rng)
+            if hands is None:
+                return None
+            w = court_likelihood(info, hands, rng) if self.infer else 1.0
+            return sampler.state_for(hands, rng), w
+
+        best = pimc(ids, prior, sample, seat, playout, lambda st: cp_score(st, team),
+                    self.work(), self.cap_ms)
+        return ACTION_TEXT[best]
+
+    def work(self) -> float:
+        return self.budget_ms * STEPS_PER_MS[self.game_id]
+
+
+def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float] | None], seat: int,
+         playout: Callable[[Any], int], score: Callable[[Any], float], work: float,
+         cap_ms: float, min_samples: int = 2) -> int:
+    """The candidate with the best weighted mean playout score over common samples (each
+    sample weighted by how well it explains the play so far).  The prior (the rules-of-thumb
+    choice) stands unless the search finds a clearly better one."""
+    scores: list[list[float]] = [[] for _ in ids]
+    weights: list[float] = []
+    done = 0.0
+    t0 = time.perf_counter()
+    samples = fails = 0
+    while True:
+        got = sample()
+        done += 30  # sampling costs about as much as thirty playout actions
+        if got is None:
+            fails += 1
+            if fails > 10 and samples == 0:
+                return prior
+        else:
+            st, w = got
+            weights.append(w)
+            for i, a in enumerate(ids):
+                c = st.clone()
+                c.apply_id(seat, a)
+                done += 1 + playout(c)
+                scores[i].append(score(c))
+            samples += 1
+        if samples >= min_samples and (done >= work or
+                                       (time.perf_counter() - t0) * 1000 >= cap_ms):
+            break
+    return choose_best(ids, prior, scores, weights)
+
+
+# How sure the search must be before it overrules the rules of thumb: the paired difference
+# of means in standard errors.  Few samples are noisy, and a noisy argmax is worse than the
+# rules of thumb; the same samples for every candidate make the paired test sharp.
+Z_OVERRULE = 1.0
+
+
+def choose_best(ids: list[int], prior: int, scores: list[list[float]],
+                weights: list[float] | None = None) -> int:
+    """The best candidate by weighted mean score, if it beats the prior by a clear paired
+    margin (in standard errors, over the effective number of samples)."""
+    n = len(scores[0])
+    w = weights or [1.0] * n
+    tw = sum(w)
+    if tw <= 0:
+        w, tw = [1.0] * n, float(n)
+    means = [sum(wi * x for wi, x in zip(w, xs, strict=True)) / tw for xs in scores]
+    best = max(range(len(ids)), key=lambda i: means[i])
+    if prior not in ids or ids[best] == prior:
+        return ids[best]
+    p = ids.index(prior)
+    d = means[best] - means[p]
+    n_eff = tw * tw / sum(wi * wi for wi in w)
+    if n_eff < 2 or d <= 0:
+        return prior
+    var = sum(wi * (a - b - d) ** 2 for wi, a, b in zip(w, scores[best], scores[p],
+                                                         strict=True)) / tw
+    if d * d * n_eff > Z_OVERRULE * Z_OVERRULE * var:
+        return ids[best]
+    return prior
+
+
+# -- Goat ----------------------------------------------------------------------------------
+
+def goat_knowledge(st: Any, seat: int) -> gt.GoatKnowledge:
+    """What the greedy policy uses in a sampled Goat state: it sees the real other hands."""
+    hands = st.hands
+    unseen = 0
+    for o in range(4):
+        if o != seat:
+            unseen |= hands[o]
+    for c in st.deck[st.stock_pos:]:
+        unseen |= 1 << c
+    return gt.GoatKnowledge(seat, hands[seat], st.trump, unseen, st.plays, st.top,
+                            st.top_seat, st.k, 36 - st.stock_pos)
+
+
+def goat_playout(st: Any) -> int:
+    steps = 0
+    while st.to_move >= 0:
+        seat = st.to_move
+        legal = st.legal_ids(seat)
+        a = legal[0] if len(legal) == 1 else gt.choose(goat_knowledge(st, seat), legal)
+        st.apply_id(seat, a)
+        steps += 1
+    return steps
+
+
+def goat_score(st: Any, team: int) -> float:
+    """A finished game from ``team``'s side: the win (eggs half) and the points margin."""
+    mine, theirs = goat_points(st.taken[team]), goat_points(st.taken[1 - team])
+    s = 0.5 if mine == theirs == 60 else (1.0 if mine >= 61 else 0.0)
+    return s + 0.5 * (mine - theirs) / 120
+
+
+def goat_candidates(k: gt.GoatKnowledge, legal: list[int], prior: int, limit: int) -> list[int]:
+    """The actions worth searching: every beat, lead and molodka, but only the passes that
+    give away least (a pass of other cheap cards plays out the same)."""
+    passes = [a for a in legal if a >> gt.SHIFT == gt.PASS]
+    rest = [a for a in legal if a >> gt.SHIFT != gt.PASS]
+    passes.sort(key=lambda a: (gt.pts(a & gt.CARDS), sum(gt.card_value(c, k.trump)
+                                                         for c in gt.card_list(a & gt.CARDS))))
+    out = rest + passes[:3]
+    if len(out) > limit:
+        out.sort(key=lambda a: gt.pts(a & gt.CARDS))
+        out = out[:limit]
+    if prior not in out:
+        out.append(prior)
+    return out
+
+
+class HardGoatBot:
+    """PIMC for Goat: leads, beats, passes and molodkas (in turn and out of turn)."""
+
+    level = "hard"
+
+    def __init__(self, game_id: str = "goat", seed: int | None = None,
+                 budget_ms: float | None = None) -> None:
+        self.game_id = game_id
+        self.rng = random.Random(seed)
+        self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
+        self.cap_ms = 4 * self.budget_ms
+
+    def act(self, view: dict[str, Json]) -> str | None:
+        legal_text: list[str] = view.get("legal_actions") or []
+        if not legal_text:
+            return None
+        seat = int(view["seat"])
+        team = seat & 1
+        k = gt.knowledge_from_view(view)
+        legal = [gt.parse_action(a) for a in legal_text]
+        sampler = GoatSampler(view)
+        work = self.budget_ms * STEPS_PER_MS["goat"]
+        if not must_move(view):
+            # Out of turn the choice is a molodka now or nothing (-1: let play go on).
+            mol = [a for a in legal if a >> gt.SHIFT == gt.MOLODKA]
+            if not mol:
+                return None
+            prior = mol[0] if gt.want_molodka(k) else -1
+            best = pimc_goat([mol[0], -1], prior, sampler, self.rng, seat, team, work,
+                             self.cap_ms)
+            return gt.action_text(best) if best >= 0 else None
+        if len(legal) == 1:
+            return legal_text[0]
+        prior = gt.choose(k, legal)
+        ids = goat_candidates(k, legal, prior, 12)
+        if len(ids) == 1:
+            return gt.action_text(ids[0])
+        return gt.action_text(pimc_goat(ids, prior, sampler, self.rng, seat, team, work,
+                                        self.cap_ms))
+
+
+def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Random, seat: int,
+              team: int, work: float, cap_ms: float) -> int:
+    """PIMC over Goat actions; the id -1 stands for declining an out-of-turn molodka: the
+    seat to move plays on by the policy instead."""
+    def apply(st: Any, a: int) -> None:
+        if a >= 0:
+            st.apply_id(seat, a)
+        else:
+            mover = st.to_move
+            legal = st.legal_ids(mover)
+            st.apply_id(mover, gt.choose(goat_knowledge(st, mover), legal))
+
+    scores: list[list[float]] = [[] for _ in ids]
+    done = 0.0
+    t0 = time.perf_counter()
+    samples = fails = 0
+    while True:
+        st = sampler.sample(rng)
+        done += 40
+        if st is None:
+            fails += 1
+            if fails > 10 and samples == 0:
+                return prior
+        else:
+            for i, a in enumerate(ids):
+                c = st.clone()
+                apply(c, a)
+                done += 1 + goat_playout(c)
+                scores[i].append(goat_score(c, team))
+            samples += 1
+        if samples >= 2 and (done >= work or (time.perf_counter() - t0) * 1000 >= cap_ms):
+            break
+    return choose_best(ids, prior, scores)
 
 
 def make_hard_bot(game_id: str, seed: int | None, budget_ms: float | None) -> Bot:
-    bot: Bot = GoatHeuristicBot(game_id, seed) if game_id == "goat" else CourtHeuristicBot(
-        game_id, seed)
-    bot.level = "hard"
-    return bot
+    if game_id == "goat":
+        return HardGoatBot(game_id, seed, budget_ms)
+    return HardCourtBot(game_id, seed, budget_ms)

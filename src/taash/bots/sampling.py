@@ -1,0 +1,411 @@
+"""Deals consistent with what one seat knows, rebuilt as real core states (determinization).
+
+A sample assigns every card the seat has not seen to a place it could be (a hand that has not
+shown a void in its suit, the stock, the cards out of play), builds a whole deck that deals
+those places, and replays the view's history through the core's public API (``deal`` then
+``apply_id``).  The result is an ordinary state at the same moment as the view, which search
+then clones and plays out on the fast path.  Nothing here sees the real state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from taash.bots.base import Json
+from taash.cards import SUITS
+from taash.games import get_game
+from taash.games.goat import CODES as GOAT_CODES
+from taash.games.goat import PACK as GOAT_PACK
+from taash.games.tricks import CODES as CP_CODES
+from taash.games.tricks import PACK as CP_PACK
+from taash.games.tricks import TRUMP_BASE
+
+CP_SUIT = tuple(c // 13 for c in range(52))
+GOAT_SUIT = tuple(c // 9 for c in range(36))
+
+
+def card_list(mask: int) -> list[int]:
+    out = []
+    while mask:
+        lo = mask & -mask
+        out.append(lo.bit_length() - 1)
+        mask ^= lo
+    return out
+
+
+def fill(cards: list[int], suit_of: tuple[int, ...], caps: list[int], banned: list[int],
+         rng: random.Random, tries: int = 30) -> list[list[int]] | None:
+    """Share ``cards`` among places of the given capacities, none getting a suit in its
+    ``banned`` suit mask; None if no share was found.  The most constrained cards go first,
+    and each goes to an allowed place with chance in proportion to its free room, which is
+    uniform over the shares when nothing is banned."""
+    if sum(caps) != len(cards):
+        return None
+    nplaces = len(caps)
+    allowed = [[p for p in range(nplaces) if not banned[p] >> s & 1] for s in range(4)]
+    for _ in range(tries):
+        order = cards[:]
+        rng.shuffle(order)
+        order.sort(key=lambda c: len(allowed[suit_of[c]]))
+        room = caps[:]
+        out: list[list[int]] = [[] for _ in caps]
+        ok = True
+        for c in order:
+            places = allowed[suit_of[c]]
+            total = 0
+            for p in places:
+                total += room[p]
+            if total == 0:
+                ok = False
+                break
+            r = rng.randrange(total)
+            for p in places:
+                r -= room[p]
+                if r < 0:
+                    break
+            out[p].append(c)
+            room[p] -= 1
+        if ok:
+            return out
+    return None
+
+
+# -- Court Piece (four players and two) -----------------------------------------------------
+
+@dataclass(slots=True)
+class CourtInfo:
+    """A Court Piece view, read once into ints for fast sampling."""
+
+    game: str
+    seat: int
+    seats: int
+    options: dict[str, Any]
+    dealer: int
+    caller: int
+    trump: int
+    phase: str
+    hand: int
+    history: list[tuple[int, int]]
+    played: list[int]  # cards each seat has played this deal
+    voids: list[int]
+    hand_counts: list[int]
+    trick: list[int]
+    leader: int
+
+
+def court_info(view: dict[str, Json]) -> CourtInfo:
+    seat = int(view["seat"])
+    n = int(view["seats"])
+    hist: list[tuple[int, int]] = []
+    played = [0] * n
+    voids = [0] * n
+    trick: list[int] = []
+    for h in view.get("history", []):
+        verb, _, arg = h["action"].partition(":")
+        s = int(h["seat"])
+        if verb == "trump":
+            hist.append((s, TRUMP_BASE + SUITS.index(arg)))
+            continue
+        c = CP_PACK.index(arg)
+        hist.append((s, c))
+        played[s] |= 1 << c
+        if len(trick) == n:
+            trick = []
+        if trick and CP_SUIT[c] != CP_SUIT[trick[0]]:
+            voids[s] |= 1 << CP_SUIT[trick[0]]
+        trick.append(c)
+    if len(trick) == n:
+        trick = []
+    leader = int(view["trick"][0]["seat"]) if view.get("trick") else int(view.get("to_move", -1))
+    return CourtInfo(
+        game=str(view["game"]), seat=seat, seats=n, options=dict(view["options"]),
+        dealer=int(view["dealer"]), caller=int(view["caller"]),
+        trump=SUITS.index(view["trump"]) if view.get("trump") else -1,
+        phase=str(view["phase"]), hand=CP_PACK.mask(view["hand"]), history=hist,
+        played=played, voids=voids, hand_counts=[int(x) for x in view["hand_counts"]],
+        trick=trick, leader=leader)
+
+
+class CourtSampler:
+    """Samples of a Court Piece deal consistent with one seat's view."""
+
+    def __init__(self, view: dict[str, Json]) -> None:
+        self.info = info = court_info(view)
+        self.cls = get_game(info.game)
+        self.first = {self.cls.first_seat_key: info.caller if info.seats == 2 else info.dealer}
+        seen = info.hand
+        for p in info.played:
+            seen |= p
+        self.unknown = card_list(CP_PACK.all_mask & ~seen)
+        others = [s for s in range(info.seats) if s != info.seat]
+        self.others = others
+        self.caps = [info.hand_counts[s] for s in others]
+        self.banned = [info.voids[s] for s in others]
+        self.base: Any = None
+        rest = len(self.unknown) - sum(self.caps)
+        if rest:  # the cards still to be dealt (trump phase) or out of play (2p)
+            self.caps.append(rest)
+            self.banned.append(0)
+
+    def hands(self, rng: random.Random) -> list[int] | None:
+        """The current hand of every seat in one sample (the last entry: the cards no seat
+        holds now, i.e. still to be dealt or out of play), or None if none was found."""
+        info = self.info
+        share = fill(self.unknown, CP_SUIT, self.caps, self.banned, rng)
+        if share is None:
+            share = fill(self.unknown, CP_SUIT, self.caps, [0] * len(self.caps), rng)
+            if share is None:
+                return None
+        out = [0] * (info.seats + 1)
+        out[info.seat] = info.hand
+        for i, s in enumerate(self.others):
+            for c in share[i]:
+                out[s] |= 1 << c
+        if len(share) > len(self.others):
+            for c in share[-1]:
+                out[info.seats] |= 1 << c
+        return out
+
+    def sample(self, rng: random.Random) -> Any:
+        """A state at the view's moment whose hidden cards are drawn at random; None if the
+        view's constraints could not be met."""
+        hands = self.hands(rng)
+        return None if hands is None else self.state_for(hands, rng)
+
+    def state_for(self, hands: list[int], rng: random.Random) -> Any:
+        """The state at the view's moment in which the seats hold ``hands``."""
+        if self.info.phase == "trump":
+            return self.build(hands, rng)
+        # In the play phase only the hands are hidden: replay once, then give each sample's
+        # hands to a clone (replaying through deal() parses 52 codes each time).
+        if self.base is None:
+            self.base = self.build(hands, rng)
+            return self.base.clone()
+        st = self.base.clone()
+        st.hands = hands[:self.info.seats]
+        return st
+
+    def build(self, hands: list[int], rng: random.Random) -> Any:
+        """Deal a deck giving each seat its played cards plus ``hands`` and replay."""
+        deck = self.deck_for(hands, rng)
+        # (A fresh match each time: the core cannot clone a match before its first deal.)
+        st = self.cls.new_match(self.info.options, deal=False, **self.first)
+        st.deal([CP_CODES[c] for c in deck])
+        for s, a in self.info.history:
+            st.apply_id(s, a)
+        return st
+
+    def sample_deck(self, rng: random.Random) -> list[int] | None:
+        """A whole deck (card ints, top first) consistent with the view, or None."""
+        hands = self.hands(rng)
+        return None if hands is None else self.deck_for(hands, rng)
+
+    def deck_for(self, hands: list[int], rng: random.Random) -> list[int]:
+        """A deck that deals each seat its played cards plus ``hands`` (CP-3, TW-3)."""
+        info = self.info
+        n = info.seats
+        caller = info.caller
+        whole = [hands[s] | info.played[s] for s in range(n)]
+        deck: list[int] = [-1] * 52
+        if info.phase == "trump":
+            # Only the first packets are dealt: the rest of the deck is in ``hands[n]``.
+            pos = 0
+            for s in [(caller + i) % n for i in range(n)]:
+                for c in card_list(whole[s]):
+                    deck[pos] = c
+                    pos += 1
+            rest = card_list(hands[n])
+            rng.shuffle(rest)
+            deck[pos:] = rest
+        else:
+            slots = self._slots()
+            for s in range(n):
+                for p, c in zip(slots[s], card_list(whole[s]), strict=True):
+                    deck[p] = c
+            if n == 2:
+                deck[26:] = card_list(hands[n])
+        return deck
+
+    def _slots(self) -> list[list[int]]:
+        """Deck positions that each seat is dealt (CP-3, TW-3)."""
+        info = self.info
+        c = info.caller
+        if info.seats == 2:
+            slots = {c: [*range(0, 5), *range(10, 18)], 1 - c: [*range(5, 10), *range(18, 26)]}
+            return [slots[0], slots[1]]
+        out: list[list[int]] = [[] for _ in range(4)]
+        for i in range(4):
+            s = (c + i) % 4
+            out[s] = [*range(5 * i, 5 * i + 5), *range(20 + 4 * i, 24 + 4 * i),
+                      *range(36 + 4 * i, 40 + 4 * i)]
+        return out
+
+
+# -- Goat ----------------------------------------------------------------------------------
+
+LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
+VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
+SHIFT = 36
+
+
+@dataclass(slots=True)
+class GoatPlay:
+    """One action of the game's history as the seat saw it; ``cards`` is 0 when face down."""
+
+    seat: int
+    verb: int
+    cards: int
+    count: int
+    time: int  # index in the history
+
+
+class GoatSampler:
+    """Samples of a Goat game consistent with one seat's view.
+
+    The history shows who won each trick, hence who drew which stock card and when.  Each
+    seat's cards are placed in its deck slots (four dealt, then those drawn) so that every
+    card it played had arrived before it was played; the shown trump card, being in the stock
+    (GT-4), only ever goes to a drawn slot or stays in the stock."""
+
+    def __init__(self, view: dict[str, Json]) -> None:
+        self.seat = seat = int(view["seat"])
+        self.options = dict(view["options"])
+        # The deal's layout only places cards, so the sample may use any dealer: take the one
+        # whose left-hand player is this game's leader (GT-5 makes it the last game's winner).
+        deals = view.get("deals") or [{}]
+        leader = deals[-1].get("leader")
+        self.dealer = d = (int(view["dealer"]) + 1 if leader is None else int(leader)) - 1 & 3
+        self.trump_card = GOAT_PACK.index(view["trump_card"])
+        self.hand = GOAT_PACK.mask(view["hand"])
+        self.hand_counts = [int(x) for x in view["hand_counts"]]
+        plays = [GoatPlay(int(h["seat"]), VERB_IDS[h["verb"]],
+                          GOAT_PACK.mask(h["cards"]) if "cards" in h else 0, int(h["count"]), i)
+                 for i, h in enumerate(view.get("history", []))]
+        self.plays = plays
+        # Slots: (arrival time, deck position) per seat; the dealt ones arrive first (GT-3).
+        slots: list[list[tuple[int, int]]] = [[], [], [], []]
+        for i in range(16):
+            slots[(d + 1 + i) % 4].append((-1, i))
+        kept = [True] * len(plays)  # False: sent back to its owner's hand by a molodka (GT-8)
+        trick: list[int] = []
+        pos = 16
+        counts = [4, 4, 4, 4]
+        for i, p in enumerate(plays):
+            if p.verb == MOLODKA:
+                for j in trick:
+                    kept[j] = False
+                    counts[plays[j].seat] += plays[j].count
+                trick = []
+            trick.append(i)
+            counts[p.seat] -= p.count
+            if len(trick) == 4:
+                w = plays[trick[0]].seat
+                for j in trick:
+                    if plays[j].verb != PASS:
+                        w = plays[j].seat
+                for _ in range(4 - counts[w]):  # GT-9: one at a time from the winner on
+                    for k in range(4):
+                        if pos < 36:
+                            slots[(w + k) % 4].append((i, pos))
+                            counts[(w + k) % 4] += 1
+                            pos += 1
+                trick = []
+        self.kept = kept
+        self.slots = slots
+        self.stock_pos = pos
+        # Cards known to be with a seat although not shown where: its face-up cards sent
+        # back by a molodka that it has not played face up since.
+        self.known: list[int] = [0, 0, 0, 0]
+        seen = self.hand
+        for i, p in enumerate(plays):
+            seen |= p.cards
+            if p.cards and p.seat != seat:
+                if kept[i]:
+                    self.known[p.seat] &= ~p.cards
+                else:
+                    self.known[p.seat] |= p.cards
+        self.seen = seen
+        self.unknown = card_list(GOAT_PACK.all_mask & ~seen)
+        # How many hidden cards each other seat has had: its hand now and its kept passes.
+        self.hidden = [0, 0, 0, 0]
+        for s in range(4):
+            if s != seat:
+                self.hidden[s] = self.hand_counts[s] + sum(
+                    p.count for i, p in enumerate(plays)
+                    if p.seat == s and not p.cards and kept[i])
+
+    def sample(self, rng: random.Random) -> Any:
+        """A state at the view's moment with the hidden cards drawn at random, or None."""
+        got = self.sample_deck(rng)
+        return None if got is None else self._replay(*got)
+
+    def sample_deck(self, rng: random.Random) -> tuple[list[int], list[int]] | None:
+        """A whole deck (card ints) and, per history entry, the action id it stands for in
+        that deck (face-down passes get their sampled cards); None if none was found."""
+        for _ in range(30):
+            got = self._try(rng)
+            if got is not None:
+                deck, cards_of = got
+                return deck, [p.verb << SHIFT | m for p, m in zip(self.plays, cards_of,
+                                                                   strict=True)]
+        return None
+
+    def _try(self, rng: random.Random) -> tuple[list[int], list[int]] | None:
+        seat = self.seat
+        unknown = self.unknown[:]
+        rng.shuffle(unknown)
+        deck = [-1] * 36
+        cards_of = [p.cards for p in self.plays]  # face-down plays get their sampled cards
+        i = 0
+        for s in range(4):
+            if s == seat:
+                pool = card_list(self.hand)
+            else:
+                extra = card_list(self.known[s])
+                n = self.hidden[s] - len(extra)
+                pool = unknown[i:i + n] + extra
+                i += n
+                rng.shuffle(pool)
+            # Items to place: (deadline, card); a card played at time t arrived before t.
+            items: list[tuple[int, int]] = []
+            for j, p in enumerate(self.plays):
+                if p.seat != s or not self.kept[j]:
+                    continue
+                if p.cards:
+                    items.extend((p.time, c) for c in card_list(p.cards))
+                else:
+                    m = 0
+                    for _ in range(p.count):
+                        c = pool.pop()
+                        m |= 1 << c
+                        items.append((p.time, c))
+                    cards_of[j] = m
+            if s == seat:
+                pool = [c for c in pool if not any(c == x for _, x in items)]
+            items.extend((1 << 30, c) for c in pool)
+            items.sort(key=lambda x: x[0])
+            free = self.slots[s][:]
+            if len(free) != len(items):
+                return None
+            for t, c in items:
+                for k, (arrived, where) in enumerate(free):
+                    if arrived < t and (c != self.trump_card or where >= 16):
+                        deck[where] = c
+                        del free[k]
+                        break
+                else:
+                    return None
+        stock = unknown[i:]
+        for where, c in zip(range(self.stock_pos, 36), stock, strict=True):
+            deck[where] = c
+        return deck, cards_of
+
+    def _replay(self, deck: list[int], ids: list[int]) -> Any:
+        cls = get_game("goat")
+        st = cls.new_match(self.options, deal=False, first_dealer=self.dealer)
+        st.deal([GOAT_CODES[c] for c in deck], GOAT_CODES[self.trump_card])
+        for p, a in zip(self.plays, ids, strict=True):
+            st.apply_id(p.seat, a)
+        return st

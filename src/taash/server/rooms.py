@@ -506,14 +506,13 @@ class Hub:
 
     async def close(self) -> None:
         self.begin_close()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        tasks = [t for t in [self._sweeper, *self._tasks] if t is not None]
         for room in list(self.rooms.values()):
-            for task in (room.driver, room.timer):
-                if task is not None:
-                    task.cancel()
-        for task in list(self._tasks):
+            tasks += [t for t in (room.driver, room.timer) if t is not None]
+        for task in tasks:
             task.cancel()
+        # let them unwind (a cancelled query returns its connection) before the store closes
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
         await self.notifier.close()
 

@@ -1,0 +1,139 @@
+"""Turn notices by webhook and email (a local SMTP server), reminders, and the turn timer."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from email import message_from_bytes
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from tests.server.helpers import Api, Server, free_port, tokens_of
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        msg = message_from_bytes(envelope.content)
+        self.messages.append((list(envelope.rcpt_tos), msg["Subject"], msg.get_payload()))
+        return "250 OK"
+
+
+class Hooks(BaseHTTPRequestHandler):
+    received: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        Hooks.received.append(json.loads(body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = free_port()
+    ctl = Controller(inbox, hostname="127.0.0.1", port=port)
+    ctl.start()
+    yield inbox, port
+    ctl.stop()
+
+
+@pytest.fixture(scope="module")
+def hooks() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Hooks)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/hook"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def notifying(tmp_path_factory: pytest.TempPathFactory,
+              smtp: tuple[Inbox, int]) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("notify")
+    srv = Server(f"sqlite+aiosqlite:///{folder / 'n.db'}", "--smtp",
+                 f"smtp://127.0.0.1:{smtp[1]}?from=taash@test.example", "--remind-after", "1.5",
+                 "--sweep", "0.2", "--bot-delay", "0", "--public-url", "http://play.example",
+                 log=folder / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+def wait(pred: Any, timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_your_turn_then_a_reminder(notifying: Server, smtp: tuple[Inbox, int],
+                                   hooks: str) -> None:
+    inbox = smtp[0]
+    api = Api(notifying.base)
+    t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=1)
+    tid, tokens = t["id"], tokens_of(t)
+    r = api.http.put(f"/api/tables/{tid}/notify", headers=api.auth(tokens[0]),
+                     json={"webhook": hooks, "email": "zara@test.example"})
+    assert r.status_code == 200
+    assert api.act(tid, tokens[1], "trump:S").status_code == 200
+    assert not [h for h in Hooks.received if h["table"] == tid]
+    lead = api.view(tid, tokens[1])["legal_actions"][0]
+    assert api.act(tid, tokens[1], lead).status_code == 200  # now seat 0 is to play
+    wait(lambda: any(h["table"] == tid for h in Hooks.received))
+    hook = next(h for h in Hooks.received if h["table"] == tid)
+    assert hook == {"type": "your_turn", "table": tid, "game": "court-piece-2p", "seat": 0,
+                    "version": 2, "url": f"http://play.example/t/{tid}?seat=0"}
+    wait(lambda: any(tid in m[2] for m in inbox.messages))
+    to, subject, body = next(m for m in inbox.messages if tid in m[2])
+    assert to == ["zara@test.example"] and "your turn" in subject
+    assert f"http://play.example/t/{tid}?seat=0" in body
+    # nobody moves: one reminder after the configured wait, and only one
+    wait(lambda: any(h["table"] == tid and h["type"] == "reminder" for h in Hooks.received))
+    wait(lambda: sum(tid in m[2] for m in inbox.messages) == 2)
+    assert "still your turn" in [m for m in inbox.messages if tid in m[2]][1][1]
+    time.sleep(2)
+    assert len([h for h in Hooks.received if h["table"] == tid]) == 2
+    api.close()
+
+
+def test_connected_seat_is_not_notified(notifying: Server, hooks: str) -> None:
+    api = Api(notifying.base)
+    t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0)
+    tid, tokens = t["id"], tokens_of(t)
+    api.http.put(f"/api/tables/{tid}/notify", headers=api.auth(tokens[1]),
+                 json={"webhook": hooks})
+    import httpx
+
+    with httpx.stream("GET", f"{notifying.base}/api/tables/{tid}/stream",
+                      params={"token": tokens[1]}, timeout=10) as r:
+        lines = r.iter_lines()  # kept: a dropped line iterator closes the response
+        next(lines)
+        assert api.act(tid, tokens[0], "trump:H").status_code == 200
+        lead = api.view(tid, tokens[0])["legal_actions"][0]
+        assert api.act(tid, tokens[0], lead).status_code == 200
+        time.sleep(0.5)
+    assert not [h for h in Hooks.received if h["table"] == tid and h["type"] == "your_turn"]
+    api.close()
+
+
+def test_turn_timer_lets_a_bot_play_for_an_absent_player(notifying: Server) -> None:
+    api = Api(notifying.base)
+    t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0,
+                   turn_timer_s=0.5)
+    tid, tokens = t["id"], tokens_of(t)
+    v = api.wait_for(tid, tokens[1], lambda v: v["version"] >= 2)
+    assert v["history"][0]["seat"] == 0 and v["history"][0]["action"].startswith("trump:")
+    api.close()

@@ -227,6 +227,8 @@ def create_app(settings: Settings, hub: Hub | None = None,
                   "actions, live events.  See docs/API.md.")
 
     app.add_middleware(Guard, settings=settings)
+    if hub is not None:
+        app.state.hub = hub
 
     def get_hub(request: Request | WebSocket) -> Hub:
         h: Hub = request.app.state.hub

@@ -1,0 +1,93 @@
+"""In-process checks of the pieces: settings, limits, SMTP URLs, the record of a deal in
+progress, and the app's rate limit (429) without a server process."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import pytest
+
+from taash.server.app import TokenBuckets, create_app
+from taash.server.config import ConfigError, Settings, normalize_db_url
+from taash.server.notify import NotifyConfigError, SmtpConfig, valid_email, valid_webhook
+from taash.server.rooms import Hub, derived_token, fork, token_hash
+from taash.server.store import Store
+
+
+def test_database_urls(tmp_path: Path) -> None:
+    assert normalize_db_url(f"sqlite:///{tmp_path}/a.db").drivername == "sqlite+aiosqlite"
+    assert normalize_db_url("postgresql://u@h/db").drivername == "postgresql+asyncpg"
+    for bad in ("mysql://u@h/db", "nonsense", "sqlite://", "postgresql://u@h"):
+        with pytest.raises(ConfigError):
+            normalize_db_url(bad)
+
+
+def test_channel_follows_the_database() -> None:
+    a = Settings(db_url="postgresql://u:secret@h/one")
+    b = Settings(db_url="postgresql://u:other@h/one")
+    c = Settings(db_url="postgresql://u@h/two")
+    assert a.bus_channel() == b.bus_channel() != c.bus_channel()
+
+
+def test_token_buckets() -> None:
+    b = TokenBuckets(rate=1, burst=3)
+    assert [b.allow("k") for _ in range(4)] == [True, True, True, False]
+    assert b.allow("other")
+    assert all(TokenBuckets(0, 1).allow("k") for _ in range(100))
+
+
+def test_smtp_urls_and_addresses() -> None:
+    c = SmtpConfig.parse("smtp+starttls://me%40x:pw@mail.example:2525?from=t@x.example")
+    assert (c.host, c.port, c.mode, c.user, c.password, c.sender) == (
+        "mail.example", 2525, "starttls", "me@x", "pw", "t@x.example")
+    assert SmtpConfig.parse("smtps://mail.example").port == 465
+    with pytest.raises(NotifyConfigError):
+        SmtpConfig.parse("http://mail.example")
+    assert valid_email("a@b.example") and not valid_email("a b@c")
+    assert valid_webhook("https://x.example/h") and not valid_webhook("file:///etc/passwd")
+
+
+def test_tokens() -> None:
+    assert len(token_hash("t")) == 64
+    assert derived_token("t", "r:1") == derived_token("t", "r:1") != derived_token("u", "r:1")
+
+
+def test_fork_keeps_dealing() -> None:
+    from taash.games import new_match
+
+    m = new_match("court-piece-2p", {"target": 3}, seed=4, first_seat=0)
+    f = fork(m)
+    while f.view(0)["deal_number"] == 0:
+        seat = f.actors()[0]
+        f.apply(seat, f.legal_actions(seat)[0])
+    assert not f.needs_deal() and f.view(0)["hand"]
+    assert m.public_view()["history"] == []  # the original is untouched
+
+
+def test_rate_limit_answers_429(tmp_path: Path) -> None:
+    async def go() -> list[int]:
+        settings = Settings(db_url=f"sqlite:///{tmp_path / 'u.db'}", rate_limit=2,
+                            rate_burst=3, sweep_s=60)
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        hub = Hub(settings, store)
+        await hub.start()
+        app = create_app(settings, hub=hub)
+        codes = []
+        try:
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                for _ in range(5):
+                    codes.append((await c.get("/api/lobby")).status_code)
+                r = await c.get("/api/lobby")
+                assert r.json()["error"]["code"] == "rate_limited"
+                assert r.headers["retry-after"] == "1"
+                codes.append((await c.get("/")).status_code)  # pages are not limited
+        finally:
+            await hub.close()
+            await store.close()
+        return codes
+
+    assert asyncio.run(go()) == [200, 200, 200, 429, 429, 200]

@@ -92,6 +92,9 @@ def fork(state: Any) -> Any:
 
 def turn_of(state: Any) -> int | None:
     """The seat whose turn it is (Goat: not the optional molodka holders)."""
+    actors = state.actors()
+    if len(actors) <= 1:
+        return actors[0] if actors else None
     seat = state.public_view().get("to_move")
     return seat if isinstance(seat, int) else None
 
@@ -102,6 +105,12 @@ def build_match(t: TableRow) -> Any:
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark an outcome seen: its caller may have gone, the caller's caller was answered."""
+    if not task.cancelled():
+        task.exception()
 
 
 @dataclass
@@ -304,7 +313,14 @@ class Room:
                      expected: int | None = None) -> dict[str, Any]:
         """Apply, commit and publish one action; ``{"version", "events"}``.  IllegalAction or
         MalformedAction if it is not legal now; Stale if ``expected`` is no longer the
-        version."""
+        version.  A caller that goes away (a closed socket) does not cut it short: once
+        started, an action is committed and pushed to every seat."""
+        task = asyncio.ensure_future(self._submit(seat, text, client_id, expected))
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _submit(self, seat: int, text: str, client_id: str | None,
+                      expected: int | None) -> dict[str, Any]:
         async with self.lock:
             for _ in range(5):
                 if client_id is not None:

@@ -30,6 +30,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     and_,
+    bindparam,
     event,
     select,
     text,
@@ -89,6 +90,28 @@ actions = Table(
     PrimaryKeyConstraint("table_id", "version"),
     UniqueConstraint("table_id", "seat", "client_id", name="uq_actions_client_id"),
 )
+
+
+BATCH = 64
+
+_BUMP = (update(game_tables)
+         .where(and_(game_tables.c.id == bindparam("tid"),
+                     game_tables.c.version == bindparam("expected")))
+         .values(version=bindparam("new_version"), updated=bindparam("now"),
+                 to_move=bindparam("tm"), over=bindparam("ov")))
+
+
+@dataclass(eq=False)
+class _Pending:
+    table_id: str
+    expected: int
+    seat: int
+    action: str
+    client_id: str | None
+    events: str
+    to_move: int | None
+    over: bool
+    done: asyncio.Future[float]
 
 
 class VersionConflict(Exception):
@@ -189,6 +212,8 @@ class Store:
                 cur.close()
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        self._pending: list[_Pending] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -251,22 +276,59 @@ class Store:
                             client_id: str | None, events: list[dict[str, Any]],
                             to_move: int | None, over: bool) -> float:
         """Commit action number ``expected + 1``; VersionConflict if another writer took it
-        (or this seat already used ``client_id``).  Returns the commit time."""
+        (or this seat already used ``client_id``).  Returns the commit time.
+
+        Actions of many tables arriving together are committed in one transaction (group
+        commit): one disk flush for all of them, each still checked on its own."""
+        item = _Pending(table_id, expected, seat, action, client_id, json.dumps(events),
+                        to_move, over, asyncio.get_running_loop().create_future())
+        self._pending.append(item)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop(), name="taash-writer")
+        return await item.done
+
+    async def _write_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            try:
+                await self._write_batch(batch)
+            except IntegrityError:  # one bad apple (a client id used twice): one at a time
+                for item in batch:
+                    if item.done.done():
+                        continue
+                    try:
+                        await self._write_batch([item])
+                    except IntegrityError:
+                        item.done.set_exception(VersionConflict(item.table_id))
+                    except Exception as e:
+                        item.done.set_exception(e)
+            except Exception as e:
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_exception(e)
+
+    async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()
-        try:
-            async with self._writing(), self.engine.begin() as conn:
-                res = await conn.execute(
-                    update(game_tables)
-                    .where(and_(game_tables.c.id == table_id, game_tables.c.version == expected))
-                    .values(version=expected + 1, updated=now, to_move=to_move, over=over))
-                if res.rowcount != 1:
-                    raise VersionConflict(table_id)
-                await conn.execute(actions.insert().values(
-                    table_id=table_id, version=expected + 1, seat=seat, action=action,
-                    client_id=client_id, events=json.dumps(events), created=now))
-        except IntegrityError:
-            raise VersionConflict(table_id) from None
-        return now
+        won: list[_Pending] = []
+        async with self._writing(), self.engine.begin() as conn:
+            for item in batch:
+                res = await conn.execute(_BUMP, {
+                    "tid": item.table_id, "expected": item.expected,
+                    "new_version": item.expected + 1, "now": now, "tm": item.to_move,
+                    "ov": item.over})
+                if res.rowcount == 1:
+                    won.append(item)
+            if won:
+                await conn.execute(actions.insert(), [{
+                    "table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
+                    "action": i.action, "client_id": i.client_id, "events": i.events,
+                    "created": now} for i in won])
+        for item in batch:
+            if not item.done.done():
+                if item in won:
+                    item.done.set_result(now)
+                else:
+                    item.done.set_exception(VersionConflict(item.table_id))
 
     async def update_seat(self, table_id: str, seat: int, *, only_unclaimed: bool = False,
                           **values: Any) -> bool:

@@ -1,0 +1,305 @@
+"""Load benchmark for the game server (not a test).
+
+Starts ``taash serve`` on 127.0.0.1 (SQLite in a temporary folder, or a temporary PostgreSQL
+database), opens N live tables, each with simulated players on WebSockets and bots in the other
+seats, and measures for a while:
+
+- actions per second (every accepted action, the players' and the bots'),
+- latency from a player's POST of an action to its event reaching every player seat's socket
+  (p50, p99, max), and the POST's own round trip.
+
+    python bench/load.py --tables 500 --duration 30 --db sqlite
+    python bench/load.py --tables 500 --duration 30 --db postgres
+
+Loopback only; bounded by --duration.  The client runs in this process and shares the machine's
+CPUs with the server: the figures are for both together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {  # open-ended options: no table ends while we measure
+    "court-piece": ({"session_end": None}, ["human", "bot", "human", "bot"]),
+    "court-piece-2p": ({"target": 10_000}, ["human", "bot"]),
+    "goat": ({"target": 10_000}, ["human", "bot", "human", "bot"]),
+}
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    posts: list[float] = field(default_factory=list)
+    events: int = 0
+    errors: int = 0
+    measuring: bool = False
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+class Table:
+    """One table: its player seats' sockets, acting when it is their turn."""
+
+    def __init__(self, base: str, ws_base: str, http: httpx.AsyncClient, stats: Stats,
+                 think: float, rng: random.Random) -> None:
+        self.base, self.ws_base, self.http, self.stats = base, ws_base, http, stats
+        self.think, self.rng = think, rng
+        self.id = ""
+        self.tokens: dict[int, str] = {}
+        self.sent: dict[int, float] = {}  # version expected -> when its action was posted
+        self.arrived: dict[int, set[int]] = {}
+        self.acting: set[int] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def create(self, game: str, bot_delay_ms: int) -> None:
+        options, kinds = GAMES[game]
+        seats = [{"type": k} if k == "human" else {"type": "bot", "level": "random"}
+                 for k in kinds]
+        r = await self.http.post("/api/tables", json={
+            "game": game, "options": options, "seats": seats, "live": True,
+            "bot_delay_ms": bot_delay_ms})
+        r.raise_for_status()
+        body = r.json()
+        self.id = body["id"]
+        self.tokens = {s["seat"]: s["token"] for s in body["seats"] if "token" in s}
+
+    async def run(self, stop: asyncio.Event) -> None:
+        tasks = [asyncio.create_task(self.seat(s, tok, stop)) for s, tok in self.tokens.items()]
+        await stop.wait()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def seat(self, seat: int, token: str, stop: asyncio.Event) -> None:
+        url = f"{self.ws_base}/api/tables/{self.id}/ws?token={token}"
+        async with connect(url, max_size=2**22, ping_interval=None) as ws:
+            async for raw in ws:
+                now = time.perf_counter()
+                msg = json.loads(raw)
+                kind = msg.get("type")
+                if kind not in ("view", "event"):
+                    continue
+                v = msg["version"]
+                if kind == "event" and self.stats.measuring and seat == min(self.tokens):
+                    self.stats.events += 1
+                t0 = self.sent.get(v)
+                if t0 is not None:
+                    got = self.arrived.setdefault(v, set())
+                    got.add(seat)
+                    if len(got) == len(self.tokens):
+                        del self.sent[v]
+                        del self.arrived[v]
+                        if self.stats.measuring:
+                            self.stats.latencies.append(now - t0)
+                view = msg["view"]
+                if view.get("to_move") == seat and view.get("legal_actions") and \
+                        seat not in self.acting and not stop.is_set():
+                    self.acting.add(seat)
+                    task = asyncio.create_task(self.act(seat, token, v, view["legal_actions"]))
+                    self.tasks.add(task)
+                    task.add_done_callback(self.tasks.discard)
+
+    async def act(self, seat: int, token: str, version: int, legal: list[str]) -> None:
+        try:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            self.sent[version + 1] = t0 = time.perf_counter()
+            r = await self.http.post(f"/api/tables/{self.id}/actions",
+                                     json={"action": self.rng.choice(legal),
+                                           "id": uuid.uuid4().hex},
+                                     headers={"Authorization": f"Bearer {token}"})
+            if self.stats.measuring:
+                self.stats.posts.append(time.perf_counter() - t0)
+            if r.status_code != 200:
+                self.sent.pop(version + 1, None)
+                if r.status_code != 409:  # 409: a bot or timer moved first; not an error
+                    self.stats.errors += 1
+        except httpx.HTTPError:
+            self.stats.errors += 1
+        finally:
+            self.acting.discard(seat)
+
+
+def fsync_probe(folder: Path, n: int = 100) -> dict[str, float]:
+    """How long a disk flush takes on this machine now (the store waits for one per commit)."""
+    times = []
+    with open(folder / "probe", "wb") as f:
+        for _ in range(n):
+            f.write(b"x" * 100)
+            f.flush()
+            t = time.perf_counter()
+            os.fsync(f.fileno())
+            times.append(time.perf_counter() - t)
+            time.sleep(0.005)
+    return {"p50": round(pct(times, 50), 2), "p99": round(pct(times, 99), 2),
+            "max": round(max(times) * 1000, 2)}
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] * 1000
+
+
+async def bench(base: str, tables: int, duration: float, warmup: float, think: float,
+                bot_delay_ms: int, games: list[str], server_pid: int | None) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(1)
+    ws_base = base.replace("http://", "ws://")
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        ts = [Table(base, ws_base, http, stats, think, rng) for _ in range(tables)]
+        sem = asyncio.Semaphore(50)
+
+        async def make(i: int, t: Table) -> None:
+            async with sem:
+                await t.create(games[i % len(games)], bot_delay_ms)
+
+        t_create = time.perf_counter()
+        await asyncio.gather(*(make(i, t) for i, t in enumerate(ts)))
+        created_s = time.perf_counter() - t_create
+        stop = asyncio.Event()
+        runners = [asyncio.create_task(t.run(stop)) for t in ts]
+        await asyncio.sleep(warmup)
+        cpu0 = cpu_seconds(server_pid) if server_pid else float("nan")
+        me0 = time.process_time()
+        stats.measuring = True
+        t0 = time.perf_counter()
+        await asyncio.sleep(duration)
+        stats.measuring = False
+        elapsed = time.perf_counter() - t0
+        cpu1 = cpu_seconds(server_pid) if server_pid else float("nan")
+        me1 = time.process_time()
+        stop.set()
+        await asyncio.gather(*runners, return_exceptions=True)
+        pending = [task for t in ts for task in t.tasks]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    lat = stats.latencies
+    return {
+        "tables": tables, "games": games, "think_s": think, "bot_delay_ms": bot_delay_ms,
+        "create_s": round(created_s, 2), "seconds": round(elapsed, 1),
+        "actions_per_s": round(stats.events / elapsed, 1),
+        "player_actions_measured": len(lat),
+        "latency_ms": {"p50": round(pct(lat, 50), 1), "p99": round(pct(lat, 99), 1),
+                       "max": round(max(lat) * 1000, 1) if lat else None,
+                       "mean": round(statistics.fmean(lat) * 1000, 1) if lat else None},
+        "post_ms": {"p50": round(pct(stats.posts, 50), 1),
+                    "p99": round(pct(stats.posts, 99), 1)},
+        "errors": stats.errors,
+        "server_cpu": round((cpu1 - cpu0) / elapsed, 2),
+        "client_cpu": round((me1 - me0) / elapsed, 2),
+        "load_average": os.getloadavg(),
+    }
+
+
+async def _pg(sql: str, admin: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=500)
+    ap.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--think-ms", type=int, default=2000,
+                    help="a simulated player's mean time to act (uniform 0.5x..1.5x)")
+    ap.add_argument("--bot-delay-ms", type=int, default=2000, help="the tables' bot delay")
+    ap.add_argument("--games", default="court-piece,goat,court-piece-2p")
+    ap.add_argument("--db", default="sqlite",
+                    help="sqlite, sqlite-tmpfs (the file in /dev/shm: no disk flush), postgres, "
+                    "or a database URL")
+    ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/test")
+    ap.add_argument("--url", help="measure a server already running here instead")
+    args = ap.parse_args()
+    games = args.games.split(",")
+    if args.url:
+        result = asyncio.run(bench(args.url.rstrip("/"), args.tables, args.duration,
+                                   args.warmup, args.think_ms / 1000, args.bot_delay_ms, games,
+                                   None))
+        print(json.dumps(result, indent=1))
+        return
+    tmp = tempfile.TemporaryDirectory(prefix="taash-bench-")
+    dbname = None
+    if args.db == "sqlite":
+        db = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
+    elif args.db == "sqlite-tmpfs":
+        shm = tempfile.TemporaryDirectory(prefix="taash-bench-", dir="/dev/shm")
+        db = f"sqlite+aiosqlite:///{shm.name}/bench.db"
+    elif args.db == "postgres":
+        dbname = f"taash_bench_{os.getpid()}"
+        asyncio.run(_pg(f'CREATE DATABASE "{dbname}"', args.pg_admin))
+        db = args.pg_admin.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+        db += f"/{dbname}"
+    else:
+        db = args.db
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "taash", "serve", "--port", str(port), "--db", db,
+         "--rate-limit", "0", "--sweep", "30"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        print(server.stdout.readline().strip(), file=sys.stderr)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/api/health").status_code == 200:
+                    break
+            time.sleep(0.1)
+        result = asyncio.run(bench(base, args.tables, args.duration, args.warmup,
+                                   args.think_ms / 1000, args.bot_delay_ms, games, server.pid))
+        result["db"] = args.db
+        result["fsync_ms_here"] = fsync_probe(Path(tmp.name))
+        print(json.dumps(result, indent=1))
+    finally:
+        server.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(20)
+        if server.poll() is None:
+            server.kill()
+        if dbname:
+            asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', args.pg_admin))
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

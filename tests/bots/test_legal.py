@@ -32,18 +32,19 @@ def play_deals(game: str, options: Any, levels: list[str], seed: int, deals: int
     while not m.is_over() and len(m.summary()["deals"]) <= deals:
         if len(m.summary()["deals"]) == deals and m.summary()["deals"][-1]["complete"]:
             break
-        for s in m.actors():
+        chosen: tuple[int, str] | None = None
+        for s in m.actors():  # all are asked; the first in the engine's order acts
             view = m.view(s)
             a = bots[s].act(view)
             if a is None:
                 assert view["to_move"] != s, "the seat to move must act"
                 continue
             assert a in view["legal_actions"]
-            m.apply(s, a)
-            log.append((s, a))
-            break
-        else:
-            raise AssertionError("no actor acted")
+            if chosen is None:
+                chosen = (s, a)
+        assert chosen is not None
+        m.apply(*chosen)
+        log.append(chosen)
     return log
 
 
@@ -68,3 +69,31 @@ def test_trump_hint() -> None:
     assert trump_hint("court-piece", ["AS", "2S", "KH", "QH", "3D"]) == ["H", "S"]
     assert trump_hint("court-piece-2p", ["2C", "3C", "4C", "AS", "KS"]) == ["C"]
     assert trump_hint("goat", ["AS"]) == []
+
+
+@pytest.mark.parametrize(("game", "options"), CASES[::2] + CASES[4:5])
+def test_hard_is_legal_and_reproducible(game: str, options: Any) -> None:
+    """The hard level with a tiny budget (its budget is work, not time, so it repeats)."""
+    first = play_deals(game, options, ["hard", "random"], 11, 1, budget_ms=1)
+    assert first == play_deals(game, options, ["hard", "random"], 11, 1, budget_ms=1)
+
+
+def test_hard_takes_a_won_trick_when_it_can() -> None:
+    """Sanity of the search: late in a deal, holding the master card of the led suit as
+    last player with the trick decisive, hard wins the trick like the rules of thumb do."""
+    from tests.bots.helpers import bot_positions
+
+    seen = 0
+    for seed in range(30):
+        for _, seat, view in bot_positions("court-piece-2p", None, seed, ["random"]):
+            if view["phase"] != "play" or len(view["trick"]) != 1:
+                continue
+            led = view["trick"][0]["card"]
+            higher = [c for c in view["hand"] if c[1] == led[1] and
+                      "23456789TJQKA".index(c[0]) > "23456789TJQKA".index(led[0])]
+            if not higher or max(view["tricks"]) != 6 or view["tricks"][seat] != 6:
+                continue
+            action = make_bot("court-piece-2p", "hard", seed=1, budget_ms=5).act(view)
+            assert action is not None and action[5:] in higher  # winning now ends the deal
+            seen += 1
+    assert seen >= 1

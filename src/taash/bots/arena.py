@@ -26,8 +26,7 @@ import signal
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -118,17 +117,19 @@ def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
                       cfg.budget_ms) for s in range(n)]
     ms: dict[str, list[float]] = {lv: [] for lv in levels}
     while not (m.needs_deal() or m.is_over()):
+        # Every seat that may act is asked (as if at once); of those that answer, the first
+        # in the engine's order (GT-8: nearest the trick's first leader) acts.
+        chosen: tuple[int, str] | None = None
         for s in m.actors():
             view = m.view(s)
             t0 = time.perf_counter()
             a = bots[s].act(view)
             ms[levels[s]].append((time.perf_counter() - t0) * 1000)
-            if a is None:
-                continue
-            m.apply(s, a)
-            break
-        else:
+            if a is not None and chosen is None:
+                chosen = (s, a)
+        if chosen is None:
             raise RuntimeError("no seat acted")
+        m.apply(*chosen)
     result = m.summary()["deals"][0]
     mine = 1 if swapped else 0  # the game's side that arena team 0 sits on
     return outcome(cfg.game, board, swapped, mine, result, ms)
@@ -162,8 +163,8 @@ def hash_seed(seed: int, board: int, seat: int, swapped: bool) -> int:
     return random.Random(f"taash-bot:{seed}:{board}:{seat}:{int(swapped)}").getrandbits(62)
 
 
-def _play_task(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
-    return play_deal(cfg, board, swapped)
+def _play_task(task: tuple[ArenaConfig, int, bool]) -> DealOutcome:
+    return play_deal(*task)
 
 
 def _ignore_sigint() -> None:
@@ -174,39 +175,24 @@ def _ignore_sigint() -> None:
 def run(cfg: ArenaConfig, jobs: int = 1,
         progress: Callable[[DealOutcome], None] | None = None) -> list[DealOutcome]:
     """Play every deal of the arena (in ``jobs`` processes), calling ``progress`` after each."""
-    tasks = [(b, sw) for b in range((cfg.deals + 1) // 2) for sw in (False, True)]
+    tasks = [(cfg, b, sw) for b in range((cfg.deals + 1) // 2) for sw in (False, True)]
     out: list[DealOutcome] = []
     if jobs <= 1:
-        for b, sw in tasks:
-            o = play_deal(cfg, b, sw)
+        for task in tasks:
+            o = play_deal(*task)
             out.append(o)
             if progress:
                 progress(o)
         return out
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
-    try:
-        pending: set[Future[DealOutcome]] = set()
-        it: Iterator[tuple[int, bool]] = iter(tasks)
-        for b, sw in it:  # keep a few tasks queued per worker, not all, so Ctrl-C is quick
-            pending.add(pool.submit(_play_task, cfg, b, sw))
-            if len(pending) >= 2 * jobs:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in done:
-                o = f.result()
-                out.append(o)
-                if progress:
-                    progress(o)
-                nxt = next(it, None)
-                if nxt is not None:
-                    pending.add(pool.submit(_play_task, cfg, *nxt))
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for p in list(getattr(pool, "_processes", {}).values()):
-            p.terminate()
-        raise
-    pool.shutdown()
+    import multiprocessing
+
+    # Pool.terminate (on leaving the with block, also by Ctrl-C) stops the workers at once;
+    # they ignore SIGINT themselves so that only the parent reports the interruption.
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_sigint) as pool:
+        for o in pool.imap_unordered(_play_task, tasks, chunksize=1):
+            out.append(o)
+            if progress:
+                progress(o)
     out.sort(key=lambda o: (o.board, o.swapped))
     return out
 

@@ -197,10 +197,23 @@ class CourtSampler:
             st.apply_id(s, a)
         return st
 
-    def sample_deck(self, rng: random.Random) -> list[int] | None:
-        """A whole deck (card ints, top first) consistent with the view, or None."""
+    def sample_deck(self, rng: random.Random, fixed: dict[int, int] | None = None
+                    ) -> list[int] | None:
+        """A whole deck (card ints, top first) consistent with the view, or None.  ``fixed``
+        (deck position to card) orders the seat's own cards as it really received them."""
         hands = self.hands(rng)
-        return None if hands is None else self.deck_for(hands, rng)
+        if hands is None:
+            return None
+        deck = self.deck_for(hands, rng)
+        for p, c in (fixed or {}).items():
+            deck[p] = c
+        return deck
+
+    def own_positions(self) -> list[int]:
+        """The deck positions dealt to the seat so far."""
+        if self.info.phase == "trump":
+            return list(range(5)) if self.info.seat == self.info.caller else []
+        return self._slots()[self.info.seat]
 
     def deck_for(self, hands: list[int], rng: random.Random) -> list[int]:
         """A deck that deals each seat its played cards plus ``hands`` (CP-3, TW-3)."""
@@ -341,13 +354,21 @@ class GoatSampler:
         got = self.sample_deck(rng)
         return None if got is None else self._replay(*got)
 
-    def sample_deck(self, rng: random.Random) -> tuple[list[int], list[int]] | None:
+    def own_positions(self) -> list[int]:
+        """The deck positions dealt to the seat so far (dealt and drawn)."""
+        return [p for _, p in self.slots[self.seat]]
+
+    def sample_deck(self, rng: random.Random, fixed: dict[int, int] | None = None
+                    ) -> tuple[list[int], list[int]] | None:
         """A whole deck (card ints) and, per history entry, the action id it stands for in
-        that deck (face-down passes get their sampled cards); None if none was found."""
+        that deck (face-down passes get their sampled cards); None if none was found.
+        ``fixed`` (deck position to card) orders the seat's own cards as really received."""
         for _ in range(30):
             got = self._try(rng)
             if got is not None:
                 deck, cards_of = got
+                for p, c in (fixed or {}).items():
+                    deck[p] = c
                 return deck, [p.verb << SHIFT | m for p, m in zip(self.plays, cards_of,
                                                                    strict=True)]
         return None

@@ -171,7 +171,8 @@ def resample(ep: Episode, seat: int, rng: random.Random) -> Episode:
     view = ep.state.view(seat)
     decisions = [(s, a) for s, a in ep.history]
     if ep.game_id == "goat":
-        got = GoatSampler(view).sample_deck(rng)
+        gs = GoatSampler(view)
+        got = gs.sample_deck(rng, {p: ep.deck[p] for p in gs.own_positions()})
         if got is None:
             return ep.clone()
         deck, ids = got
@@ -181,7 +182,8 @@ def resample(ep: Episode, seat: int, rng: random.Random) -> Episode:
                                 decisions)
         new.declined = ep.declined
         return new
-    cdeck = CourtSampler(view).sample_deck(rng)
+    cs = CourtSampler(view)
+    cdeck = cs.sample_deck(rng, {p: ep.deck[p] for p in cs.own_positions()})
     if cdeck is None:
         return ep.clone()
     return Episode.from_deal(ep.game_id, ep.options, ep.first_seat, cdeck, -1, decisions)

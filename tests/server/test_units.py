@@ -91,3 +91,34 @@ def test_rate_limit_answers_429(tmp_path: Path) -> None:
         return codes
 
     assert asyncio.run(go()) == [200, 200, 200, 429, 429, 200]
+
+
+def test_group_commit_checks_each_action(tmp_path: Path) -> None:
+    """Two writers of one version in one batch (and a bystander): one wins, one conflicts,
+    the bystander is committed."""
+    from taash.server.store import SeatRow, TableRow, VersionConflict
+
+    async def go() -> list[object]:
+        store = Store(Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}").resolved_db_url())
+        await store.migrate()
+        for tid in ("a", "b"):
+            await store.create_table(TableRow(
+                id=tid, game="goat", options={}, seed=1, first_seat=0, live=False, open=False,
+                bot_delay_ms=0, turn_timer_s=None, created=0, updated=0,
+                seats=[SeatRow(s, "human") for s in range(4)]))
+        try:
+            return await asyncio.gather(
+                store.append_action("a", 0, 1, "lead:6S", None, [], 2, False),
+                store.append_action("a", 0, 2, "lead:7S", None, [], 3, False),
+                store.append_action("b", 0, 1, "lead:8S", "c1", [], 2, False),
+                return_exceptions=True)
+        finally:
+            rows_a = await store.load_actions("a")
+            rows_b = await store.load_actions("b")
+            await store.close()
+            assert [(r.version, r.action) for r in rows_a] == [(1, "lead:6S")]
+            assert [(r.version, r.client_id) for r in rows_b] == [(1, "c1")]
+
+    out = asyncio.run(go())
+    assert isinstance(out[0], float) and isinstance(out[2], float)
+    assert isinstance(out[1], VersionConflict)

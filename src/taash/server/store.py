@@ -309,20 +309,37 @@ class Store:
 
     async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()
+        params = [{"tid": i.table_id, "expected": i.expected, "new_version": i.expected + 1,
+                   "now": now, "tm": i.to_move, "ov": i.over} for i in batch]
+
+        def rows(items: list[_Pending]) -> list[dict[str, Any]]:
+            return [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
+                     "action": i.action, "client_id": i.client_id, "events": i.events,
+                     "created": now} for i in items]
+
         won: list[_Pending] = []
-        async with self._writing(), self.engine.begin() as conn:
-            for item in batch:
-                res = await conn.execute(_BUMP, {
-                    "tid": item.table_id, "expected": item.expected,
-                    "new_version": item.expected + 1, "now": now, "tm": item.to_move,
-                    "ov": item.over})
-                if res.rowcount == 1:
-                    won.append(item)
-            if won:
-                await conn.execute(actions.insert(), [{
-                    "table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
-                    "action": i.action, "client_id": i.client_id, "events": i.events,
-                    "created": now} for i in won])
+        async with self._writing(), self.engine.connect() as conn:
+            if len(batch) > 1 and self.engine.dialect.supports_sane_multi_rowcount:
+                # one round trip for the whole batch; a rare conflict is sorted out below
+                trans = await conn.begin()
+                try:
+                    res = await conn.execute(_BUMP, params)
+                    if res.rowcount == len(batch):
+                        await conn.execute(actions.insert(), rows(batch))
+                        await trans.commit()
+                        won = list(batch)
+                    else:
+                        await trans.rollback()
+                except BaseException:
+                    await trans.rollback()
+                    raise
+            if not won:
+                async with conn.begin():
+                    for item, p in zip(batch, params, strict=True):
+                        if (await conn.execute(_BUMP, p)).rowcount == 1:
+                            won.append(item)
+                    if won:
+                        await conn.execute(actions.insert(), rows(won))
         for item in batch:
             if not item.done.done():
                 if item in won:

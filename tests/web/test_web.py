@@ -67,7 +67,7 @@ def test_whole_match_against_bots(server: Server, new_page: Any, screenshots: Pa
         need = 1 if game == "court-piece-2p" else 2
         if not taken and p.locator(".trick .play").count() >= need and (
                 kind == "phone" or game == "court-piece"):
-            p.screenshot(path=str(shot))
+            p.screenshot(scale="css", path=str(shot))
             taken.append(True)
 
     play_to_end([page], on_turn=on_turn)
@@ -75,7 +75,7 @@ def test_whole_match_against_bots(server: Server, new_page: Any, screenshots: Pa
     dialog.wait_for()
     assert dialog.locator("[data-action='rematch']").is_visible()
     if kind == "phone":
-        page.screenshot(path=str(screenshots / f"{game}-over-{kind}.png"))
+        page.screenshot(scale="css", path=str(screenshots / f"{game}-over-{kind}.png"))
     assert attr(page, "data-your-turn") == "false"
     assert page.js_errors == []
 
@@ -142,6 +142,12 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
     toast.wait_for()
     assert "follow suit" in toast.inner_text() and "TW-4" in toast.inner_text()
     assert version(page) == 2
+
+    # The bot's hint, on request, points at a card that may be played.
+    press(page, "[data-action='hint']")
+    page.locator("[data-toast='hint']").wait_for()
+    hinted = page.locator("[data-hand] .card.hinted")
+    assert hinted.count() == 1 and hinted.get_attribute("data-playable") == "true"
 
     # Keyboard on the desktop (focus the card, Enter), a tap on the phone: the card is played.
     if is_touch(page):
@@ -267,7 +273,7 @@ def test_urdu_is_right_to_left(server: Server, new_page: Any, screenshots: Path)
     logo = page.locator(".logo").bounding_box()
     lang = page.locator("[data-lang]").bounding_box()
     assert logo["x"] > lang["x"] and logo["x"] + logo["width"] > width * 0.7, "logo on the right"
-    page.screenshot(path=str(screenshots / "home-ur-phone.png"))
+    page.screenshot(scale="css", path=str(screenshots / "home-ur-phone.png"))
 
     page.reload()  # the choice is remembered
     page.wait_for_selector("html[dir='rtl'][lang='ur']", state="attached")
@@ -278,7 +284,7 @@ def test_urdu_is_right_to_left(server: Server, new_page: Any, screenshots: Path)
     menu = page.locator("[data-action='menu']").bounding_box()
     assert back["x"] > menu["x"], "the back button is on the right"
     page.wait_for_timeout(300)
-    page.screenshot(path=str(screenshots / "court-piece-ur-phone.png"))
+    page.screenshot(scale="css", path=str(screenshots / "court-piece-ur-phone.png"))
     assert page.js_errors == []
 
 
@@ -294,7 +300,7 @@ def test_first_load_is_under_300_kb(server: Server, new_page: Any, screenshots: 
     total = sum(sizes.values())
     print(f"first load: {len(sizes)} requests, {total / 1024:.1f} KiB transferred")
     assert 0 < total < 300_000
-    page.screenshot(path=str(screenshots / "home-phone.png"))
+    page.screenshot(scale="css", path=str(screenshots / "home-phone.png"))
 
 
 # -- Goat's controls, from a state found with the core and served to the page ----------------

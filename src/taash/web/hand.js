@@ -61,6 +61,7 @@ export class Hand {
   layout() {
     const n = this.codes.length;
     if (!n) return;
+    this.box.classList.toggle('roomy', n <= 6);
     const width = this.box.clientWidth;
     const first = this.els.get(this.codes[0]);
     const cw = first.offsetWidth || 60;

@@ -240,10 +240,13 @@ class Home {
         const url = new URL(inv.url, location.origin).href;
         const field = h('input', { class: 'link', readonly: true, value: url, 'data-invite': inv.seat,
           'aria-label': t('seat_n', { n: inv.seat + 1 }), onfocus: (e) => e.target.select() });
-        return h('div', { class: 'invite' }, h('span', null, t('seat_n', { n: inv.seat + 1 })), field,
+        const share = navigator.share ? h('button', { class: 'btn', type: 'button', 'data-action': 'share',
+          onclick: () => navigator.share({ title: t(`game_${this.game}`), text: t('share_text'), url }).catch(() => {}) },
+        t('share')) : null;
+        return h('div', { class: `invite${share ? ' with-share' : ''}` }, h('span', null, t('seat_n', { n: inv.seat + 1 })), field,
           h('button', { class: 'btn', type: 'button', 'data-action': 'copy', onclick: async () => {
             toast((await copyText(url, field)) ? t('copied') : t('copy_failed'));
-          } }, t('copy')));
+          } }, t('copy')), share);
       })],
       actions: [{ label: t('go_to_table'), action: 'open-table', primary: true, onClick: go }],
     });

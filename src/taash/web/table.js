@@ -340,10 +340,14 @@ class TableView {
   renderBar() {
     const v = this.view;
     const dealNo = (v.deal_number || 0) + (v.phase === 'over' ? 0 : 1);
-    const sub = [v.over ? t('match_over') : t(v.game === 'goat' ? 'game_no' : 'deal_no', { n: dealNo })];
     const o = v.options || {};
-    if (v.game === 'court-piece' && o.session_end) {
-      sub.push(o.session_end.coats ? t('to_n_coats', { n: o.session_end.coats }) : t('of_n_deals', { n: o.session_end.deals }));
+    const sub = [];
+    if (v.over) sub.push(t('match_over'));
+    else if (v.game === 'court-piece' && o.session_end && o.session_end.deals) {
+      sub.push(t('deal_of', { n: dealNo, m: o.session_end.deals }));
+    } else sub.push(t(v.game === 'goat' ? 'game_no' : 'deal_no', { n: dealNo }));
+    if (v.game === 'court-piece' && o.session_end && o.session_end.coats) {
+      sub.push(t('to_n_coats', { n: o.session_end.coats }));
     } else if (v.game === 'court-piece-2p' && o.target) {
       sub.push(t('to_n_points', { n: o.target }));
     } else if (v.game === 'goat' && o.target) {
@@ -394,7 +398,8 @@ class TableView {
       const pts = (v.match && v.match.points) || [0, 0];
       if (live) {
         out.push(trumpChip());
-        out.push(this.chip(t('tricks'), `${t('you')} ${tr[my]} · ${t('opponent')} ${tr[1 - my]}`,
+        const [a, b] = me === null ? [this.name(0), this.name(1)] : [t('you'), t('opponent')];
+        out.push(this.chip(t('tricks'), `${a} ${tr[my]} · ${b} ${tr[1 - my]}`,
           { 'data-score': 'tricks' }));
       }
       out.push(this.chip(t('points'), `${pair(pts[my], pts[1 - my])} / ${(v.options || {}).target}`,
@@ -436,6 +441,7 @@ class TableView {
       if (s !== this.me()) {
         if (n === 4 && this.me() !== null) sub.push(s % 2 === this.me() % 2 ? t('partner') : t('opponent'));
         else if (info.type === 'bot') sub.push(t(`level_${info.level || 'easy'}`));
+        if (info.type === 'human' && info.claimed === false) sub.push(t('not_joined'));
       }
       const online = info.type === 'human' && s !== this.me()
         ? h('span', { class: `dot${info.connected ? ' on' : ''}`, title: info.connected ? t('online') : t('offline') }) : null;
@@ -471,6 +477,7 @@ class TableView {
       }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
     });
     this.trick.classList.toggle('done', !!done);
+    this.trick.style.setProperty('--pace', `${this.pace}ms`);
     if (done) {
       this.trick.dataset.winner = this.pos(done.winner);
       slots.push(h('div', { class: 'trick-won' }, t('won_by', { name: this.name(done.winner) })));
@@ -483,13 +490,17 @@ class TableView {
     fill(this.trick, ...slots);
     // Goat: the shown trump card and the stock; Court Piece: the trump sign.
     if (v.game === 'goat' && v.trump_card) {
-      fill(this.info2, h('div', { class: 'stock', 'data-stock': String(v.stock) },
+      fill(this.info2, h('div', { class: 'stock', 'data-stock': String(v.stock), title: t('stock_n', { n: v.stock }) },
         v.stock > 0 ? backEl({ small: true }) : null,
         cardEl(v.trump_card, { trump: v.trump, small: true }),
-        h('span', { class: 'stock-count' }, t('stock_n', { n: v.stock }))));
+        h('span', { class: 'stock-count', 'aria-label': t('stock_n', { n: v.stock }) }, String(v.stock))));
     } else if (v.trump) {
+      const out = v.out_of_play && v.phase !== 'over'
+        ? h('div', { class: 'stock out', title: t('out_of_play', { n: v.out_of_play }) }, backEl({ small: true }),
+          h('span', { class: 'stock-count', 'aria-label': t('out_of_play', { n: v.out_of_play }) }, String(v.out_of_play)))
+        : null;
       fill(this.info2, h('div', { class: `trump-sign suit-${v.trump}`, title: t('trump') },
-        SUIT_SIGN[v.trump]));
+        SUIT_SIGN[v.trump]), out);
     } else {
       fill(this.info2);
     }
@@ -523,6 +534,8 @@ class TableView {
         const restricted = led && legal < (v.hand || []).length;
         text = restricted ? t('your_turn_follow', { suit: t(`suit_${led.card[1]}`) }) : t('your_turn_play');
       }
+    } else if (me === null) {
+      text = `${t('watching')} · ${t('waiting_for', { name: this.name(v.to_move) })}`;
     } else {
       text = t('waiting_for', { name: this.name(v.to_move) });
       if (v.game === 'goat' && v.can_molodka) text = `${text} · ${t('molodka_ready')}`;
@@ -645,9 +658,23 @@ class TableView {
     this.act(legal || `${verb}:${sel.join(',')}`, sel);
   }
 
+  /** Post an action.  One at a time: a tap made while the previous action is still on its
+   * way (the next view may come before the answer) waits for it instead of being lost. */
   async act(action, cards = []) {
-    if (!this.token || this.busy) return;
-    this.busy = true;
+    if (!this.token) return;
+    if (this.inflight && this.inflight.action === action) return;
+    const prev = this.inflight;
+    const run = (async () => {
+      if (prev) await prev.done;
+      await this.post(action, cards);
+    })();
+    const entry = { action, done: run };
+    this.inflight = entry;
+    await run;
+    if (this.inflight === entry) this.inflight = null;
+  }
+
+  async post(action, cards) {
     this.pending = { action, cards, from: this.version };
     this.renderHand();
     const cid = newId();
@@ -658,19 +685,22 @@ class TableView {
           res = await api('POST', `/api/tables/${this.id}/actions`, { body: { action, id: cid }, token: this.token });
           break;
         } catch (e) {
-          if (e.status === 0 && i < 4) { await sleep(400 * (i + 1)); continue; }
+          if ((e.status === 0 || e.status === 429 || e.status >= 500) && i < 5) {
+            await sleep(400 * (i + 1));
+            continue;
+          }
           throw e;
         }
       }
-      if (this.view && this.view.game === 'goat') this.selected.clear();
+      if (this.view && this.view.game === 'goat') {
+        for (const c of cards) this.selected.delete(c);
+      }
       const want = res && typeof res.version === 'number' ? res.version : this.version + 1;
       setTimeout(() => { if (!this.dead && this.version < want) this.resync(); }, 1500);
     } catch (e) {
-      this.pending = null;
+      if (this.pending && this.pending.action === action) this.pending = null;
       this.showError(e);
       this.render();
-    } finally {
-      this.busy = false;
     }
   }
 

@@ -152,6 +152,7 @@ def play_turn(page: Any) -> bool:
     """Take one turn the way a player would; False if there is nothing to do now."""
     cont = page.locator("dialog[data-dialog='deal-summary'] [data-action='continue']")
     if cont.count():
+        page.deal_summaries = getattr(page, "deal_summaries", 0) + 1
         press(page, "dialog[data-dialog='deal-summary'] [data-action='continue']")
         return True
     if attr(page, "data-over") == "true" or attr(page, "data-your-turn") != "true":

@@ -227,7 +227,7 @@ class TableView {
       onclick: () => this.tool(name), ...extra,
     }, label);
     this.titleEl = h('div', { class: 'title' });
-    this.connEl = h('div', { class: 'conn', 'data-conn': 'connecting', role: 'status' });
+    this.connEl = h('div', { class: 'conn', 'data-conn': 'connecting', role: 'status', hidden: true });
     this.bar = h('header', { class: 'bar' },
       h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
         'aria-label': t('home'), onclick: () => this.navigate('/') }, h('span', { class: 'chev' })),
@@ -251,7 +251,7 @@ class TableView {
     this.actions = h('div', { class: 'actions' });
     this.handBox = h('div', { class: 'hand', 'data-hand': '', dir: 'ltr', role: 'group',
       'aria-label': t('your_hand') });
-    this.main = h('main', { class: 'table', 'data-table': this.id, 'data-version': '-1',
+    this.main = h('main', { class: 'table', 'data-table': this.id,
       'data-your-turn': 'false' },
     this.bar, this.scores, this.felt, this.statusRow, this.actions, this.handBox);
     fill(this.root, this.main);
@@ -319,6 +319,10 @@ class TableView {
     const v = this.view;
     if (!v || this.dead) return;
     const m = this.main;
+    const turn = this.yourTurn();
+    if (turn && m.dataset.yourTurn === 'false' && document.visibilityState === 'visible' && navigator.vibrate) {
+      try { navigator.vibrate(25); } catch { /* not allowed yet */ }
+    }
     m.dataset.game = v.game;
     m.dataset.version = String(v.version);
     m.dataset.yourTurn = this.yourTurn() ? 'true' : 'false';
@@ -897,6 +901,18 @@ class TableView {
             toast((await copyText(url, field)) ? t('copied') : t('copy_failed'));
           } }, t('copy'))));
       }
+    }
+    if (this.token && this.view && !this.view.over) {
+      const email = h('input', { type: 'email', class: 'link', placeholder: t('email'), 'aria-label': t('email'),
+        'data-field': 'notify-email', autocomplete: 'email' });
+      body.push(h('h3', null, t('notify_title')), h('p', { class: 'sub' }, t('notify_note')),
+        h('form', { class: 'invite', onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            await api('PUT', `/api/tables/${this.id}/notify`, { token: this.token, body: { email: email.value.trim() || null } });
+            toast(email.value.trim() ? t('notify_on') : t('notify_off'));
+          } catch (err) { this.showError(err); }
+        } }, h('span', null, '✉'), email, h('button', { class: 'btn', type: 'submit', 'data-action': 'notify' }, t('save'))));
     }
     body.push(h('p', { class: 'sub' }, t('table_id', { id: this.id })));
     const actions = [];

@@ -384,11 +384,12 @@ class TableView {
       const my = me === null ? 0 : me % 2;
       const tr = v.tricks || [0, 0];
       if (live) out.push(trumpChip());
+      const double = v.options && v.options.sar === 'double';
       if (live) {
-        out.push(this.chip(t('tricks'), `${this.teamName(my)} ${tr[my]} · ${this.teamName(1 - my)} ${tr[1 - my]}`,
+        out.push(this.chip(t(double ? 'collected' : 'tricks'), `${this.teamName(my)} ${tr[my]} · ${this.teamName(1 - my)} ${tr[1 - my]}`,
           { 'data-score': 'tricks' }));
       }
-      if (live && v.options && v.options.sar === 'double') {
+      if (live && double) {
         out.push(this.chip(t('pile'), String(v.pile || 0), { 'data-score': 'pile' }));
       }
       const mt = v.match || {};

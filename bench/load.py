@@ -87,10 +87,17 @@ class Table:
         options, kinds = GAMES[game]
         seats = [{"type": k} if k == "human" else {"type": "bot", "level": "random"}
                  for k in kinds]
-        r = await self.http.post("/api/tables", json={
-            "game": game, "options": options, "seats": seats, "live": True,
-            "bot_delay_ms": bot_delay_ms})
-        r.raise_for_status()
+        for attempt in range(5):
+            try:
+                r = await self.http.post("/api/tables", json={
+                    "game": game, "options": options, "seats": seats, "live": True,
+                    "bot_delay_ms": bot_delay_ms})
+                r.raise_for_status()
+                break
+            except httpx.TransportError:
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.5)
         body = r.json()
         self.id = body["id"]
         self.tokens = {s["seat"]: s["token"] for s in body["seats"] if "token" in s}

@@ -317,29 +317,25 @@ class Store:
                      "action": i.action, "client_id": i.client_id, "events": i.events,
                      "created": now} for i in items]
 
-        won: list[_Pending] = []
-        async with self._writing(), self.engine.connect() as conn:
-            if len(batch) > 1 and self.engine.dialect.supports_sane_multi_rowcount:
-                # one round trip for the whole batch; a rare conflict is sorted out below
-                trans = await conn.begin()
-                try:
-                    res = await conn.execute(_BUMP, params)
-                    if res.rowcount == len(batch):
-                        await conn.execute(actions.insert(), rows(batch))
-                        await trans.commit()
-                        won = list(batch)
-                    else:
-                        await trans.rollback()
-                except BaseException:
-                    await trans.rollback()
-                    raise
-            if not won:
-                async with conn.begin():
-                    for item, p in zip(batch, params, strict=True):
-                        if (await conn.execute(_BUMP, p)).rowcount == 1:
-                            won.append(item)
-                    if won:
-                        await conn.execute(actions.insert(), rows(won))
+        # three round trips for the whole batch: lock the tables' rows (in id order, so two
+        # instances never deadlock), keep the actions whose version is still the one expected,
+        # bump those tables and insert those actions
+        ids = sorted({i.table_id for i in batch})
+        async with self._writing(), self.engine.begin() as conn:
+            found = await conn.execute(
+                select(game_tables.c.id, game_tables.c.version)
+                .where(game_tables.c.id.in_(ids)).order_by(game_tables.c.id).with_for_update())
+            current = {str(r.id): int(r.version) for r in found}
+            won: list[_Pending] = []
+            for item in batch:
+                if current.get(item.table_id) == item.expected:
+                    won.append(item)
+                    current[item.table_id] = item.expected + 1  # one action per version
+            if won:
+                keep = {id(i) for i in won}
+                await conn.execute(_BUMP, [p for i, p in zip(batch, params, strict=True)
+                                           if id(i) in keep])
+                await conn.execute(actions.insert(), rows(won))
         for item in batch:
             if not item.done.done():
                 if item in won:

@@ -489,6 +489,11 @@ class TableView {
     } else {
       delete this.trick.dataset.winner;
     }
+    if (v.pile > 0 && !done) {
+      slots.push(h('div', { class: 'pile', title: t('pile'), 'data-pile': String(v.pile) },
+        Array.from({ length: Math.min(v.pile, 4) }, () => backEl({ small: true })),
+        h('span', { class: 'stock-count' }, String(v.pile))));
+    }
     if (!plays.length && v.phase === 'trump' && v.caller !== this.me()) {
       slots.push(h('div', { class: 'trick-note' }, t('waiting_trump', { name: this.name(v.caller) })));
     }

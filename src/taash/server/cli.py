@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import logging
 import socket
 import sys
@@ -107,7 +108,11 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
             await super().shutdown(sockets)
 
     async def main() -> None:
+        # rooms keep many small, long-lived objects: collect young garbage less often and keep
+        # what start-up loaded out of the full collections that would pause every table
+        gc.set_threshold(20_000, 50, 100)
         hub = await open_hub(settings)
+        gc.freeze()
         app = create_app(settings, hub=hub)
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,

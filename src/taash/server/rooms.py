@@ -33,7 +33,7 @@ from taash.server.store import ActionRow, SeatRow, Store, TableRow, VersionConfl
 
 log = logging.getLogger("taash.server")
 
-HISTORY = 64  # versions kept in memory per room, for clients that reconnect
+HISTORY = 24  # versions kept in memory per room, for clients that reconnect (the rest: replay)
 MAX_CATCHUP = 2000  # further behind than this: a fresh full view instead of every event
 QUEUE_MAX = 512  # messages waiting for one slow client before it is resynced
 BOT_LEVELS = ("random", "easy", "hard")

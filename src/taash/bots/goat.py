@@ -118,22 +118,21 @@ def _answer(k: GoatKnowledge, legal: list[int]) -> int:
     beats = [a for a in legal if a >> SHIFT == BEAT]
     last = len(k.plays) == 3
     partner_top = k.top_seat % 2 == k.seat % 2
-    table = sum(pts(m) for _, _, m in k.plays)
     if partner_top:
         if last or _safe(k.top, k):
             # The trick is ours: give the partner points we could lose later.
             return max(passes, key=lambda a: _smear_key(a & CARDS, k))
+        # The partner's cards may yet be beaten: take over with cards nobody can beat.
+        sure = [a for a in beats if _safe(a & CARDS, k)]
+        if sure:
+            return min(sure, key=lambda a: _beat_cost(a & CARDS, k, True))
         return cheapest_pass(k, passes)
     if not beats:
         return cheapest_pass(k, passes)
-    safe = [a for a in beats if last or _safe(a & CARDS, k)]
-    pool = safe or beats
-    a = min(pool, key=lambda x: _beat_cost(x & CARDS, k, last or x in safe))
-    cost = _beat_cost(a & CARDS, k, last or a in safe)
-    lost = pts(cheapest_pass(k, passes) & CARDS)
-    if table + lost >= cost or (cost <= 8 and (last or a in safe)):
-        return a
-    return cheapest_pass(k, passes)
+    # Beat whenever an opponent is on top: every card in the trick, passes included, goes to
+    # whoever is on top at the end, so a trick let go is points and the lead given away.
+    # Beat with what costs least: few trumps, and no points an opponent could overbeat.
+    return min(beats, key=lambda a: _beat_cost(a & CARDS, k, last or _safe(a & CARDS, k)))
 
 
 def _beat_cost(cards: int, k: GoatKnowledge, safe: bool) -> int:

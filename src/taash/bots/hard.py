@@ -91,12 +91,14 @@ def cp_score(st: Any, team: int) -> float:
 
 
 def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
-                     eps: float = EPS) -> float:
+                     eps: float | None = None) -> float:
     """How likely the other seats' play so far is if they hold ``hands`` and play by the
     rules of thumb: each action that differs from the rules' choice costs a factor ``eps``.
     The trump call counts too: the caller's suit should be most held among five of its
     cards.  Against rules-of-thumb players this reads their hands from their play; against
     others it still prefers deals that explain the play best."""
+    if eps is None:
+        eps = EPS
     n, me, trump = info.seats, info.seat, info.trump
     hand = [hands[s] | info.played[s] for s in range(n)]
     w = 1.0
@@ -213,8 +215,11 @@ class HardCourtBot:
             played |= m
         leads = court_leads(info.history, info.seats)
 
-        def playout(st: Any) -> int:
-            return cp_playout(st, played, info.voids, leads)
+        def evaluate(st: Any, a: int) -> tuple[float, int]:
+            c = st.clone()
+            c.apply_id(seat, a)
+            steps = cp_playout(c, played, info.voids, leads)
+            return cp_score(c, team), steps
 
         rng = self.rng
 
@@ -225,22 +230,27 @@ class HardCourtBot:
             w = court_likelihood(info, hands, rng) if self.infer else 1.0
             return sampler.state_for(hands, rng), w
 
-        best = pimc(ids, prior, sample, seat, playout, lambda st: cp_score(st, team),
-                    self.work(), self.cap_ms)
+        best = pimc(ids, prior, sample, evaluate, self.work(), self.cap_ms)
         return ACTION_TEXT[best]
 
     def work(self) -> float:
         return self.budget_ms * STEPS_PER_MS[self.game_id]
 
 
-def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float] | None], seat: int,
-         playout: Callable[[Any], int], score: Callable[[Any], float], work: float,
-         cap_ms: float, min_samples: int = 2) -> int:
+def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float] | None],
+         evaluate: Callable[[Any, int], tuple[float, int]], work: float, cap_ms: float,
+         min_samples: int = 2) -> int:
     """The candidate with the best weighted mean playout score over common samples (each
     sample weighted by how well it explains the play so far).  The prior (the rules-of-thumb
-    choice) stands unless the search finds a clearly better one."""
+    choice) stands unless the search finds a clearly better one.
+
+    ``evaluate(state, id)`` plays the candidate out on (a clone of) the sampled state and
+    returns its score and the actions it took.  Candidates clearly worse than the leader are
+    dropped as the samples come in (racing), so the budget goes to the close calls; the
+    search stops early when every remaining candidate has scored the same so far."""
     scores: list[list[float]] = [[] for _ in ids]
     weights: list[float] = []
+    alive = list(range(len(ids)))
     done = 0.0
     t0 = time.perf_counter()
     samples = fails = 0
@@ -254,16 +264,51 @@ def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float] | No
         else:
             st, w = got
             weights.append(w)
-            for i, a in enumerate(ids):
-                c = st.clone()
-                c.apply_id(seat, a)
-                done += 1 + playout(c)
-                scores[i].append(score(c))
+            for i in alive:
+                sc, steps = evaluate(st, ids[i])
+                done += 1 + steps
+                scores[i].append(sc)
             samples += 1
+            if samples >= RACE_FROM and samples % 2 == 0:
+                alive = race(alive, scores, weights)
+                if len(alive) == 1:
+                    break
+                if samples >= 8 and all(scores[i] == scores[alive[0]] for i in alive):
+                    break  # nothing the seat does now changes how these deals end
         if samples >= min_samples and (done >= work or
                                        (time.perf_counter() - t0) * 1000 >= cap_ms):
             break
-    return choose_best(ids, prior, scores, weights)
+    if len(alive) == 1:
+        return ids[alive[0]]
+    return choose_best([ids[i] for i in alive], prior, [scores[i] for i in alive], weights)
+
+
+# Racing: from this many samples on, a candidate more than Z_DROP standard errors (paired)
+# below the leader is dropped.
+RACE_FROM = 6
+Z_DROP = 2.5
+
+
+def race(alive: list[int], scores: list[list[float]], weights: list[float]) -> list[int]:
+    """The candidates still in the race (see ``pimc``)."""
+    tw = sum(weights)
+    if tw <= 0:
+        return alive
+    n_eff = tw * tw / sum(w * w for w in weights)
+    means = {i: sum(w * x for w, x in zip(weights, scores[i], strict=True)) / tw
+             for i in alive}
+    lead = max(alive, key=lambda i: means[i])
+    keep = []
+    for i in alive:
+        d = means[lead] - means[i]
+        if i == lead or d <= 0:
+            keep.append(i)
+            continue
+        var = sum(w * (a - b - d) ** 2 for w, a, b in zip(weights, scores[lead], scores[i],
+                                                          strict=True)) / tw
+        if d * d * n_eff <= Z_DROP * Z_DROP * var:
+            keep.append(i)
+    return keep
 
 
 # How sure the search must be before it overrules the rules of thumb: the paired difference
@@ -391,35 +436,21 @@ def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Rand
               team: int, work: float, cap_ms: float) -> int:
     """PIMC over Goat actions; the id -1 stands for declining an out-of-turn molodka: the
     seat to move plays on by the policy instead."""
-    def apply(st: Any, a: int) -> None:
+    def evaluate(st: Any, a: int) -> tuple[float, int]:
+        c = st.clone()
         if a >= 0:
-            st.apply_id(seat, a)
+            c.apply_id(seat, a)
         else:
-            mover = st.to_move
-            legal = st.legal_ids(mover)
-            st.apply_id(mover, gt.choose(goat_knowledge(st, mover), legal))
+            mover = c.to_move
+            c.apply_id(mover, gt.choose(goat_knowledge(c, mover), c.legal_ids(mover)))
+        steps = goat_playout(c)
+        return goat_score(c, team), steps
 
-    scores: list[list[float]] = [[] for _ in ids]
-    done = 0.0
-    t0 = time.perf_counter()
-    samples = fails = 0
-    while True:
+    def sample() -> tuple[Any, float] | None:
         st = sampler.sample(rng)
-        done += 40
-        if st is None:
-            fails += 1
-            if fails > 10 and samples == 0:
-                return prior
-        else:
-            for i, a in enumerate(ids):
-                c = st.clone()
-                apply(c, a)
-                done += 1 + goat_playout(c)
-                scores[i].append(goat_score(c, team))
-            samples += 1
-        if samples >= 2 and (done >= work or (time.perf_counter() - t0) * 1000 >= cap_ms):
-            break
-    return choose_best(ids, prior, scores)
+        return None if st is None else (st, 1.0)
+
+    return pimc(ids, prior, sample, evaluate, work, cap_ms)
 
 
 def make_hard_bot(game_id: str, seed: int | None, budget_ms: float | None) -> Bot:

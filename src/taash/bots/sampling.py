@@ -302,6 +302,7 @@ class GoatSampler:
         for i in range(16):
             slots[(d + 1 + i) % 4].append((-1, i))
         kept = [True] * len(plays)  # False: sent back to its owner's hand by a molodka (GT-8)
+        returned_at: dict[int, int] = {}  # face-up card -> when a molodka sent it back
         trick: list[int] = []
         pos = 16
         counts = [4, 4, 4, 4]
@@ -310,6 +311,8 @@ class GoatSampler:
                 for j in trick:
                     kept[j] = False
                     counts[plays[j].seat] += plays[j].count
+                    for c in card_list(plays[j].cards):
+                        returned_at[c] = i
                 trick = []
             trick.append(i)
             counts[p.seat] -= p.count
@@ -325,6 +328,13 @@ class GoatSampler:
                             counts[(w + k) % 4] += 1
                             pos += 1
                 trick = []
+        self.returned_at = returned_at
+        # When each card the seat has seen played was first played (it was in hand by then).
+        first: dict[int, int] = {}
+        for p in plays:
+            for c in card_list(p.cards):
+                first.setdefault(c, p.time)
+        self.first_time = first
         self.kept = kept
         self.slots = slots
         self.stock_pos = pos
@@ -375,37 +385,49 @@ class GoatSampler:
 
     def _try(self, rng: random.Random) -> tuple[list[int], list[int]] | None:
         seat = self.seat
+        never = 1 << 30
+        first = self.first_time
         unknown = self.unknown[:]
         rng.shuffle(unknown)
         deck = [-1] * 36
         cards_of = [p.cards for p in self.plays]  # face-down plays get their sampled cards
         i = 0
         for s in range(4):
-            if s == seat:
-                pool = card_list(self.hand)
-            else:
-                extra = card_list(self.known[s])
-                n = self.hidden[s] - len(extra)
-                pool = unknown[i:i + n] + extra
-                i += n
-                rng.shuffle(pool)
-            # Items to place: (deadline, card); a card played at time t arrived before t.
+            # Items to place in the seat's slots: (deadline, card); a card played at time t
+            # (or first shown at t, if a molodka sent it back) arrived before t.
             items: list[tuple[int, int]] = []
+            mine = 0
             for j, p in enumerate(self.plays):
-                if p.seat != s or not self.kept[j]:
-                    continue
-                if p.cards:
-                    items.extend((p.time, c) for c in card_list(p.cards))
-                else:
-                    m = 0
-                    for _ in range(p.count):
-                        c = pool.pop()
-                        m |= 1 << c
-                        items.append((p.time, c))
-                    cards_of[j] = m
+                if p.seat == s and self.kept[j]:
+                    mine |= p.cards
             if s == seat:
-                pool = [c for c in pool if not any(c == x for _, x in items)]
-            items.extend((1 << 30, c) for c in pool)
+                items = [(first.get(c, never), c) for c in card_list(mine | self.hand)]
+            else:
+                extras = card_list(self.known[s])
+                n = self.hidden[s] - len(extras)
+                unk = unknown[i:i + n]
+                i += n
+                items = [(first[c], c) for c in card_list(mine)]
+                for j, p in enumerate(self.plays):
+                    if p.seat != s or p.cards or not self.kept[j]:
+                        continue
+                    m = 0
+                    for _ in range(p.count):  # a face-down pass: unseen cards, or cards
+                        # sent back to this seat before it
+                        ok = [x for x in extras if self.returned_at[x] < p.time]
+                        total = len(unk) + len(ok)
+                        if not total:
+                            return None
+                        r = rng.randrange(total)
+                        if r < len(unk):
+                            c = unk.pop(r)
+                        else:
+                            c = ok[r - len(unk)]
+                            extras.remove(c)
+                        m |= 1 << c
+                        items.append((min(p.time, first.get(c, never)), c))
+                    cards_of[j] = m
+                items += [(never, c) for c in unk] + [(first[c], c) for c in extras]
             items.sort(key=lambda x: x[0])
             free = self.slots[s][:]
             if len(free) != len(items):
@@ -418,8 +440,7 @@ class GoatSampler:
                         break
                 else:
                     return None
-        stock = unknown[i:]
-        for where, c in zip(range(self.stock_pos, 36), stock, strict=True):
+        for where, c in zip(range(self.stock_pos, 36), unknown[i:], strict=True):
             deck[where] = c
         return deck, cards_of
 

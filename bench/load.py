@@ -47,6 +47,7 @@ GAMES = {  # open-ended options: no table ends while we measure
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    when: list[float] = field(default_factory=list)
     posts: list[float] = field(default_factory=list)
     events: int = 0
     errors: int = 0
@@ -130,6 +131,7 @@ class Table:
                         del self.arrived[v]
                         if self.stats.measuring:
                             self.stats.latencies.append(now - t0)
+                            self.stats.when.append(now)
                 view = msg["view"]
                 if view.get("to_move") == seat and view.get("legal_actions") and \
                         seat not in self.acting and not stop.is_set():
@@ -198,6 +200,16 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         await asyncio.gather(*(make(i, t) for i, t in enumerate(ts)))
         created_s = time.perf_counter() - t_create
         stop = asyncio.Event()
+        lags: list[float] = []
+
+        async def watch_lag() -> None:  # this client's own event loop delay
+            while not stop.is_set():
+                t = time.perf_counter()
+                await asyncio.sleep(0.05)
+                if stats.measuring:
+                    lags.append(time.perf_counter() - t - 0.05)
+
+        lag_task = asyncio.create_task(watch_lag())
         runners = [asyncio.create_task(t.run(stop)) for t in ts]
         await asyncio.sleep(warmup)
         cpu0 = cpu_seconds(server_pid) if server_pid else float("nan")
@@ -210,12 +222,14 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         cpu1 = cpu_seconds(server_pid) if server_pid else float("nan")
         me1 = time.process_time()
         stop.set()
-        await asyncio.gather(*runners, return_exceptions=True)
+        await asyncio.gather(*runners, lag_task, return_exceptions=True)
         pending = [task for t in ts for task in t.tasks]
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
     lat = stats.latencies
+    half = t0 + elapsed / 2
+    late = [x for x, w in zip(lat, stats.when, strict=True) if w >= half]
     return {
         "tables": tables, "games": games, "think_s": think, "bot_delay_ms": bot_delay_ms,
         "create_s": round(created_s, 2), "seconds": round(elapsed, 1),
@@ -224,9 +238,13 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         "latency_ms": {"p50": round(pct(lat, 50), 1), "p99": round(pct(lat, 99), 1),
                        "max": round(max(lat) * 1000, 1) if lat else None,
                        "mean": round(statistics.fmean(lat) * 1000, 1) if lat else None},
+        "latency_ms_second_half": {"p50": round(pct(late, 50), 1),
+                                   "p99": round(pct(late, 99), 1)},
         "post_ms": {"p50": round(pct(stats.posts, 50), 1),
                     "p99": round(pct(stats.posts, 99), 1)},
         "errors": stats.errors,
+        "client_loop_lag_ms": {"p50": round(pct(lags, 50), 1), "p99": round(pct(lags, 99), 1),
+                               "max": round(max(lags) * 1000, 1) if lags else None},
         "server_cpu": round((cpu1 - cpu0) / elapsed, 2),
         "client_cpu": round((me1 - me0) / elapsed, 2),
         "load_average": os.getloadavg(),

@@ -614,7 +614,8 @@ class Hub:
         row = room.seat_row(found)
         if not row.claimed:
             row.claimed = True
-            await self.store.update_seat(table_id, found, claimed=True)
+            if room.meta.open:  # only the lobby asks which seats are taken
+                await self.store.update_seat(table_id, found, claimed=True)
         room.last_used = time.monotonic()
         return room, found
 

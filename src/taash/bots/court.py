@@ -78,6 +78,9 @@ class Knowledge:
     unseen: int
     voids: list[int]
     partner_leads: int  # suits the partner has led this deal (bit per suit)
+    # Double sar: the trick's leader won the trick before, so winning this one too collects
+    # the pile (CP-7); the leader's side then wants the leader to win, the other side not.
+    collect: bool = False
 
 
 def best_of(trick: list[int], trump: int) -> int:
@@ -111,6 +114,17 @@ def _lead(k: Knowledge, legal: int) -> int:
     trump = k.trump
     tmask = SUIT_MASK[trump]
     hand = legal
+    if k.collect:
+        # Double sar, having won the trick before: win this one too and collect the pile.
+        # Lead the card that fewest unseen cards can beat (a master, else the best chance).
+        def beaters(c: int) -> int:
+            above = k.unseen & SUIT_MASK[SUIT_OF[c]] & ~((2 << c) - 1)
+            n = above.bit_count()
+            if SUIT_OF[c] != trump and k.unseen & tmask:
+                n += 1  # a ruff may come
+            return n
+        return min((high(hand & SUIT_MASK[s]) for s in range(4) if hand & SUIT_MASK[s]),
+                   key=lambda c: (beaters(c), -RANK_OF[c]))
     opps = [s for s in range(k.seats) if (s - k.seat) % 2 == 1]
     unseen_trumps = k.unseen & tmask
     my_trumps = hand & tmask
@@ -165,6 +179,23 @@ def _follow(k: Knowledge, legal: int) -> int:
     later = [(k.seat + i) % n for i in range(1, n - pos)]  # seats still to play after us
     later_opps = [s for s in later if (s - k.seat) % 2 == 1]
     following = bool(legal & SUIT_MASK[led])
+    if k.collect and best_seat == k.leader:
+        if (k.leader - k.seat) % 2 == 0:
+            return _cheapest(legal, trump)  # the partner is about to collect: leave it be
+        # An opponent is about to collect the pile: stop it with whatever wins the trick.
+        if following and SUIT_OF[b] == led:
+            winners = legal & ~((2 << b) - 1)
+        elif not following:
+            winners = legal & SUIT_MASK[trump]
+            if SUIT_OF[b] == trump:
+                winners &= ~((2 << b) - 1)
+        else:
+            winners = 0
+        if winners:
+            if last:
+                return low(winners)
+            masters = [c for c in _cards(winners) if is_master(c, k.unseen)]
+            return masters[0] if masters else high(winners)
     if partner_winning and _secure(k, b, led, later_opps, last):
         return _cheapest(legal, trump)
     if following:
@@ -239,6 +270,7 @@ def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
     partner = (seat + 2) % 4 if n == 4 else -1
     trick: list[int] = []
     leader = -1
+    chain = Chain(view.get("options", {}), trump)
     for h in view.get("history", []):
         verb, _, arg = h["action"].partition(":")
         if verb != "play":
@@ -246,8 +278,6 @@ def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
         c = PACK.index(arg)
         s = h["seat"]
         played |= 1 << c
-        if len(trick) == n:
-            trick = []
         if not trick:
             leader = s
             if s == partner:
@@ -255,13 +285,41 @@ def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
         elif SUIT_OF[c] != SUIT_OF[trick[0]]:
             voids[s] |= 1 << SUIT_OF[trick[0]]
         trick.append(c)
-    if len(trick) == n:
-        trick = []
+        if len(trick) == n:
+            chain.trick(trick, leader, n)
+            trick = []
     cur = [PACK.index(t["card"]) for t in view.get("trick", [])]
     if cur:
         leader = int(view["trick"][0]["seat"])
     return Knowledge(seat, n, hand, trump, cur, leader, ALL & ~hand & ~played, voids,
-                     partner_leads)
+                     partner_leads, chain.holder >= 0)
+
+
+class Chain:
+    """Who would collect in double sar (CP-7, CP-8): the player who won the trick before,
+    unless that trick collected or was the first; -1 when no one (or in single sar)."""
+
+    __slots__ = ("double", "ace_rule", "trump", "holder", "played")
+
+    def __init__(self, options: dict[str, Json], trump: int) -> None:
+        self.double = options.get("sar") == "double"
+        self.ace_rule = self.double and bool(options.get("ace_rule"))
+        self.trump = trump
+        self.holder = -1
+        self.played = 0
+
+    def trick(self, cards: list[int], leader: int, n: int) -> None:
+        if not self.double:
+            return
+        bi = best_of(cards, self.trump)
+        w = (leader + bi) % n
+        self.played += 1
+        t = self.played
+        ace_win = self.ace_rule and RANK_OF[cards[bi]] == 12  # CP-8: an ace does not collect
+        if t == 13 or (t > 1 and self.holder == w and not ace_win):
+            self.holder = -1
+        else:
+            self.holder = w if t > 1 else -1
 
 
 class CourtHeuristicBot:

@@ -8,7 +8,8 @@ comparison is fair even with few samples; the action with the best mean outcome 
 
 The budget is counted in work (actions applied in playouts), converted from milliseconds by a
 per-game rate measured on one core, so a seeded bot makes the same choices on any machine; a
-wall-clock cap (``cap_ms``) only guards against a machine far slower than the reference.
+wall-clock cap (``cap_ms``: four times the budget, at least 200 ms) only guards against a machine
+far slower than the reference.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def cp_playout(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
     voids = voids[:]
     leads = leads[:]
     allc = cp.ALL
+    double = n == 4 and st.double
     while st.to_move >= 0:
         seat = st.to_move
         hand = st.hands[seat]
@@ -67,8 +69,9 @@ def cp_playout(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
             card = (legal & -legal).bit_length() - 1
         else:
             partner = leads[(seat + 2) % 4] if n == 4 else 0
+            collect = double and st.chain >= 0 and st.chain == st.leader
             k = cp.Knowledge(seat, n, hand, trump, trick, st.leader, allc & ~hand & ~played,
-                             voids, partner)
+                             voids, partner, collect)
             card = cp.choose_play(k, legal)
         if not trick:
             leads[seat] |= 1 << CP_SUIT[card]
@@ -118,10 +121,12 @@ def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
     trick: list[int] = []
     leader = -1
     allc = cp.ALL
+    chain = cp.Chain(info.options, trump)
     for s, a in info.history:
         if a >= TRUMP_BASE:
             continue
         if len(trick) == n:
+            chain.trick(trick, leader, n)
             trick = []
         h = hand[s]
         led = CP_SUIT[trick[0]] if trick else -1
@@ -133,7 +138,7 @@ def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
         if s != me and legal & (legal - 1):
             partner = leads[(s + 2) % 4] if n == 4 else 0
             k = cp.Knowledge(s, n, h, trump, trick, leader, allc & ~h & ~played, voids,
-                             partner)
+                             partner, chain.holder >= 0)
             if cp.choose_play(k, legal) != a:
                 w *= eps
         if not trick:
@@ -185,7 +190,7 @@ class HardCourtBot:
         self.game_id = game_id
         self.rng = random.Random(seed)
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
-        self.cap_ms = 4 * self.budget_ms
+        self.cap_ms = max(4 * self.budget_ms, 200.0)
         self.infer = True
 
     def act(self, view: dict[str, Json]) -> str | None:
@@ -401,7 +406,7 @@ class HardGoatBot:
         self.game_id = game_id
         self.rng = random.Random(seed)
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
-        self.cap_ms = 4 * self.budget_ms
+        self.cap_ms = max(4 * self.budget_ms, 200.0)
 
     def act(self, view: dict[str, Json]) -> str | None:
         legal_text: list[str] = view.get("legal_actions") or []

@@ -111,6 +111,9 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         # rooms keep many small, long-lived objects: collect young garbage less often and keep
         # what start-up loaded out of the full collections that would pause every table
         gc.set_threshold(20_000, 50, 100)
+        # the database driver's thread waits for the event loop's GIL at every step: hand it
+        # over sooner than the default 5 ms, or a busy loop slows every commit
+        sys.setswitchinterval(0.0005)
         hub = await open_hub(settings)
         gc.freeze()
         app = create_app(settings, hub=hub)

@@ -33,7 +33,7 @@ def free_port() -> int:
 class Server:
     """``python -m taash serve`` in a subprocess on 127.0.0.1."""
 
-    def __init__(self, db: str, *args: str, env: dict[str, str] | None = None,
+    def __init__(self, db: str | None, *args: str, env: dict[str, str] | None = None,
                  log: Path | None = None) -> None:
         self.db = db
         self.args = list(args)
@@ -56,8 +56,8 @@ class Server:
     def start(self, timeout: float = 30) -> Server:
         out = open(self.log, "a") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "taash", "serve", "--port", str(self.port), "--db", self.db,
-             "--rate-limit", "0", *self.args],
+            [sys.executable, "-m", "taash", "serve", "--port", str(self.port),
+             *(["--db", self.db] if self.db else []), "--rate-limit", "0", *self.args],
             stdout=subprocess.PIPE, stderr=out, text=True, env=self.env, cwd=ROOT)
         assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout

@@ -109,3 +109,16 @@ def test_serve_errors_are_one_line(tmp_path: Path) -> None:
         assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.stderr, r.stderr
     r = run_serve("--port", "0", "--db", f"sqlite:///{tmp_path / 'y.db'}", "--smtp", "mail:x")
     assert r.returncode == 2 and "bad SMTP URL" in r.stderr
+
+
+def test_no_configuration_uses_sqlite_in_the_data_folder(tmp_path: Path) -> None:
+    srv = Server(None, env={"XDG_DATA_HOME": str(tmp_path / "data")}).start()
+    try:
+        api = Api(srv.base)
+        t = api.create("court-piece-2p", None, [{"type": "human"}] * 2)
+        assert api.view(t["id"], tokens_of(t)[0])["version"] == 0
+        api.close()
+        assert str(tmp_path / "data") in srv.banner and "sqlite" in srv.banner
+        assert (tmp_path / "data" / "taash" / "taash.db").is_file()
+    finally:
+        assert srv.stop() == 0

@@ -122,3 +122,30 @@ def test_group_commit_checks_each_action(tmp_path: Path) -> None:
     out = asyncio.run(go())
     assert isinstance(out[0], float) and isinstance(out[2], float)
     assert isinstance(out[1], VersionConflict)
+
+
+def test_an_unexpected_error_is_json_without_a_traceback(tmp_path: Path) -> None:
+    async def go() -> httpx.Response:
+        settings = Settings(db_url=f"sqlite:///{tmp_path / 'e.db'}", sweep_s=60)
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        hub = Hub(settings, store)
+
+        async def broken() -> list[dict[str, object]]:
+            raise RuntimeError("the lobby fell over")
+
+        hub.lobby = broken  # type: ignore[method-assign]
+        app = create_app(settings, hub=hub)
+        try:
+            transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                return await c.get("/api/lobby")
+        finally:
+            await hub.close()
+            await store.close()
+
+    r = asyncio.run(go())
+    assert r.status_code == 500
+    assert r.json() == {"error": {"code": "internal", "rule": None,
+                                  "message": "internal error; it has been logged"}}
+    assert "fell over" not in r.text and "Traceback" not in r.text

@@ -7,9 +7,10 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+if TYPE_CHECKING:  # SQLAlchemy loads only when a server starts, not for every `taash` command
+    from sqlalchemy.engine import URL
 
 
 class ConfigError(ValueError):
@@ -28,6 +29,9 @@ def default_db_url() -> str:
 def normalize_db_url(text: str) -> URL:
     """The async SQLAlchemy URL of a database: ``sqlite:///file`` and ``postgresql://…`` are
     given their async drivers; anything else is a ConfigError with one clear line."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         url = make_url(text.strip())
     except ArgumentError:

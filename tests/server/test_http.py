@@ -259,3 +259,17 @@ def test_my_tables_after_time_passes(api: Api) -> None:
     assert [m["your_turn"] for m in sorted(mine, key=lambda m: m["seat"])] == \
         [True, False, False, False]
     assert isinstance(httpx.URL(api.base), httpx.URL)
+
+
+def test_hard_bot_plays_from_a_worker_process(api: Api) -> None:
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"],
+                   [{"type": "human"}, {"type": "bot", "level": "hard"}], first_seat=1)
+    tok = tokens_of(t)[0]
+    rng = random.Random(2)
+    for _ in range(100):
+        v = api.wait_for(t["id"], tok, lambda v: v["over"] or v["to_move"] == 0, timeout=60)
+        if v["over"]:
+            break
+        assert api.act(t["id"], tok, rng.choice(v["legal_actions"])).status_code == 200
+    assert api.public(t["id"])["over"]
+    assert api.public(t["id"])["table"]["seats"][1]["level"] == "hard"

@@ -15,11 +15,13 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import random
 import secrets
 import time
 from collections import deque
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -105,6 +107,14 @@ def build_match(t: TableRow) -> Any:
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
+
+
+def hard_move(game: str, seed: int, view: dict[str, Any]) -> str | None:
+    """One move of the hard bot (run in a worker process)."""
+    from taash.bots import make_bot
+
+    action = make_bot(game, "hard", seed=seed).act(view)
+    return None if action is None else str(action)
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
@@ -387,13 +397,13 @@ class Room:
         return self.bots[key]
 
     async def _think(self, seat: int, level: str, state: Any) -> str | None:
-        bot = self._bot(seat, level)
         view = state.view(seat)
         try:
-            if level == "random":
-                action = bot.act(view)
-            else:
-                action = await asyncio.to_thread(bot.act, view)
+            if level == "hard":  # a search: in another process, off this loop and its GIL
+                seed = self.meta.seed + 1_000_003 * seat + self.version
+                action = await self.hub.think_hard(self.meta.game, seed, view)
+            else:  # random and easy answer in well under a millisecond
+                action = self._bot(seat, level).act(view)
         except Exception:
             log.exception("bot %s at table %s seat %d failed", level, self.id, seat)
             action = None
@@ -505,11 +515,28 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
         self.closed = asyncio.Event()
+        self._procs: Any = None
         self.public_url = settings.public_url or ""
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
+
+    async def think_hard(self, game: str, seed: int, view: dict[str, Any]) -> str | None:
+        """The hard bot's move, computed in a worker process."""
+        loop = asyncio.get_running_loop()
+        if self._procs is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            workers = max(1, (os.cpu_count() or 2) - 1)
+            self._procs = ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return await loop.run_in_executor(self._procs, hard_move, game, seed, view)
+        except BrokenProcessPool:
+            self._procs = None
+            return await asyncio.to_thread(hard_move, game, seed, view)
 
     def begin_close(self) -> None:
         """Stop serving live connections: every stream and socket ends."""
@@ -531,6 +558,8 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
         await self.notifier.close()
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)

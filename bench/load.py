@@ -78,11 +78,14 @@ class Table:
         self.base, self.ws_base, self.http, self.stats = base, ws_base, http, stats
         self.think, self.rng = think, rng
         self.id = ""
+        self.game = ""
         self.tokens: dict[int, str] = {}
         self.sent: dict[int, float] = {}  # version expected -> when its action was posted
         self.arrived: dict[int, set[int]] = {}
         self.acting: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.last = time.perf_counter()  # when this table last moved
+        self.latest: dict[int, dict[str, Any]] = {}  # each seat's newest view
 
     async def create(self, game: str, bot_delay_ms: int) -> None:
         options, kinds = GAMES[game]
@@ -101,6 +104,7 @@ class Table:
                 await asyncio.sleep(0.5)
         body = r.json()
         self.id = body["id"]
+        self.game = game
         self.tokens = {s["seat"]: s["token"] for s in body["seats"] if "token" in s}
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -120,6 +124,7 @@ class Table:
                 if kind not in ("view", "event"):
                     continue
                 v = msg["version"]
+                self.last = now
                 if kind == "event" and self.stats.measuring and seat == min(self.tokens):
                     self.stats.events += 1
                 t0 = self.sent.get(v)
@@ -133,14 +138,21 @@ class Table:
                             self.stats.latencies.append(now - t0)
                             self.stats.when.append(now)
                 view = msg["view"]
+                self.latest[seat] = view
                 if view.get("to_move") == seat and view.get("legal_actions") and \
                         seat not in self.acting and not stop.is_set():
-                    self.acting.add(seat)
-                    task = asyncio.create_task(self.act(seat, token, v, view["legal_actions"]))
-                    self.tasks.add(task)
-                    task.add_done_callback(self.tasks.discard)
+                    self.spawn(seat, token, v, view["legal_actions"])
+
+    def spawn(self, seat: int, token: str, version: int, legal: list[str]) -> None:
+        if seat in self.acting:
+            return
+        self.acting.add(seat)
+        task = asyncio.create_task(self.act(seat, token, version, legal))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def act(self, seat: int, token: str, version: int, legal: list[str]) -> None:
+        again: dict[str, Any] | None = None
         try:
             await asyncio.sleep(self.think * (0.5 + self.rng.random()))
             self.sent[version + 1] = t0 = time.perf_counter()
@@ -152,12 +164,23 @@ class Table:
                 self.stats.posts.append(time.perf_counter() - t0)
             if r.status_code != 200:
                 self.sent.pop(version + 1, None)
-                if r.status_code != 409:  # 409: a bot or timer moved first; not an error
+                if r.status_code != 409:  # 409: a bot moved first (a molodka); not an error
                     self.stats.errors += 1
+                else:  # look again: if it is still this seat's turn, act on the new view
+                    v = (await self.http.get(f"/api/tables/{self.id}/view",
+                                             headers={"Authorization": f"Bearer {token}"})).json()
+                    if v.get("to_move") == seat and v.get("legal_actions"):
+                        again = v
         except httpx.HTTPError:
             self.stats.errors += 1
         finally:
             self.acting.discard(seat)
+        newest = self.latest.get(seat, {})
+        if again is None and newest.get("version", -1) > version and \
+                newest.get("to_move") == seat and newest.get("legal_actions"):
+            again = newest  # its turn again (a caller who leads): the news came while posting
+        if again is not None:
+            self.spawn(seat, token, again["version"], again["legal_actions"])
 
 
 def fsync_probe(folder: Path, n: int = 100) -> dict[str, float]:
@@ -219,6 +242,13 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         await asyncio.sleep(duration)
         stats.measuring = False
         elapsed = time.perf_counter() - t0
+        idle = [t for t in ts if time.perf_counter() - t.last > 15]
+        stalled = len(idle)
+        if os.environ.get("BENCH_DEBUG"):
+            for t in idle[:5]:
+                pub = (await http.get(f"/api/tables/{t.id}")).json()
+                print(t.game, pub["table"]["seats"], pub.get("to_move"), pub.get("actors"),
+                      pub["version"], t.acting, file=sys.stderr)
         cpu1 = cpu_seconds(server_pid) if server_pid else float("nan")
         me1 = time.process_time()
         stop.set()
@@ -243,6 +273,7 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         "post_ms": {"p50": round(pct(stats.posts, 50), 1),
                     "p99": round(pct(stats.posts, 99), 1)},
         "errors": stats.errors,
+        "tables_idle_15s": stalled,
         "client_loop_lag_ms": {"p50": round(pct(lags, 50), 1), "p99": round(pct(lags, 99), 1),
                                "max": round(max(lags) * 1000, 1) if lags else None},
         "server_cpu": round((cpu1 - cpu0) / elapsed, 2),

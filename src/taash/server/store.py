@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+log = logging.getLogger("taash.server")
 
 metadata = MetaData()
 
@@ -209,17 +212,45 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
                 cur.execute("PRAGMA busy_timeout=10000")
+                # checkpoints run beside the writer (see _checkpoints), not inside a commit,
+                # where copying the log into the database would hold up every table
+                cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[_Pending] = []
         self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
+        if self.is_sqlite and self._checkpointer is None:
+            self._checkpointer = asyncio.create_task(self._checkpoints(), name="taash-wal")
+
+    async def _checkpoints(self, every: float = 1.0) -> None:
+        """Copy SQLite's write-ahead log into the database now and then, off the commit path
+        (a passive checkpoint waits for no one and holds up no writer)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                async with self.engine.connect() as conn:
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("checkpoint: %s", e)
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+            self._checkpointer = None
+            try:
+                async with self.engine.connect() as conn:
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            except Exception as e:
+                log.warning("checkpoint: %s", e)
         await self.engine.dispose()
 
     def _writing(self) -> Any:

@@ -242,6 +242,19 @@ class Truth:
             known.add(str(self.trump_cards[version]))
         return set(self.decks[version]) - known
 
+    def check_public(self, version: int, view: dict[str, Any]) -> None:
+        """What anyone may see is the core's public view, and shows no card of a hand, the
+        stock or the out-of-play cards, nor a face-down pass."""
+        state = self.states[version]
+        got = {k: v for k, v in view.items() if k not in ("version", "table", "id")}
+        assert got == state.public_view(), f"version {version}: not the core's public view"
+        if state.is_over():
+            return
+        secret = set(self.decks[version]) - self.faceup[version]
+        secret.discard(str(self.trump_cards[version] or ""))
+        leaked = cards_in({k: v for k, v in got.items() if k != "deals"}) & secret
+        assert not leaked, f"version {version}: the public view shows {sorted(leaked)}"
+
     def check_view(self, seat: int, version: int, view: dict[str, Any]) -> None:
         """The view is the core's view of that seat at that version, and holds no secret."""
         core = self.states[version].view(seat)

@@ -17,7 +17,8 @@ SHORT = {"court-piece": {"session_end": {"deals": 1}}, "court-piece-2p": {"targe
 SEATS = {"court-piece": 4, "court-piece-2p": 2, "goat": 4}
 
 
-def play_all_human(api: Api, game: str, seed: int) -> tuple[str, list[tuple[int, int, Any]]]:
+def play_all_human(api: Api, game: str, seed: int,
+                   public: list[Any] | None = None) -> tuple[str, list[tuple[int, int, Any]]]:
     """Play a match with every seat human, over HTTP; returns the table id and every view
     fetched as (seat, version, view)."""
     rng = random.Random(seed)
@@ -30,6 +31,8 @@ def play_all_human(api: Api, game: str, seed: int) -> tuple[str, list[tuple[int,
         for s, v in views.items():
             assert v["version"] == version
             seen.append((s, version, v))
+        if public is not None:
+            public.append(api.public(t["id"]))
         if views[0]["over"]:
             break
         seat, action = pick_actor(views, rng) or (-1, "")
@@ -46,7 +49,8 @@ def play_all_human(api: Api, game: str, seed: int) -> tuple[str, list[tuple[int,
 
 @pytest.mark.parametrize("game", ["court-piece", "court-piece-2p", "goat"])
 def test_full_match_over_http_shows_each_seat_only_its_own(api: Api, game: str) -> None:
-    table, seen = play_all_human(api, game, seed=len(game))
+    spectator: list[Any] = []
+    table, seen = play_all_human(api, game, seed=len(game), public=spectator)
     rec = api.record(table)
     summary = verify({k: v for k, v in rec.items() if k != "table"})
     assert summary["match"]["over"]
@@ -54,6 +58,8 @@ def test_full_match_over_http_shows_each_seat_only_its_own(api: Api, game: str) 
     assert len(truth.states) == seen[-1][1] + 1
     for seat, version, view in seen:
         truth.check_view(seat, version, view)
+    for view in spectator:
+        truth.check_public(view["version"], view)
     pub = api.public(table)
     assert pub["over"] and pub["version"] == seen[-1][1]
     assert "hand" not in pub

@@ -50,7 +50,7 @@ def trump_order(cards: int) -> list[int]:
     """
     def key(s: int) -> tuple[int, int, int]:
         m = cards & SUIT_MASK[s]
-        honours = sum(RANK_OF[c] for c in range(52) if m >> c & 1)
+        honours = sum(RANK_OF[c] for c in _cards(m))
         return (-m.bit_count(), -honours, s)
     return sorted(range(4), key=key)
 
@@ -81,6 +81,12 @@ class Knowledge:
     # Double sar: the trick's leader won the trick before, so winning this one too collects
     # the pile (CP-7); the leader's side then wants the leader to win, the other side not.
     collect: bool = False
+
+
+# LATER_OPPS[n][seat][pos]: the opponents of ``seat`` who play after it when it plays
+# ``pos``-th in a trick of ``n`` seats.
+LATER_OPPS = {n: [[[(seat + i) % n for i in range(1, n - pos) if i % 2 == 1]
+                   for pos in range(n)] for seat in range(n)] for n in (2, 4)}
 
 
 def best_of(trick: list[int], trump: int) -> int:
@@ -176,8 +182,7 @@ def _follow(k: Knowledge, legal: int) -> int:
     pos = len(trick)
     last = pos == n - 1
     partner_winning = n == 4 and best_seat == (k.seat + 2) % 4
-    later = [(k.seat + i) % n for i in range(1, n - pos)]  # seats still to play after us
-    later_opps = [s for s in later if (s - k.seat) % 2 == 1]
+    later_opps = LATER_OPPS[n][k.seat][pos]  # opponents still to play after us
     following = bool(legal & SUIT_MASK[led])
     if k.collect and best_seat == k.leader:
         if (k.leader - k.seat) % 2 == 0:

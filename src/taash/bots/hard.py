@@ -27,14 +27,18 @@ from taash.cards import SUITS
 from taash.games.goat import points as goat_points
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
 
-DEFAULT_BUDGET_MS = 250.0
+DEFAULT_BUDGET_MS = 150.0
 # Playout actions per millisecond of one reference core (measured with bench/arena runs):
 # the work budget is budget_ms times this, so the median move stays near or under budget_ms.
 STEPS_PER_MS = {"court-piece": 150.0, "court-piece-2p": 150.0, "goat": 40.0}
 CP_SUIT = cp.SUIT_OF
 # What one trick of margin is worth beside a win (1): a little, so that among moves that
 # win or lose alike the search still prefers more tricks, which is a smoother signal.
-MARGIN = 0.02
+MARGIN = 0.1
+# Deals tried per kept sample before the likeliest of them is taken, weighted; what one try
+# costs in playout actions (a share of the deal and a replay of the play so far).
+REJECT_TRIES = 25
+TRY_COST = 25.0
 # The factor by which one action unlike the rules of thumb makes a sampled deal less likely.
 EPS = 0.25
 
@@ -94,12 +98,13 @@ def cp_score(st: Any, team: int) -> float:
 
 
 def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
-                     eps: float | None = None) -> float:
+                     eps: float | None = None, floor: float = 0.0) -> float:
     """How likely the other seats' play so far is if they hold ``hands`` and play by the
     rules of thumb: each action that differs from the rules' choice costs a factor ``eps``.
     The trump call counts too: the caller's suit should be most held among five of its
     cards.  Against rules-of-thumb players this reads their hands from their play; against
-    others it still prefers deals that explain the play best."""
+    others it still prefers deals that explain the play best.  It stops counting once the
+    likelihood is below ``floor`` (the caller rejects such a deal anyway)."""
     if eps is None:
         eps = EPS
     n, me, trump = info.seats, info.seat, info.trump
@@ -141,6 +146,8 @@ def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
                              partner, chain.holder >= 0)
             if cp.choose_play(k, legal) != a:
                 w *= eps
+                if w < floor:
+                    return w
         if not trick:
             leader = s
             leads[s] |= 1 << CP_SUIT[a]
@@ -228,12 +235,25 @@ class HardCourtBot:
 
         rng = self.rng
 
-        def sample() -> tuple[Any, float] | None:
-            hands = sampler.hands(rng)
-            if hands is None:
-                return None
-            w = court_likelihood(info, hands, rng) if self.infer else 1.0
-            return sampler.state_for(hands, rng), w
+        def sample() -> tuple[Any, float, float] | None:
+            # Rejection sampling: a deal is kept with chance equal to its likelihood, so the
+            # kept deals follow the posterior and every playout is spent on a likely deal.
+            best_hands, best_w = None, -1.0
+            for tries in range(1, REJECT_TRIES + 1):
+                hands = sampler.hands(rng)
+                if hands is None:
+                    return None
+                if not self.infer:
+                    return sampler.state_for(hands, rng), 1.0, 30.0
+                u = rng.random()
+                w = court_likelihood(info, hands, rng, floor=u)
+                if w >= u:
+                    return sampler.state_for(hands, rng), 1.0, TRY_COST * tries
+                if w > best_w:
+                    best_hands, best_w = hands, w
+            assert best_hands is not None
+            return (sampler.state_for(best_hands, rng), max(best_w, 1e-9),
+                    TRY_COST * REJECT_TRIES)
 
         best = pimc(ids, prior, sample, evaluate, self.work(), self.cap_ms)
         return ACTION_TEXT[best]
@@ -242,7 +262,7 @@ class HardCourtBot:
         return self.budget_ms * STEPS_PER_MS[self.game_id]
 
 
-def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float] | None],
+def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float, float] | None],
          evaluate: Callable[[Any, int], tuple[float, int]], work: float, cap_ms: float,
          min_samples: int = 2) -> int:
     """The candidate with the best weighted mean playout score over common samples (each
@@ -260,14 +280,15 @@ def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float] | No
     t0 = time.perf_counter()
     samples = fails = 0
     while True:
-        got = sample()
-        done += 30  # sampling costs about as much as thirty playout actions
+        got = sample()  # (state, weight, cost in playout actions) or None
         if got is None:
+            done += 30
             fails += 1
             if fails > 10 and samples == 0:
                 return prior
         else:
-            st, w = got
+            st, w, cost = got
+            done += cost
             weights.append(w)
             for i in alive:
                 sc, steps = evaluate(st, ids[i])
@@ -319,7 +340,7 @@ def race(alive: list[int], scores: list[list[float]], weights: list[float]) -> l
 # How sure the search must be before it overrules the rules of thumb: the paired difference
 # of means in standard errors.  Few samples are noisy, and a noisy argmax is worse than the
 # rules of thumb; the same samples for every candidate make the paired test sharp.
-Z_OVERRULE = 1.0
+Z_OVERRULE = 1.5
 
 
 def choose_best(ids: list[int], prior: int, scores: list[list[float]],
@@ -451,9 +472,9 @@ def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Rand
         steps = goat_playout(c)
         return goat_score(c, team), steps
 
-    def sample() -> tuple[Any, float] | None:
+    def sample() -> tuple[Any, float, float] | None:
         st = sampler.sample(rng)
-        return None if st is None else (st, 1.0)
+        return None if st is None else (st, 1.0, 40.0)
 
     return pimc(ids, prior, sample, evaluate, work, cap_ms)
 

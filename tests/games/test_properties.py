@@ -183,3 +183,22 @@ def test_same_seed_same_match() -> None:
         a = cls.new_match(options, seed=99)
         b = cls.new_match(options, seed=99)
         assert a.record() == b.record() and a.view(0) == b.view(0)
+
+
+def test_a_clone_that_keeps_its_rng_deals_on_like_the_original() -> None:
+    for game, options in CASES:
+        a = get_game(game).new_match(options, seed=5)
+        b = a.clone(keep_rng=True)
+        c = a.clone()
+        rng = random.Random(1)
+        while len(a.summary()["deals"]) < 3 and not a.is_over():
+            seat = a.turn()
+            assert seat is not None and seat in a.actors()
+            act = rng.choice(a.legal_actions(seat))
+            a.apply(seat, act)
+            b.apply(seat, act)
+            if not c.needs_deal():
+                c.apply(seat, act)
+        assert a.record() == b.record()
+        assert c.needs_deal() and len(c.summary()["deals"]) == 1
+        assert c.turn() is None

@@ -119,7 +119,7 @@ def _answers(hand: int, k: int) -> list[int]:
 
 def _leads(hand: int) -> list[int]:
     """Lead ids of a hand: every non-empty one-suit subset."""
-    out = []
+    out: list[int] = []
     for sm in SUIT_MASK:
         part = hand & sm
         if part:
@@ -155,6 +155,14 @@ def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] |
     d = 2 if p >= 31 else (4 if tricks[loser] else 6)
     out[loser] = d * 2 if doubled else d
     return out
+
+
+def _copy_rng(rng: random.Random | None) -> random.Random | None:
+    if rng is None:
+        return None
+    new = random.Random()
+    new.setstate(rng.getstate())
+    return new
 
 
 def action_text(a: int) -> str:
@@ -395,12 +403,17 @@ class Goat:
         if self.phase == WAIT and self.rng is not None:
             self.deal_from(self.rng)
 
-    def clone(self) -> Goat:
-        """A cheap independent copy (without the rng: a clone stops at the game's end)."""
+    def turn(self) -> int | None:
+        """The seat whose turn it is (not counting optional out-of-turn molodkas)."""
+        return self.to_move if self.phase == PLAY else None
+
+    def clone(self, keep_rng: bool = False) -> Goat:
+        """A cheap independent copy.  Without ``keep_rng`` the clone has no rng and stops at
+        the game's end (what search wants); with it, it deals on exactly as this match would."""
         new = object.__new__(Goat)
         for name in Goat.__slots__:
             setattr(new, name, getattr(self, name))
-        new.rng = None
+        new.rng = _copy_rng(self.rng) if keep_rng else None
         new.hands = self.hands[:]
         new.plays = self.plays[:]
         new.taken = self.taken[:]

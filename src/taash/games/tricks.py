@@ -233,14 +233,22 @@ class TrickMatch:
         if self.phase == WAIT and self.rng is not None:
             self.deal_from(self.rng)
 
-    def clone(self) -> TrickMatch:
-        """A cheap independent copy (the rng is not copied: a clone stops at the deal's end)."""
+    def turn(self) -> int | None:
+        """The seat whose turn it is, or None between deals and after the match."""
+        return self.to_move if self.phase < WAIT else None
+
+    def clone(self, keep_rng: bool = False) -> TrickMatch:
+        """A cheap independent copy.  Without ``keep_rng`` the clone has no rng and stops at
+        the deal's end (what search wants); with it, it deals on exactly as this match would."""
         new = object.__new__(type(self))
         for name in TrickMatch.__slots__:
             setattr(new, name, getattr(self, name))
         for name in type(self).__slots__:
             setattr(new, name, getattr(self, name))
         new.rng = None
+        if keep_rng and self.rng is not None:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
         new.hands = self.hands[:]
         new.trick = self.trick[:]
         new.won = self.won[:]

@@ -16,7 +16,6 @@ import hmac
 import json
 import logging
 import os
-import random
 import secrets
 import time
 from collections import deque
@@ -83,22 +82,13 @@ def iso(t: float) -> str:
 
 def fork(state: Any) -> Any:
     """An independent copy of a match that still deals its next deals (its rng copied)."""
-    new = state.clone()
-    rng = getattr(state, "rng", None)
-    if rng is not None:
-        copy = random.Random()
-        copy.setstate(rng.getstate())
-        new.rng = copy
-    return new
+    return state.clone(keep_rng=True)
 
 
 def turn_of(state: Any) -> int | None:
     """The seat whose turn it is (Goat: not the optional molodka holders)."""
-    actors = state.actors()
-    if len(actors) <= 1:
-        return actors[0] if actors else None
-    seat = state.public_view().get("to_move")
-    return seat if isinstance(seat, int) else None
+    seat: int | None = state.turn()
+    return seat
 
 
 def build_match(t: TableRow) -> Any:

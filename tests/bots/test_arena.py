@@ -89,3 +89,12 @@ def test_confidence_interval() -> None:
     assert lo < 0.75 < hi
     lo, hi = confidence([1.0], 1.0, 2)  # too few boards: Wilson over deals
     assert 0 < lo < 1 and hi == 1.0
+
+
+def test_arena_openspiel_ismcts_level() -> None:
+    pytest.importorskip("pyspiel")
+    r = taash("arena", "--game", "court-piece-2p", "--team0", "openspiel-ismcts", "--team1",
+              "random", "--deals", "2", "--budget-ms", "5", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["moves"]["openspiel-ismcts"] > 0 and out["deals"] == 2

@@ -97,3 +97,21 @@ def test_hard_takes_a_won_trick_when_it_can() -> None:
             assert action is not None and action[5:] in higher  # winning now ends the deal
             seen += 1
     assert seen >= 1
+
+
+def test_hard_decides_out_of_turn_molodkas() -> None:
+    """Asked out of turn while holding a molodka, the hard level answers the molodka or
+    nothing, never anything else."""
+    from tests.bots.helpers import bot_positions
+
+    asked = 0
+    for seed in range(300):
+        for _, seat, view in bot_positions("goat", None, seed, ["random"]):
+            if seat == view["to_move"] or not view["can_molodka"]:
+                continue
+            a = make_bot("goat", "hard", seed=seed, budget_ms=2).act(view)
+            assert a is None or (a.startswith("molodka:") and a in view["legal_actions"])
+            asked += 1
+        if asked >= 3:
+            break
+    assert asked >= 1

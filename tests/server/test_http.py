@@ -234,9 +234,20 @@ def test_notify_settings_are_checked(api: Api) -> None:
     url = f"/api/tables/{t['id']}/notify"
     assert h.put(url, json={"webhook": "ftp://x"}, headers=api.auth(tok)).status_code == 400
     assert h.put(url, json={"email": "nobody"}, headers=api.auth(tok)).status_code == 400
-    r = h.put(url, json={"webhook": "http://127.0.0.1:9/hook", "email": "a@b.example"},
+    # by default a webhook may not call the server's own network (request forgery)
+    for hook in ("http://127.0.0.1:9/hook", "http://localhost/hook", "https://10.1.2.3/h",
+                 "http://169.254.169.254/latest/meta-data", "http://[::1]:8000/h",
+                 "http://[::ffff:192.168.1.1]/h", "http://0.0.0.0/h"):
+        r = h.put(url, json={"webhook": hook}, headers=api.auth(tok))
+        assert r.status_code == 400, hook
+        err = r.json()["error"]
+        assert err["code"] == "bad_request" and "private" in err["message"], err
+    assert "localhost resolves to" in h.put(url, json={"webhook": "http://localhost/h"},
+                                            headers=api.auth(tok)).json()["error"]["message"]
+    r = h.put(url, json={"webhook": "http://93.184.215.14:8080/hook", "email": "a@b.example"},
               headers=api.auth(tok))
     assert r.status_code == 200
+    assert h.put(url, json={"webhook": None}, headers=api.auth(tok)).status_code == 200
     assert h.put(url, json={"email": "a@b.example"}).status_code == 401
 
 

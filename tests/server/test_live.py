@@ -1,8 +1,10 @@
 """The live channel: whole matches over WebSockets, reconnecting with ``since``, the NDJSON
-stream, and the check that no message ever shows a seat a card it may not see."""
+stream, table messages when seats change, spectators, and the check that no message ever
+shows a seat a card it may not see."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import queue
 import random
@@ -15,14 +17,17 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.helpers import Api, Server, Truth, pick_actor, tokens_of
+from tests.server.helpers import CARD, ROOT, Api, Server, Truth, cards_in, pick_actor, tokens_of
 from tests.server.test_http import SEATS, SHORT
 
 
-def ws_open(server: Server, table: str, token: str, since: int | None = None) -> ClientConnection:
-    url = f"{server.ws_base}/api/tables/{table}/ws?token={token}"
+def ws_open(server: Server, table: str, token: str | None,
+            since: int | None = None) -> ClientConnection:
+    """A seat's socket (a spectator's without a token)."""
+    query = [f"token={token}"] if token is not None else []
     if since is not None:
-        url += f"&since={since}"
+        query.append(f"since={since}")
+    url = f"{server.ws_base}/api/tables/{table}/ws" + ("?" + "&".join(query) if query else "")
     try:  # websockets 16+ wants this said to connect without a with block
         return connect(url, open_timeout=10, close_timeout=2, legacy=True)
     except TypeError:
@@ -40,7 +45,7 @@ def next_message(ws: ClientConnection, skip_pings: bool = True) -> dict[str, Any
 class Seat:
     """One seat's socket and everything it was sent."""
 
-    def __init__(self, server: Server, table: str, seat: int, token: str,
+    def __init__(self, server: Server, table: str, seat: int, token: str | None,
                  since: int | None = None) -> None:
         self.seat = seat
         self.ws = ws_open(server, table, token, since)
@@ -49,10 +54,17 @@ class Seat:
         self.got: list[dict[str, Any]] = []
         self.acks: dict[str, dict[str, Any]] = {}
         self.all_acks: list[dict[str, Any]] = []
+        self.tables: list[dict[str, Any]] = []  # table messages, in order
+        self.info: dict[str, Any] = {}  # the latest table info, from any message
 
     def read_until(self, version: int, ack: str | None = None) -> None:
         while self.version < version or (ack is not None and ack not in self.acks):
             msg = next_message(self.ws)
+            if msg["type"] == "table":
+                assert msg["version"] >= self.version and msg["table"]["id"]
+                self.tables.append(msg["table"])
+                self.info = msg["table"]
+                continue
             if msg["type"] == "ack":
                 self.acks[msg["id"]] = msg
                 self.all_acks.append(msg)
@@ -66,7 +78,23 @@ class Seat:
                 assert msg["type"] == "view"
             self.version = msg["version"]
             self.view = msg["view"]
+            self.info = msg["view"]["table"]
             self.got.append(msg)
+
+    def read_table(self, pred: Any) -> dict[str, Any]:
+        """Read on until the latest table info satisfies ``pred``."""
+        while not (self.info and pred(self.info)):
+            msg = next_message(self.ws)
+            assert msg["type"] in ("table", "event", "view"), msg
+            if msg["type"] == "table":
+                assert msg["version"] >= self.version
+                self.tables.append(msg["table"])
+                self.info = msg["table"]
+            else:
+                self.version, self.view = msg["version"], msg["view"]
+                self.info = msg["view"]["table"]
+                self.got.append(msg)
+        return self.info
 
     def close(self) -> None:
         self.ws.close()
@@ -172,13 +200,13 @@ def test_long_absence_is_replayed_from_the_store(api: Api, server: Server) -> No
     check_messages(Truth(api.record(tid)), 1, lines)
 
 
-def stream_lines(server: Server, table: str, token: str, since: int | None,
+def stream_lines(server: Server, table: str, token: str | None, since: int | None,
                  count: int, pings: int = 0) -> list[dict[str, Any]]:
-    """The first ``count`` non-ping lines of the NDJSON stream (and at least ``pings``
-    pings)."""
+    """The first ``count`` view and event lines of the NDJSON stream (and at least ``pings``
+    pings); a spectator's without a token."""
     out: list[dict[str, Any]] = []
     seen_pings = 0
-    params: dict[str, Any] = {"token": token}
+    params: dict[str, Any] = {"token": token} if token is not None else {}
     if since is not None:
         params["since"] = since
     with httpx.stream("GET", f"{server.base}/api/tables/{table}/stream", params=params,
@@ -189,7 +217,7 @@ def stream_lines(server: Server, table: str, token: str, since: int | None,
             msg = json.loads(line)
             if msg["type"] == "ping":
                 seen_pings += 1
-            else:
+            elif msg["type"] != "table":
                 out.append(msg)
             if len(out) >= count and seen_pings >= pings:
                 break
@@ -215,7 +243,10 @@ def test_stream_sends_view_then_events_and_pings(api: Api, server: Server) -> No
     assert lines[1]["events"][0] == {"type": "action", "seat": 0, "action": "trump:S",
                                      "deal": 0}
     assert lines[2]["view"]["seat"] == 1 and len(lines[2]["view"]["hand"]) == 13
-    r = httpx.get(f"{server.base}/api/tables/{t['id']}/stream", timeout=5)
+    r = httpx.get(f"{server.base}/api/tables/{t['id']}/stream", params={"token": "bogus"},
+                  timeout=5)
+    assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+    r = httpx.get(f"{server.base}/api/tables/{t['id']}/stream", params={"seat": 1}, timeout=5)
     assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
 
 
@@ -251,3 +282,139 @@ def test_websocket_errors_and_duplicates(api: Api, server: Server) -> None:
     assert first == second and second["version"] == 1
     assert api.view(t["id"], tokens[0])["version"] == 1
     me.close()
+
+
+def play_over_http(api: Api, table: str, tokens: dict[int, str], seed: int) -> int:
+    """Play the match to its end over HTTP; the last version."""
+    rng = random.Random(seed)
+    while True:
+        views = {s: api.view(table, tok) for s, tok in tokens.items()}
+        if views[0]["over"]:
+            return int(views[0]["version"])
+        seat, action = pick_actor(views, rng) or (-1, "")
+        assert api.act(table, tokens[seat], action).status_code == 200
+
+
+def connected(seat: int, on: bool = True) -> Any:
+    return lambda info: info["seats"][seat]["connected"] is on
+
+
+def test_table_messages_when_seats_connect_rematch_and_leave(api: Api, server: Server) -> None:
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
+                   first_seat=0)
+    tid, tokens = t["id"], tokens_of(t)
+    me = Seat(server, tid, 0, tokens[0])
+    me.read_until(0)
+    assert me.info["seats"][0]["connected"] and not me.info["seats"][1]["connected"]
+    start = time.monotonic()
+    friend = Seat(server, tid, 1, tokens[1])
+    me.read_table(connected(1))  # at once, with no move made
+    assert time.monotonic() - start < 3 and me.version == 0 and me.tables
+    assert me.tables[-1]["version"] == 0
+    friend.close()
+    me.read_table(connected(1, False))
+    last = play_over_http(api, tid, tokens, 3)
+    me.read_until(last)
+    r = api.http.post(f"/api/tables/{tid}/rematch", headers=api.auth(tokens[1]))
+    assert r.status_code == 200
+    assert me.read_table(lambda i: i["rematch"] is not None)["rematch"] == r.json()["id"]
+    # a seat that leaves: the others see its bot at once, and its own socket is closed
+    friend = Seat(server, tid, 1, tokens[1])
+    friend.read_until(last)
+    me.read_table(connected(1))
+    assert api.http.post(f"/api/tables/{tid}/leave",
+                         headers=api.auth(tokens[1])).status_code == 200
+    info = me.read_table(lambda i: i["seats"][1]["type"] == "bot")
+    assert info["seats"][1]["level"] == "easy"
+    with pytest.raises(ConnectionClosed):
+        for _ in range(20):
+            friend.ws.recv(timeout=5)
+    me.read_table(connected(1, False))
+    me.close()
+
+
+def test_stream_gets_a_table_message_when_a_seat_is_joined(api: Api, server: Server) -> None:
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
+                   open=True, first_seat=0)
+    tid, tokens = t["id"], tokens_of(t)
+    with httpx.stream("GET", f"{server.base}/api/tables/{tid}/stream",
+                      params={"token": tokens[0]}, timeout=10) as r:
+        lines = (json.loads(line) for line in r.iter_lines())
+        first = next(lines)
+        assert first["type"] == "view" and not first["view"]["table"]["seats"][1]["claimed"]
+        start = time.monotonic()
+        joined = api.http.post(f"/api/tables/{tid}/join", json={"name": "Zara"})
+        assert joined.status_code == 200
+        msg = next(m for m in lines if m["type"] == "table")
+        assert time.monotonic() - start < 3
+        assert msg["version"] == 0 and msg["table"]["id"] == tid
+        assert msg["table"]["seats"][1] == {"seat": 1, "type": "human", "level": None,
+                                            "name": "Zara", "claimed": True,
+                                            "connected": False}
+
+
+def test_spectators_get_only_public_views_and_cannot_act(api: Api, server: Server) -> None:
+    t = api.create("goat", SHORT["goat"], [{"type": "human"}] * 4)
+    tid, tokens = t["id"], tokens_of(t)
+    watcher = Seat(server, tid, -1, None)
+    watcher.read_until(0)
+    hand = api.view(tid, tokens[0])["hand"]
+    for msg in ({"type": "action", "action": f"lead:{hand[0]}", "id": "w1"},
+                {"type": "action", "action": "nonsense"}):
+        watcher.ws.send(json.dumps(msg))
+        while (err := next_message(watcher.ws))["type"] == "table":
+            pass
+        assert err["type"] == "error" and err["error"]["code"] == "unauthorized", err
+    assert err["id"] is None and "seat token" in err["error"]["message"]
+    watcher.ws.send(json.dumps({"type": "ping"}))
+    while (pong := next_message(watcher.ws))["type"] == "table":
+        pass
+    assert pong == {"type": "pong", "version": 0}
+    last = play_over_http(api, tid, tokens, 8)
+    watcher.read_until(last)
+    watcher.close()
+    late = stream_lines(server, tid, None, 3, count=last - 3)  # a spectator catching up
+    assert [m["version"] for m in late] == list(range(4, last + 1))
+    truth = Truth(api.record(tid))
+    assert [m["version"] for m in watcher.got] == list(range(last + 1))
+    for m in watcher.got + late:
+        view = m["view"]
+        assert "hand" not in view and "legal_actions" not in view and "seat" not in view
+        truth.check_public(m["version"], view)
+        if m["type"] == "event":  # only cards known before, or that this action showed
+            v = m["version"]
+            secret = set(truth.decks[v - 1]) - truth.faceup[v - 1]
+            secret.discard(str(truth.trump_cards[v - 1] or ""))
+            _, action = truth.actions[v]
+            verb, _, arg = action.partition(":")
+            if verb != "pass":
+                secret -= set(CARD.findall(arg.upper()))
+            assert not cards_in(m["events"]) & secret, f"version {v} shows a hidden card"
+
+
+def test_compressed_assets_and_json_but_a_plain_prompt_stream(api: Api, server: Server) -> None:
+    gz = {"Accept-Encoding": "gzip"}
+    app_js = (ROOT / "src" / "taash" / "web" / "app.js").read_bytes()
+    with httpx.stream("GET", f"{server.base}/assets/app.js", headers=gz) as r:
+        raw = b"".join(r.iter_raw())
+    assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in r.headers["vary"].lower()
+    assert gzip.decompress(raw) == app_js and len(raw) < len(app_js)
+    plain = httpx.get(f"{server.base}/assets/app.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == app_js
+    r = httpx.get(f"{server.base}/openapi.json", headers=gz)
+    assert r.headers["content-encoding"] == "gzip" and "/api/tables" in r.json()["paths"]
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
+                   first_seat=0)
+    tid, tokens = t["id"], tokens_of(t)
+    start = time.monotonic()
+    with httpx.stream("GET", f"{server.base}/api/tables/{tid}/stream", headers=gz,
+                      params={"token": tokens[1]}, timeout=10) as r:
+        assert "content-encoding" not in r.headers
+        lines = (json.loads(line) for line in r.iter_lines())
+        assert next(lines)["type"] == "view"
+        assert time.monotonic() - start < 2, "the first line comes at once"
+        start = time.monotonic()
+        assert api.act(tid, tokens[0], "trump:S").status_code == 200
+        msg = next(m for m in lines if m["type"] == "event")
+        assert msg["version"] == 1 and time.monotonic() - start < 2

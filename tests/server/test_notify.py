@@ -1,7 +1,9 @@
-"""Turn notices by webhook and email (a local SMTP server), reminders, and the turn timer."""
+"""Turn notices by webhook and email (a local SMTP server), reminders, and the turn timer.  The
+webhook receiver listens on 127.0.0.1, so the server here allows private webhook addresses."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -29,9 +31,11 @@ class Inbox:
 
 class Hooks(BaseHTTPRequestHandler):
     received: ClassVar[list[dict[str, Any]]] = []
+    hosts: ClassVar[list[str]] = []
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        Hooks.hosts.append(str(self.headers.get("host")))
         Hooks.received.append(json.loads(body))
         self.send_response(204)
         self.end_headers()
@@ -67,7 +71,7 @@ def notifying(tmp_path_factory: pytest.TempPathFactory,
     srv = Server(f"sqlite+aiosqlite:///{folder / 'n.db'}", "--smtp",
                  f"smtp://127.0.0.1:{smtp[1]}?from=taash@test.example", "--remind-after", "1.5",
                  "--sweep", "0.2", "--bot-delay", "0", "--public-url", "http://play.example",
-                 log=folder / "server.log").start()
+                 "--webhook-allow-private", log=folder / "server.log").start()
     yield srv
     srv.stop()
 
@@ -137,3 +141,31 @@ def test_turn_timer_lets_a_bot_play_for_an_absent_player(notifying: Server) -> N
     v = api.wait_for(tid, tokens[1], lambda v: v["version"] >= 2)
     assert v["history"][0]["seat"] == 0 and v["history"][0]["action"].startswith("trump:")
     api.close()
+
+
+def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
+        hooks: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checked again before sending (a URL stored before, a name that moved), in process;
+    the POST goes to the address checked, under the URL's own host name."""
+    import ipaddress
+
+    from taash.server import notify
+
+    async def send(url: str, allow: bool, tag: str) -> None:
+        n = notify.Notifier(None, webhook_allow_private=allow)
+        await n._webhook(url, {"type": "your_turn", "table": tag})
+        await n.close()
+
+    asyncio.run(send(hooks, False, "refused"))
+    asyncio.run(send(hooks, True, "allowed"))
+    named = hooks.replace("127.0.0.1", "hooks.example")
+
+    async def checked(url: str, allow: bool = False) -> list[Any]:
+        assert url == named and not allow
+        return [ipaddress.ip_address("127.0.0.1")]
+
+    monkeypatch.setattr(notify, "webhook_addresses", checked)  # as if public
+    asyncio.run(send(named, False, "pinned"))
+    tables = [h["table"] for h in Hooks.received]
+    assert "allowed" in tables and "pinned" in tables and "refused" not in tables
+    assert Hooks.hosts[tables.index("pinned")] == named.split("/")[2]

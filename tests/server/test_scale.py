@@ -21,7 +21,7 @@ import pytest
 from taash.record import verify
 from tests.server.helpers import Api, Server, Truth, pick_actor, tokens_of
 from tests.server.test_http import SEATS, SHORT
-from tests.server.test_live import Seat
+from tests.server.test_live import Seat, connected
 
 PG_ADMIN = os.environ.get("TAASH_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("TAASH_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -144,6 +144,28 @@ def test_events_reach_seats_on_the_other_instance(pair: tuple[Server, Server],
         assert [m["version"] for m in s.got] == list(range(version + 1))
         for m in s.got:
             truth.check_view(s.seat, m["version"], m["view"])
+    api_a.close()
+    api_b.close()
+
+
+def test_table_messages_reach_seats_on_the_other_instance(pair: tuple[Server, Server]) -> None:
+    """Who is connected, and a seat given to a bot, whichever instance it happens on."""
+    a, b = pair
+    api_a, api_b = Api(a.base), Api(b.base)
+    t = api_a.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2)
+    tid, tokens = t["id"], tokens_of(t)
+    me = Seat(a, tid, 0, tokens[0])
+    me.read_until(0)
+    friend = Seat(b, tid, 1, tokens[1])
+    friend.read_until(0)
+    me.read_table(connected(1))
+    friend.read_table(connected(0))  # b asked who is connected elsewhere when it loaded
+    friend.close()
+    me.read_table(connected(1, False))
+    r = api_b.http.post(f"/api/tables/{tid}/leave", headers=api_b.auth(tokens[1]))
+    assert r.status_code == 200
+    assert me.read_table(lambda i: i["seats"][1]["type"] == "bot")["seats"][1]["level"] == "easy"
+    me.close()
     api_a.close()
     api_b.close()
 

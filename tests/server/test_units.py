@@ -49,6 +49,40 @@ def test_smtp_urls_and_addresses() -> None:
     assert valid_webhook("https://x.example/h") and not valid_webhook("file:///etc/passwd")
 
 
+def test_webhook_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ipaddress
+
+    from taash.server.notify import WebhookRefused, pinned, public_address, webhook_addresses
+
+    for a in ("93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "2002:5db8:d70e::1"):
+        assert public_address(ipaddress.ip_address(a)), a
+    for a in ("10.0.0.1", "172.16.5.4", "192.168.1.1", "127.0.0.1", "169.254.169.254",
+              "100.64.0.1", "0.0.0.0", "255.255.255.255", "224.0.0.1", "240.0.0.1", "::1",
+              "::", "fe80::1", "fc00::1", "::ffff:10.0.0.1", "2002:0a00:0001::1",
+              "64:ff9b::7f00:1", "ff02::1"):
+        assert not public_address(ipaddress.ip_address(a)), a
+
+    async def check(url: str, allow: bool = False) -> list[str]:
+        return [str(a) for a in await webhook_addresses(url, allow)]
+
+    assert asyncio.run(check("https://93.184.215.14/h")) == ["93.184.215.14"]
+    assert asyncio.run(check("http://127.0.0.1:9/h", allow=True)) == ["127.0.0.1"]
+    with pytest.raises(WebhookRefused, match=r"resolves to (127\.0\.0\.1|::1)"):
+        asyncio.run(check("http://localhost:8000/h"))
+    with pytest.raises(WebhookRefused, match="does not resolve"):
+        asyncio.run(check("http://no-such-host.invalid/h", allow=True))
+    url, headers, ext = pinned("https://u@hooks.example:8443/a?b=1", ipaddress.ip_address("::5"))
+    assert url == "https://[::5]:8443/a?b=1"
+    assert headers == {"Host": "hooks.example:8443"} and ext == {"sni_hostname": "hooks.example"}
+    monkeypatch.setenv("TAASH_WEBHOOK_ALLOW_PRIVATE", "1")
+    assert Settings.from_env().webhook_allow_private
+    monkeypatch.setenv("TAASH_WEBHOOK_ALLOW_PRIVATE", "maybe")
+    with pytest.raises(ConfigError):
+        Settings.from_env()
+    monkeypatch.delenv("TAASH_WEBHOOK_ALLOW_PRIVATE")
+    assert not Settings.from_env().webhook_allow_private
+
+
 def test_tokens() -> None:
     assert len(token_hash("t")) == 64
     assert derived_token("t", "r:1") == derived_token("t", "r:1") != derived_token("u", "r:1")
@@ -122,6 +156,76 @@ def test_group_commit_checks_each_action(tmp_path: Path) -> None:
     out = asyncio.run(go())
     assert isinstance(out[0], float) and isinstance(out[2], float)
     assert isinstance(out[1], VersionConflict)
+
+
+def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
+    """What other instances tell of their connected seats: shown, ordered by message number,
+    forgotten when they go or fall silent; and this instance tells its own."""
+    import json
+    import time
+    from typing import Any
+
+    from taash.server.bus import Bus
+
+    class Heard(Bus):
+        shared = True
+
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+
+        async def publish(self, message: dict[str, Any]) -> None:
+            self.sent.append(message)
+
+    async def go() -> None:
+        settings = Settings(db_url=f"sqlite:///{tmp_path / 'p.db'}", sweep_s=60)
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        bus = Heard()
+        hub = Hub(settings, store, bus)
+        try:
+            t, _ = await hub.create_table("court-piece-2p", None, None, True, False, None,
+                                          None, 0)
+            room = hub.rooms[t.id]
+            watcher = room.subscribe(None)  # a spectator: not a seat, not told to others
+            assert bus.sent == [] and not watcher.queue
+
+            def seats() -> list[bool]:
+                return [s["connected"] for s in room.table_info()["seats"]]
+
+            def heard() -> list[list[bool]]:
+                out = [[s["connected"] for s in json.loads(text)["table"]["seats"]]
+                       for _, text in watcher.queue]
+                watcher.queue.clear()
+                return out
+
+            here = {"k": "here", "i": "other", "rooms": {t.id: [1]}}
+            hub.on_presence({**here, "n": 5})
+            assert seats() == [False, True] and heard() == [[False, True]]
+            hub.on_presence({**here, "n": 4, "rooms": {t.id: []}})  # late: ignored
+            hub.on_presence({**here, "i": hub.instance, "n": 9, "rooms": {t.id: [0]}})  # mine
+            assert seats() == [False, True] and heard() == []
+            hub.on_presence({"k": "gone", "i": "other"})
+            assert seats() == [False, False] and heard() == [[False, False]]
+            hub.on_presence({**here, "n": 6})
+            hub.forget_presence(time.monotonic() - 60)  # heard lately: kept
+            assert seats() == [False, True]
+            hub.forget_presence(time.monotonic() + 1)  # silent too long: forgotten
+            assert seats() == [False, False] and heard() == [[False, True], [False, False]]
+            sub = room.subscribe(0)  # a seat here: the others are told, numbered
+            await asyncio.sleep(0)
+            room.unsubscribe(sub)
+            await asyncio.sleep(0)
+            told = [(m["k"], m["rooms"]) for m in bus.sent]
+            assert told == [("here", {t.id: [0]}), ("here", {t.id: []})]
+            assert bus.sent[0]["n"] < bus.sent[1]["n"]
+            hub.on_presence({"k": "who", "i": "other", "t": t.id})  # nothing here to tell
+            await asyncio.sleep(0)
+            assert len(bus.sent) == 2
+        finally:
+            await hub.close()
+            await store.close()
+
+    asyncio.run(go())
 
 
 def test_an_unexpected_error_is_json_without_a_traceback(tmp_path: Path) -> None:

@@ -190,6 +190,17 @@ def test_invite_two_browsers_play_live(server: Server, new_page: Any) -> None:
     guest.goto(link)
     guest.wait_for_selector("main.table[data-version]")
     assert attr(guest, "data-seat") == "1" and attr(host, "data-seat") == "0"
+    # The host sees the guest arrive at once (a table message; no move was made).
+    host.wait_for_selector(".seat[data-seat='1'] .dot.on", timeout=5000)
+    assert version(host) == 0
+
+    # Someone without a token watches live over the socket, never seeing a hand.
+    tid = host.url.split("/t/")[1].split("?")[0]
+    watcher = new_page("desktop", server.base)
+    sockets: list[str] = []
+    watcher.on("websocket", lambda ws: sockets.append(ws.url))
+    watcher.goto(f"/t/{tid}")
+    watcher.wait_for_selector("main.table[data-version='0']")
 
     # The host's home screen lists the table, with the "your turn" badge when it is.
     table_url = host.url
@@ -217,7 +228,25 @@ def test_invite_two_browsers_play_live(server: Server, new_page: Any) -> None:
     results = sorted([host.locator(".status .result").inner_text(),
                       guest.locator(".status .result").inner_text()])
     assert results[0].endswith("wins the match") and results[1] == "You win the match!"
-    assert host.js_errors == [] and guest.js_errors == []
+    # (the watcher polls only once a minute: only the socket brings it to the end this soon)
+    watcher.wait_for_selector(f"main.table[data-over='true'][data-version='{version(host)}']",
+                              timeout=5000)
+    assert watcher.locator("[data-hand] [data-card]").count() == 0
+    assert sockets and all("/ws" in u and "token=" not in u for u in sockets)
+
+    # The host asks for a rematch: the guest's page offers to join it at once.
+    for p in (host, guest):
+        p.locator("dialog[data-dialog='match-summary']").wait_for()
+    press(host, "dialog[data-dialog='match-summary'] [data-action='rematch']")
+    host.wait_for_url(lambda url: f"/t/{tid}" not in url and url.endswith("?seat=0"))
+    rematch = host.url.split("/t/")[1].split("?")[0]
+    assert rematch != tid
+    guest.wait_for_selector("dialog[data-dialog='match-summary'] [data-action='rematch']"
+                            "[data-ready='true']", timeout=5000)
+    assert guest.locator(".status [data-action='rematch']").get_attribute("data-ready") == "true"
+    press(guest, "dialog[data-dialog='match-summary'] [data-action='rematch']")
+    guest.wait_for_url(f"**/t/{rematch}?seat=1")
+    assert host.js_errors == [] and guest.js_errors == [] and watcher.js_errors == []
 
 
 def test_reconnect_after_server_restart(tmp_path: Path, new_page: Any) -> None:
@@ -299,12 +328,18 @@ def test_first_load_is_under_300_kb(server: Server, new_page: Any, screenshots: 
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     sizes: dict[str, float] = {}
+    decoded: dict[str, float] = {}
     cdp.on("Network.loadingFinished",
            lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+    cdp.on("Network.dataReceived", lambda e: decoded.__setitem__(
+        e["requestId"], decoded.get(e["requestId"], 0) + e["dataLength"]))
     page.goto("/", wait_until="networkidle")
     total = sum(sizes.values())
-    print(f"first load: {len(sizes)} requests, {total / 1024:.1f} KiB transferred")
+    files = sum(decoded.values())
+    print(f"first load: {len(sizes)} requests, {total / 1024:.1f} KiB transferred "
+          f"(compressed), {files / 1024:.1f} KiB of files")
     assert 0 < total < 300_000
+    assert total < files * 0.6, "the files come compressed"
     page.screenshot(scale="css", path=str(screenshots / "home-phone.png"))
 
 

@@ -19,12 +19,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taash.games import GAMES
 from taash.games.base import IllegalAction, MalformedAction
 from taash.server.config import Settings
-from taash.server.notify import valid_email, valid_webhook
+from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
 from taash.server.rooms import ApiError, Hub, Room, Subscriber, dumps
 
 log = logging.getLogger("taash.server")
@@ -186,9 +187,10 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 
 
 async def pump(room: Room, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
-    """A seat's live messages, in version order, with a keep-alive ping when quiet."""
+    """A seat's (or a spectator's) live messages, in version order, with a keep-alive ping
+    when quiet; it ends when the server closes or the seat's token is withdrawn."""
     hub = room.hub
-    while not hub.closing:
+    while not hub.closing and not sub.ended:
         if sub.resync:
             sub.resync = False
             text = room.view_message(sub.seat)
@@ -227,6 +229,11 @@ def create_app(settings: Settings, hub: Hub | None = None,
                   "actions, live events.  See docs/API.md.")
 
     app.add_middleware(Guard, settings=settings)
+    # the NDJSON stream stays uncompressed: each line leaves as it is written, and a stream
+    # holds no compressor
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6,
+                       exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES,
+                                              "application/x-ndjson"))
     if hub is not None:
         app.state.hub = hub
 
@@ -397,6 +404,11 @@ def create_app(settings: Settings, hub: Hub | None = None,
         room, s = await hub.authorize(table_id, bearer(request, token), None)
         if body.webhook is not None and not valid_webhook(body.webhook):
             raise ApiError(400, "bad_request", "webhook must be an http:// or https:// URL")
+        if body.webhook:
+            try:
+                await webhook_addresses(body.webhook, settings.webhook_allow_private)
+            except WebhookRefused as e:
+                raise ApiError(400, "bad_request", str(e)) from None
         if body.email is not None and not valid_email(body.email):
             raise ApiError(400, "bad_request", f"not an email address: {body.email!r}")
         await hub.set_notify(room, s, body.webhook or None, body.email or None)
@@ -407,9 +419,12 @@ def create_app(settings: Settings, hub: Hub | None = None,
     async def stream(request: Request, table_id: str, token: str | None = None,
                      since: int | None = None, seat: int | None = None) -> StreamingResponse:
         """NDJSON: the full view (or what was missed since ``since``), then one line per
-        accepted action; a ping line when quiet."""
+        accepted action; a ping line when quiet.  Without a token: a spectator's, with the
+        public view."""
         hub = get_hub(request)
-        room, s = await hub.authorize(table_id, bearer(request, token), seat)
+        room, s = await hub.watch_or_authorize(table_id, bearer(request, token), seat)
+        if s is None:
+            room.check_watchers()
 
         async def lines() -> AsyncIterator[str]:
             sub = room.subscribe(s)
@@ -433,7 +448,9 @@ def create_app(settings: Settings, hub: Hub | None = None,
         hub = get_hub(websocket)
         await websocket.accept()
         try:
-            room, s = await hub.authorize(table_id, bearer(websocket, token), seat)
+            room, s = await hub.watch_or_authorize(table_id, bearer(websocket, token), seat)
+            if s is None:
+                room.check_watchers()
         except ApiError as e:
             await websocket.send_text(dumps({"type": "error", **e.body()}))
             await websocket.close(code=4000 + e.status)
@@ -494,7 +511,7 @@ async def _send_all(messages: AsyncIterator[str], send: Callable[[str], Awaitabl
         await send(m)
 
 
-async def _receive_all(ws: WebSocket, room: Room, seat: int,
+async def _receive_all(ws: WebSocket, room: Room, seat: int | None,
                        send: Callable[[str], Awaitable[None]]) -> None:
     buckets: TokenBuckets = TokenBuckets(room.hub.settings.rate_limit,
                                          room.hub.settings.rate_burst)
@@ -524,6 +541,11 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int,
             await send(dumps({"type": "error", "id": cid, "error": {
                 "code": "bad_request", "rule": None,
                 "message": "an action message has a text action and a text id"}}))
+            continue
+        if seat is None:
+            await send(dumps({"type": "error", "id": cid, "error": {
+                "code": "unauthorized", "rule": None,
+                "message": "spectators do not act: connect with a seat token to play"}}))
             continue
         if not buckets.allow("ws"):
             await send(dumps({"type": "error", "id": cid, "error": {

@@ -4,7 +4,9 @@ One instance needs no bus: the table's room pushes events to its own seats.  Sev
 sharing one database publish every accepted action on Redis; an instance holding that table's
 room applies it to its own copy of the match (the core is deterministic) and pushes the events
 to the seats connected to it.  A message lost or out of order is not a problem: an instance that
-sees a gap in the versions reads the missing actions from the database.
+sees a gap in the versions reads the missing actions from the database.  Changes of a table's
+seats (``meta``: read them again from the database) and which seats are connected to which
+instance (``here``/``who``/``gone``, numbered and repeated, see ``Hub``) travel the same way.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 class Bus:
     """The in-process bus: nothing to tell anyone else."""
 
+    shared = False  # True: other instances hear what is published
+
     async def start(self, handler: Handler) -> None:
         return None
 
@@ -36,6 +40,8 @@ class Bus:
 
 class RedisBus(Bus):
     """Redis publish/subscribe on one channel per database."""
+
+    shared = True
 
     def __init__(self, url: str, channel: str) -> None:
         import redis.asyncio as aioredis

@@ -171,6 +171,10 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[int | None, typer.Option(
             "--bot-delay", min=0, help="default bot delay at live tables, ms "
             "[env TAASH_BOT_DELAY_MS, default 700]")] = None,
+        webhook_allow_private: Annotated[bool, typer.Option(
+            "--webhook-allow-private", help="let turn webhooks call private, loopback and "
+            "link-local addresses; for a trusted network only "
+            "[env TAASH_WEBHOOK_ALLOW_PRIVATE, default off]")] = False,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "warning",
     ) -> None:
         """Run the game server: HTTP API, live channel and web interface."""
@@ -190,6 +194,8 @@ def register(app: typer.Typer) -> None:
             settings.rate_limit = rate_limit
         if bot_delay is not None:
             settings.bot_delay_ms = bot_delay
+        if webhook_allow_private:
+            settings.webhook_allow_private = True
         if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):
             raise _fail(f"unknown log level {log_level!r}")
         serve(settings, host, port, log_level)

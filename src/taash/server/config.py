@@ -65,6 +65,17 @@ def _env_float(name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number, not {raw!r}") from None
 
 
+def _env_bool(name: str, default: bool = False) -> bool:
+    raw = (os.environ.get(name) or "").strip().lower()
+    if raw == "":
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be 1 or 0 (true or false), not {raw!r}")
+
+
 @dataclass
 class Settings:
     """What one server process needs to know."""
@@ -87,6 +98,8 @@ class Settings:
     bot_delay_ms: int = 700
     #: a human seat's turn timer runs out: this level of bot plays that move
     timer_bot_level: str = "easy"
+    #: let webhooks call private, loopback and link-local addresses (a trusted network only)
+    webhook_allow_private: bool = False
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -101,6 +114,7 @@ class Settings:
             ping_s=_env_float("TAASH_PING_INTERVAL", 10.0),
             rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
+            webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
         )
 
     def resolved_db_url(self) -> URL:

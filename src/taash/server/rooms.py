@@ -37,6 +37,7 @@ log = logging.getLogger("taash.server")
 HISTORY = 24  # versions kept in memory per room, for clients that reconnect (the rest: replay)
 MAX_CATCHUP = 2000  # further behind than this: a fresh full view instead of every event
 QUEUE_MAX = 512  # messages waiting for one slow client before it is resynced
+MAX_WATCHERS = 200  # spectators' live connections per table and process
 BOT_LEVELS = ("random", "easy", "hard")
 
 
@@ -121,17 +122,21 @@ class Step:
 
 
 class Subscriber:
-    """One live connection of one seat: a queue of ``(version, message)``."""
+    """One live connection of one seat (``None``: a spectator): a queue of
+    ``(version, message)``."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.queue: deque[tuple[int, str]] = deque()
         self.wake = asyncio.Event()
         self.min_version = -1
         self.resync = False
+        self.ended = False  # the seat's token was withdrawn: the connection closes
 
-    def push(self, version: int, text: str) -> None:
-        if version <= self.min_version:
+    def push(self, version: int, text: str, info: bool = False) -> None:
+        """Queue a message; ``info``: a table message, which may come at the version the
+        client already has (the seats changed, not the match)."""
+        if version < self.min_version or (version == self.min_version and not info):
             return
         if len(self.queue) >= QUEUE_MAX:
             self.queue.clear()
@@ -158,7 +163,11 @@ class Room:
         self.lock = asyncio.Lock()
         self.history: deque[Step] = deque(maxlen=HISTORY)
         self.answers: dict[tuple[int, str], dict[str, Any]] = {}
-        self.subs: dict[int, set[Subscriber]] = {}
+        self.subs: dict[int | None, set[Subscriber]] = {}  # None: spectators
+        # seats with live connections to other server instances:
+        # instance -> (when heard, its message number, seats)
+        self.remote: dict[str, tuple[float, int, frozenset[int]]] = {}
+        self.announced: str | None = None
         self.bots: dict[tuple[int, str], Any] = {}
         self.declined: set[tuple[int, int]] = set()
         self.driver: asyncio.Task[None] | None = None
@@ -186,13 +195,23 @@ class Room:
             "rematch": m.rematch_id, "rematch_of": m.rematch_of,
             "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,
                        "claimed": s.claimed or s.type == "bot",
-                       "connected": bool(self.subs.get(s.seat))} for s in m.seats],
+                       "connected": self.connected(s.seat)} for s in m.seats],
         }
 
-    def public(self) -> dict[str, Any]:
-        v: dict[str, Any] = self.state.public_view()
-        v["version"] = self.version
-        v["table"] = self.table_info()
+    def connected(self, seat: int) -> bool:
+        """Whether the seat has a live connection to this or another server instance."""
+        return bool(self.subs.get(seat)) or any(seat in seats for _, _, seats in
+                                                self.remote.values())
+
+    def local_seats(self) -> list[int]:
+        return sorted(s for s, subs in self.subs.items() if s is not None and subs)
+
+    def public(self, state: Any = None, version: int | None = None,
+               info: dict[str, Any] | None = None) -> dict[str, Any]:
+        st = self.state if state is None else state
+        v: dict[str, Any] = st.public_view()
+        v["version"] = self.version if version is None else version
+        v["table"] = self.table_info() if info is None else info
         v["id"] = self.id
         return v
 
@@ -204,12 +223,37 @@ class Room:
         v["table"] = self.table_info() if info is None else info
         return v
 
-    def view_message(self, seat: int) -> str:
-        return dumps({"type": "view", "version": self.version, "view": self.seat_view(seat)})
+    def view_of(self, seat: int | None, state: Any = None, version: int | None = None,
+                info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A seat's view, or (``None``) the public view."""
+        if seat is None:
+            return self.public(state, version, info)
+        return self.seat_view(seat, state, version, info)
 
-    def event_message(self, seat: int, step: Step, info: dict[str, Any] | None = None) -> str:
+    def view_message(self, seat: int | None) -> str:
+        return dumps({"type": "view", "version": self.version, "view": self.view_of(seat)})
+
+    def event_message(self, seat: int | None, step: Step,
+                      info: dict[str, Any] | None = None) -> str:
         return dumps({"type": "event", "version": step.version, "events": step.events,
-                      "view": self.seat_view(seat, step.state, step.version, info)})
+                      "view": self.view_of(seat, step.state, step.version, info)})
+
+    def table_message(self, info: dict[str, Any] | None = None) -> str:
+        return dumps({"type": "table", "version": self.version,
+                      "table": self.table_info() if info is None else info})
+
+    def announce(self) -> None:
+        """Tell every live connection here the table's info, if its seats (who sits, who is
+        connected, names) or its rematch changed since last told."""
+        info = self.table_info()
+        key = dumps([info["seats"], info["rematch"], info["rematch_of"], info["open"]])
+        if key == self.announced:
+            return
+        self.announced = key
+        text = self.table_message(info)
+        for subs in self.subs.values():
+            for sub in subs:
+                sub.push(self.version, text, info=True)
 
     def record(self) -> dict[str, Any]:
         """The match's record; an unfinished deal without its deck or face-down cards."""
@@ -231,23 +275,57 @@ class Room:
         return rec
 
     # -- live connections --------------------------------------------------------------------
-    def subscribe(self, seat: int) -> Subscriber:
+    def check_watchers(self) -> None:
+        if len(self.subs.get(None, ())) >= MAX_WATCHERS:
+            raise ApiError(429, "rate_limited", "too many spectators at this table")
+
+    def subscribe(self, seat: int | None) -> Subscriber:
         sub = Subscriber(seat)
-        self.subs.setdefault(seat, set()).add(sub)
+        subs = self.subs.setdefault(seat, set())
+        first = not subs
+        subs.add(sub)
         self.last_used = time.monotonic()
+        if first and seat is not None:
+            self.announce()
+            self.hub.presence_changed(self)
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
-        self.subs.get(sub.seat, set()).discard(sub)
+        subs = self.subs.get(sub.seat, set())
+        if sub not in subs:
+            return
+        subs.discard(sub)
         self.last_used = time.monotonic()
+        if not subs and sub.seat is not None:
+            self.announce()
+            self.hub.presence_changed(self)
 
-    async def catch_up(self, seat: int, since: int | None) -> tuple[list[str], int]:
-        """Messages bringing a client from ``since`` to now, and the version they reach."""
+    def end_seat(self, seat: int) -> None:
+        """Close the seat's live connections here (its token was withdrawn)."""
+        for sub in self.subs.get(seat, ()):
+            sub.ended = True
+            sub.wake.set()
+
+    def remote_presence(self, instance: str, seats: frozenset[int] | None, n: int = -1) -> None:
+        """Another instance's live seats at this table, told in its message ``n`` (``None``:
+        it is gone); an older message than one already heard changes nothing."""
+        old = self.remote.get(instance)
+        if old is not None and n >= 0 and n < old[1]:
+            return
+        if seats is None:
+            self.remote.pop(instance, None)
+        else:
+            self.remote[instance] = (time.monotonic(), n, seats)
+        self.announce()
+
+    async def catch_up(self, seat: int | None, since: int | None) -> tuple[list[str], int]:
+        """Messages bringing a client from ``since`` to now, and the version they reach; at
+        ``since`` == now, the table message alone."""
         v = self.version
         if since is None or since < 0 or since > v:
             return [self.view_message(seat)], v
         if since == v:
-            return [], v
+            return [self.table_message()], v
         steps = [s for s in self.history if s.version > since]
         if steps and steps[0].version == since + 1 and steps[-1].version == v:
             info = self.table_info()
@@ -357,12 +435,19 @@ class Room:
                 await self._catch_up_locked()
 
     async def reload_meta(self) -> None:
+        """Read the seats and the rematch again (changed here or by another instance); end
+        the connections of a seat whose token was withdrawn; tell the others what changed."""
         seats = await self.hub.store.load_seats(self.id)
         if seats:
+            old = {s.seat: s.token_hash for s in self.meta.seats}
             self.meta.seats = seats
+            for s in seats:
+                if old.get(s.seat) is not None and old.get(s.seat) != s.token_hash:
+                    self.end_seat(s.seat)
         t = await self.hub.store.load_table(self.id)
         if t is not None:
             self.meta.rematch_id = t.rematch_id
+        self.announce()
 
     # -- bots, timers, notices ---------------------------------------------------------------
     def after_change(self) -> None:
@@ -482,7 +567,7 @@ class Room:
         if seat is None or self.meta.over:
             return
         row = self.seat_row(seat)
-        if row.type != "human" or not (row.webhook or row.email) or self.subs.get(seat):
+        if row.type != "human" or not (row.webhook or row.email) or self.connected(seat):
             return
         self.hub.spawn(self.hub.notice(self, seat, self.version, "notified"))
 
@@ -498,7 +583,7 @@ class Hub:
         self.settings = settings
         self.store = store
         self.bus = bus or Bus()
-        self.notifier = Notifier(settings.smtp_url)
+        self.notifier = Notifier(settings.smtp_url, settings.webhook_allow_private)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -507,10 +592,15 @@ class Hub:
         self.closed = asyncio.Event()
         self._procs: Any = None
         self.public_url = settings.public_url or ""
+        self.instance = secrets.token_hex(6)  # names this process on the bus
+        self._presence_n = 0  # numbers its presence messages: a late one is ignored
+        self._presence: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
+        if self.bus.shared:
+            self._presence = asyncio.create_task(self._presence_loop(), name="taash-presence")
 
     async def think_hard(self, game: str, seed: int, view: dict[str, Any]) -> str | None:
         """The hard bot's move, computed in a worker process."""
@@ -539,7 +629,9 @@ class Hub:
 
     async def close(self) -> None:
         self.begin_close()
-        tasks = [t for t in [self._sweeper, *self._tasks] if t is not None]
+        if self.bus.shared:  # the others forget this instance's connections now
+            await self.bus.publish({"k": "gone", "i": self.instance})
+        tasks = [t for t in [self._sweeper, self._presence, *self._tasks] if t is not None]
         for room in list(self.rooms.values()):
             tasks += [t for t in (room.driver, room.timer) if t is not None]
         for task in tasks:
@@ -595,19 +687,85 @@ class Hub:
         room.replay_rows(rows[keep:])
         room.meta.updated = meta.updated
         self.rooms[table_id] = room
+        if self.bus.shared:  # who is connected to this table through the other instances?
+            self.spawn(self.bus.publish({"k": "who", "t": table_id, "i": self.instance}))
         return room
 
     async def on_bus(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("k")
+        if kind in ("here", "gone", "who"):
+            self.on_presence(msg)
+            return
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
-        if msg.get("k") == "act":
+        if kind == "act":
             await room.on_remote(int(msg.get("v", 0)))
-        elif msg.get("k") == "meta":
+        elif kind == "meta":
             await room.reload_meta()
 
     async def meta_changed(self, room: Room) -> None:
         await self.bus.publish({"k": "meta", "t": room.id})
+
+    # -- presence: which seats are connected through the other instances ---------------------
+    # Each instance tells the others its connected seats per table when they change, again
+    # every few seconds while any are, and that it is gone when it stops; what is not heard
+    # again in time is forgotten (an instance that was killed).
+    def presence_changed(self, room: Room) -> None:
+        if self.bus.shared and not self.closing:
+            self.spawn(self.bus.publish(self.here({room.id: room.local_seats()})))
+
+    def here(self, rooms: dict[str, list[int]]) -> dict[str, Any]:
+        self._presence_n += 1
+        return {"k": "here", "i": self.instance, "n": self._presence_n, "rooms": rooms}
+
+    def on_presence(self, msg: dict[str, Any]) -> None:
+        inst = str(msg.get("i"))
+        if inst == self.instance:
+            return
+        kind = msg.get("k")
+        if kind == "gone":
+            for room in self.rooms.values():
+                if inst in room.remote:
+                    room.remote_presence(inst, None)
+        elif kind == "who":
+            asked = self.rooms.get(str(msg.get("t")))
+            if asked is not None and asked.local_seats():
+                self.presence_changed(asked)
+        else:
+            rooms = msg.get("rooms")
+            n = msg.get("n")
+            if not isinstance(rooms, dict) or not isinstance(n, int):
+                return
+            for tid, seats in rooms.items():
+                told = self.rooms.get(str(tid))
+                if told is not None and isinstance(seats, list):
+                    told.remote_presence(inst, frozenset(int(s) for s in seats), n)
+
+    def forget_presence(self, before: float) -> None:
+        """Forget what other instances told of their seats before that (monotonic) time."""
+        for room in list(self.rooms.values()):
+            for inst, (seen, _, _) in list(room.remote.items()):
+                if seen < before:
+                    room.remote_presence(inst, None)
+
+    def presence_interval(self) -> float:
+        return max(0.5, min(20.0, 2 * self.settings.ping_s))
+
+    async def _presence_loop(self) -> None:
+        every = self.presence_interval()
+        while not self.closing:
+            await asyncio.sleep(every)
+            try:
+                mine = {r.id: seats for r in self.rooms.values() if (seats := r.local_seats())}
+                items = list(mine.items())
+                for i in range(0, len(items), 500):
+                    await self.bus.publish(self.here(dict(items[i:i + 500])))
+                self.forget_presence(time.monotonic() - 3 * every - 1)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence")
 
     # -- seats and tokens --------------------------------------------------------------------
     async def authorize(self, table_id: str, token: str | None,
@@ -635,8 +793,17 @@ class Hub:
             row.claimed = True
             if room.meta.open:  # only the lobby asks which seats are taken
                 await self.store.update_seat(table_id, found, claimed=True)
+                await self.meta_changed(room)
+            room.announce()
         room.last_used = time.monotonic()
         return room, found
+
+    async def watch_or_authorize(self, table_id: str, token: str | None,
+                                 seat: int | None = None) -> tuple[Room, int | None]:
+        """A seat's room and seat, or without a token a spectator's: ``(room, None)``."""
+        if not token and seat is None:
+            return await self.room(table_id), None
+        return await self.authorize(table_id, token, seat)
 
     async def create_table(self, game: str, options: Any, seat_specs: list[dict[str, Any]] | None,
                            live: bool, open_: bool, bot_delay_ms: int | None,
@@ -742,6 +909,7 @@ class Hub:
                                          (m.first_seat + 1) % len(specs), rematch_of=m.id)
         rid = await self.store.set_rematch(m.id, new)
         m.rematch_id = rid
+        room.announce()
         if rid == new.id:
             await self.meta_changed(room)
         target = await self.room(rid)

@@ -94,9 +94,10 @@ export function setSetting(name, value) {
 }
 
 /**
- * The live channel of one seat.  `getSince()` gives the version the page shows; every
- * (re)connection first fetches the current view over HTTP (so the page catches up even if the
- * WebSocket cannot be opened), then opens the WebSocket with since=that version.
+ * The live channel of one seat, or of a spectator (no token: the public view).  `getSince()`
+ * gives the version the page shows; every (re)connection first fetches the current view over
+ * HTTP (so the page catches up even if the WebSocket cannot be opened), then opens the
+ * WebSocket with since=that version.
  * Callbacks: onMessage(msg), onState('live'|'connecting'|'offline'), onFatal(ApiError).
  */
 export class Live {
@@ -155,7 +156,9 @@ export class Live {
     if (catchUp) {
       this.connecting = true;
       try {
-        const view = await api('GET', `/api/tables/${this.id}/view`, { token: this.token });
+        const view = this.token
+          ? await api('GET', `/api/tables/${this.id}/view`, { token: this.token })
+          : await api('GET', `/api/tables/${this.id}`);
         this.connecting = false;
         if (this.stopped) return;
         this.onMessage({ type: 'view', version: view.version, view });
@@ -172,7 +175,8 @@ export class Live {
     }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const since = this.getSince();
-    const q = `token=${encodeURIComponent(this.token)}${since >= 0 ? `&since=${since}` : ''}`;
+    const q = [this.token ? `token=${encodeURIComponent(this.token)}` : '',
+      since >= 0 ? `since=${since}` : ''].filter(Boolean).join('&');
     let ws;
     try {
       ws = new WebSocket(`${proto}//${location.host}/api/tables/${this.id}/ws?${q}`);

@@ -45,10 +45,16 @@ class TableView {
   }
 
   // -- life -----------------------------------------------------------------------------------
+  /** The seat's view (the public view when watching without a token). */
+  fetchView() {
+    return this.token
+      ? api('GET', `/api/tables/${this.id}/view`, { token: this.token })
+      : api('GET', `/api/tables/${this.id}`);
+  }
+
   async start() {
-    if (!this.token) return this.startWatching();
     try {
-      const v = await api('GET', `/api/tables/${this.id}/view`, { token: this.token });
+      const v = await this.fetchView();
       this.handle({ type: 'view', version: v.version, view: v });
     } catch (e) {
       if (e.status === 401 || e.status === 403 || e.status === 404) return this.fatal(e);
@@ -63,35 +69,26 @@ class TableView {
       onFatal: (e) => this.fatal(e),
     });
     this.live.start();
-    // Seat changes (a friend connects, a seat is taken or left) come with the next move; look
-    // now and then so a quiet table shows them too.
-    this.poll = setInterval(() => this.refreshInfo(), 20000);
+    // Seat changes (a friend connects, a seat is taken or left, a rematch) come at once as
+    // table messages; a slow look now and then is only a fallback.
+    this.poll = setInterval(() => this.refreshInfo(), 60000);
   }
 
   async refreshInfo() {
     if (document.visibilityState !== 'visible' || this.conn !== 'live') return;
     try {
       const pub = await api('GET', `/api/tables/${this.id}`);
-      if (pub && pub.table && pub.version === this.version && !this.dead) {
-        this.info = pub.table;
-        this.renderSeats();
-      }
+      if (pub && pub.table && pub.version === this.version && !this.dead) this.setInfo(pub.table);
     } catch { /* the live channel reports trouble */ }
   }
 
-  async startWatching() {
-    const load = async () => {
-      try {
-        const v = await api('GET', `/api/tables/${this.id}`);
-        this.enqueue({ type: 'view', version: v.version, view: v });
-        this.setConn('live');
-      } catch (e) {
-        if (e.status === 404) { this.fatal(e); return; }
-        this.setConn('offline');
-      }
-    };
-    await load();
-    this.poll = setInterval(load, 4000);
+  /** New table info (who sits where, who is connected, the rematch): shown at once. */
+  setInfo(info) {
+    this.info = info;
+    if (this.view) {
+      this.renderSeats();
+      this.renderStatus();
+    }
   }
 
   destroy() {
@@ -143,6 +140,10 @@ class TableView {
       this.showError(msg.error || msg);
       return;
     }
+    if (msg.type === 'table') {
+      if (msg.table && typeof msg.version === 'number' && msg.version >= this.version) this.setInfo(msg.table);
+      return;
+    }
     if (msg.type !== 'view' && msg.type !== 'event') return;
     if (!msg.view || typeof msg.version !== 'number') return;
     if (msg.version < this.version || (msg.version === this.version && this.view)) return;
@@ -150,10 +151,10 @@ class TableView {
   }
 
   async resync() {
-    if (!this.token || this.resyncing) return;
+    if (this.resyncing) return;
     this.resyncing = true;
     try {
-      const v = await api('GET', `/api/tables/${this.id}/view`, { token: this.token });
+      const v = await this.fetchView();
       this.enqueue({ type: 'view', version: v.version, view: v });
     } catch { /* the live channel will catch up */ }
     this.resyncing = false;
@@ -524,8 +525,16 @@ class TableView {
     if (v.over) {
       text = this.matchResult(v);
       cls = 'over';
+      // Once a seat has asked for the rematch, the others are asked to join it.
+      const ready = !!(this.info && this.info.rematch);
+      const label = t(ready ? 'rematch_join' : 'rematch');
+      const inDialog = document.querySelector("dialog[data-dialog='match-summary'] [data-action='rematch']");
+      if (inDialog) {
+        inDialog.textContent = label;
+        inDialog.dataset.ready = String(ready);
+      }
       fill(this.status, h('span', { class: 'result' }, text),
-        this.token ? h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch', onclick: () => this.rematch() }, t('rematch')) : null,
+        this.token ? h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch', 'data-ready': String(ready), onclick: () => this.rematch() }, label) : null,
         h('button', { class: 'btn', type: 'button', 'data-action': 'summary', onclick: () => this.showMatchDialog() }, t('summary')));
       this.status.className = `status ${cls}`;
       return;
@@ -857,7 +866,7 @@ class TableView {
     if (last.deal) body.push(h('p', { class: 'sub' }, t(v.game === 'goat' ? 'game_over_n' : 'deal_over_n', { n: last.index + 1 })), ...this.dealBody(last));
     body.push(this.dealsHistory(v));
     const actions = [];
-    if (this.token) actions.push({ label: t('rematch'), action: 'rematch', primary: true, onClick: () => this.rematch() });
+    if (this.token) actions.push({ label: t(this.info && this.info.rematch ? 'rematch_join' : 'rematch'), action: 'rematch', primary: true, onClick: () => this.rematch() });
     actions.push({ label: t('home'), action: 'home', onClick: () => this.navigate('/') });
     actions.push({ label: t('close'), action: 'close' });
     this.summaryOpen = true;

@@ -81,6 +81,7 @@ class Knowledge:
     # Double sar: the trick's leader won the trick before, so winning this one too collects
     # the pile (CP-7); the leader's side then wants the leader to win, the other side not.
     collect: bool = False
+    double: bool = False  # double sar: a trick only counts when collected
 
 
 # LATER_OPPS[n][seat][pos]: the opponents of ``seat`` who play after it when it plays
@@ -134,6 +135,14 @@ def _lead(k: Knowledge, legal: int) -> int:
     opps = [s for s in range(k.seats) if (s - k.seat) % 2 == 1]
     unseen_trumps = k.unseen & tmask
     my_trumps = hand & tmask
+    if k.double:
+        # Double sar without the chain: a trick won now collects nothing, so keep the masters
+        # (and trumps) for the tricks that collect; lead low from the longest side suit.
+        side = hand & ~tmask
+        if side:
+            s = max((x for x in range(4) if side & SUIT_MASK[x]),
+                    key=lambda x: ((side & SUIT_MASK[x]).bit_count(), -x))
+            return low(side & SUIT_MASK[s])
     # Draw trumps with the master trump while holding length: opponents' small trumps fall.
     n_mine = my_trumps.bit_count()
     if (n_mine >= 3 and unseen_trumps and is_master(high(my_trumps), k.unseen)
@@ -297,7 +306,7 @@ def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
     if cur:
         leader = int(view["trick"][0]["seat"])
     return Knowledge(seat, n, hand, trump, cur, leader, ALL & ~hand & ~played, voids,
-                     partner_leads, chain.holder >= 0)
+                     partner_leads, chain.holder >= 0, chain.double)
 
 
 class Chain:

@@ -24,6 +24,8 @@ from taash.bots import goat as gt
 from taash.bots.base import Bot, Json, must_move
 from taash.bots.sampling import CourtInfo, CourtSampler, GoatSampler
 from taash.cards import SUITS
+from taash.games import get_game
+from taash.games.goat import CODES as GOAT_CODES
 from taash.games.goat import points as goat_points
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
 
@@ -75,7 +77,7 @@ def cp_playout(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
             partner = leads[(seat + 2) % 4] if n == 4 else 0
             collect = double and st.chain >= 0 and st.chain == st.leader
             k = cp.Knowledge(seat, n, hand, trump, trick, st.leader, allc & ~hand & ~played,
-                             voids, partner, collect)
+                             voids, partner, collect, double)
             card = cp.choose_play(k, legal)
         if not trick:
             leads[seat] |= 1 << CP_SUIT[card]
@@ -143,7 +145,7 @@ def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
         if s != me and legal & (legal - 1):
             partner = leads[(s + 2) % 4] if n == 4 else 0
             k = cp.Knowledge(s, n, h, trump, trick, leader, allc & ~h & ~played, voids,
-                             partner, chain.holder >= 0)
+                             partner, chain.holder >= 0, chain.double)
             if cp.choose_play(k, legal) != a:
                 w *= eps
                 if w < floor:
@@ -370,28 +372,72 @@ def choose_best(ids: list[int], prior: int, scores: list[list[float]],
 
 # -- Goat ----------------------------------------------------------------------------------
 
-def goat_knowledge(st: Any, seat: int) -> gt.GoatKnowledge:
-    """What the greedy policy uses in a sampled Goat state: it sees the real other hands."""
+def goat_knowledge(st: Any, seat: int, seen: int = -1) -> gt.GoatKnowledge:
+    """What the rules of thumb know in a sampled Goat state.  With ``seen`` (the cards shown
+    face up so far) the seat knows only what it would really know; without it, it sees the
+    other hands and the stock as they are in the sample."""
     hands = st.hands
-    unseen = 0
-    for o in range(4):
-        if o != seat:
-            unseen |= hands[o]
-    for c in st.deck[st.stock_pos:]:
-        unseen |= 1 << c
-    return gt.GoatKnowledge(seat, hands[seat], st.trump, unseen, st.plays, st.top,
+    if seen >= 0:
+        unseen = gt.ALL & ~hands[seat] & ~seen
+        plays = [(s, v, 0 if v == gt.PASS and s != seat else m) for s, v, m in st.plays]
+    else:
+        unseen = 0
+        for o in range(4):
+            if o != seat:
+                unseen |= hands[o]
+        for c in st.deck[st.stock_pos:]:
+            unseen |= 1 << c
+        plays = st.plays
+    return gt.GoatKnowledge(seat, hands[seat], st.trump, unseen, plays, st.top,
                             st.top_seat, st.k, 36 - st.stock_pos)
 
 
-def goat_playout(st: Any) -> int:
+def goat_playout(st: Any, seen: int = -1) -> int:
+    """Play a sampled Goat game to its end by the rules of thumb.  With ``seen`` (the cards
+    shown face up so far, kept up to date here) each seat plays knowing only what it would
+    really know, so the playout predicts how such players go on."""
     steps = 0
     while st.to_move >= 0:
         seat = st.to_move
         legal = st.legal_ids(seat)
-        a = legal[0] if len(legal) == 1 else gt.choose(goat_knowledge(st, seat), legal)
+        a = legal[0] if len(legal) == 1 else gt.choose(goat_knowledge(st, seat, seen), legal)
+        if seen >= 0 and a >> gt.SHIFT != gt.PASS:
+            seen |= a & gt.CARDS
         st.apply_id(seat, a)
         steps += 1
     return steps
+
+
+def goat_replay(sampler: GoatSampler, deck: list[int], ids: list[int], rng: random.Random,
+                floor: float, eps: float) -> tuple[Any, float]:
+    """Replay a sampled Goat deal to the view's moment, and how likely the other seats' play
+    is in it if they play by the rules of thumb: a pass where the rules would have beaten,
+    or a face-up play other than theirs, costs a factor ``eps`` (stopping below ``floor``).
+    Returns the state (None once below ``floor``) and the likelihood."""
+    cls = get_game("goat")
+    st = cls.new_match(sampler.options, deal=False, first_dealer=sampler.dealer)
+    st.deal([GOAT_CODES[c] for c in deck], GOAT_CODES[sampler.trump_card])
+    me = sampler.seat
+    seen = 0
+    w = 1.0
+    for p, a in zip(sampler.plays, ids, strict=True):
+        s = p.seat
+        if s != me and s == st.to_move and p.verb != gt.MOLODKA:
+            legal = st.legal_ids(s)
+            if len(legal) > 1:
+                mine = gt.choose(goat_knowledge(st, s, seen), legal)
+                if p.verb == gt.PASS:
+                    differs = mine >> gt.SHIFT != gt.PASS
+                else:
+                    differs = mine != a
+                if differs:
+                    w *= eps
+                    if w < floor:
+                        return None, w
+        if p.verb != gt.PASS:
+            seen |= a & gt.CARDS
+        st.apply_id(s, a)
+    return st, w
 
 
 def goat_score(st: Any, team: int) -> float:
@@ -461,22 +507,50 @@ class HardGoatBot:
 def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Random, seat: int,
               team: int, work: float, cap_ms: float) -> int:
     """PIMC over Goat actions; the id -1 stands for declining an out-of-turn molodka: the
-    seat to move plays on by the policy instead."""
+    seat to move plays on by the policy instead.  Deals are rejection-sampled by how well
+    the rules of thumb explain the others' play, and played out faithfully."""
+    seen0 = 0
+    for p in sampler.plays:
+        if p.verb != gt.PASS:
+            seen0 |= p.cards
+
     def evaluate(st: Any, a: int) -> tuple[float, int]:
         c = st.clone()
+        seen = seen0
         if a >= 0:
             c.apply_id(seat, a)
+            seen |= a & gt.CARDS if a >> gt.SHIFT != gt.PASS else 0
         else:
             mover = c.to_move
-            c.apply_id(mover, gt.choose(goat_knowledge(c, mover), c.legal_ids(mover)))
-        steps = goat_playout(c)
+            b = gt.choose(goat_knowledge(c, mover, seen), c.legal_ids(mover))
+            seen |= b & gt.CARDS if b >> gt.SHIFT != gt.PASS else 0
+            c.apply_id(mover, b)
+        steps = goat_playout(c, seen)
         return goat_score(c, team), steps
 
     def sample() -> tuple[Any, float, float] | None:
-        st = sampler.sample(rng)
-        return None if st is None else (st, 1.0, 40.0)
+        best: tuple[Any, float] | None = None
+        for tries in range(1, GOAT_REJECT_TRIES + 1):
+            got = sampler.sample_deck(rng)
+            if got is None:
+                return None
+            u = rng.random()
+            st, w = goat_replay(sampler, got[0], got[1], rng, u, EPS)
+            if st is not None and w >= u:
+                return st, 1.0, GOAT_TRY_COST * tries
+            if best is None or w > best[1]:
+                best = (got, w)
+        assert best is not None
+        (deck, ids_), w = best
+        st, _ = goat_replay(sampler, deck, ids_, rng, 0.0, EPS)
+        return st, max(w, 1e-9), GOAT_TRY_COST * GOAT_REJECT_TRIES
 
     return pimc(ids, prior, sample, evaluate, work, cap_ms)
+
+
+# Goat deals tried per kept sample, and what a try costs in playout actions.
+GOAT_REJECT_TRIES = 10
+GOAT_TRY_COST = 40.0
 
 
 def make_hard_bot(game_id: str, seed: int | None, budget_ms: float | None) -> Bot:

@@ -204,6 +204,19 @@ class MatchState(Protocol):
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None: ...
 
 
+def first_seat(num_seats: int, seat: object, seed: int | None, rng: random.Random | None,
+               what: str) -> tuple[random.Random, int]:
+    """The rng of a new match (from ``seed`` unless given) and its first dealer or caller:
+    ``seat`` if given (checked), else drawn from that rng."""
+    if rng is None:
+        rng = random.Random(seed)
+    if seat is None:
+        return rng, rng.randrange(num_seats)
+    if not (is_int(seat) and 0 <= seat < num_seats):
+        raise OptionError(f"the first {what} must be a seat 0..{num_seats - 1}")
+    return rng, seat
+
+
 def shuffled(pack: Pack, rng: random.Random) -> list[str]:
     deck = pack.full_deck()
     rng.shuffle(deck)

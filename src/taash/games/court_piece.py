@@ -12,7 +12,7 @@ import random
 from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
-from taash.games.base import IllegalAction, OptionError, check_options, is_int, one_of
+from taash.games.base import IllegalAction, check_options, first_seat, is_int, one_of
 from taash.games.tricks import ACE, TRUMP_BASE, TrickMatch, most_held
 
 DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
@@ -53,13 +53,8 @@ class CourtPiece(TrickMatch):
         """A new match; with a seed (or rng) its decks are shuffled from it, and the first
         dealer is drawn from it unless given.  ``deal=False`` waits for ``deal(deck)``."""
         opts = cls.check_options(options)
-        if rng is None:
-            rng = random.Random(seed)
-        if first_dealer is None:
-            first_dealer = rng.randrange(cls.num_seats)
-        elif not (is_int(first_dealer) and 0 <= first_dealer < cls.num_seats):
-            raise OptionError(f"first dealer must be a seat 0..{cls.num_seats - 1}")
-        return cls(opts, first_dealer, rng if deal else None)
+        rng, dealer = first_seat(4, first_dealer, seed, rng, "dealer")
+        return cls(opts, dealer, rng if deal else None)
 
     def _init_match(self) -> None:
         o = self.options

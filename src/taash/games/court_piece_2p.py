@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from taash.games.base import OptionError, check_options, is_int, positive_int
+from taash.games.base import check_options, first_seat, positive_int
 from taash.games.tricks import TrickMatch
 
 DEFAULTS: dict[str, Any] = {"target": 5}
@@ -36,13 +36,8 @@ class CourtPiece2P(TrickMatch):
                   first_caller: int | None = None, rng: random.Random | None = None,
                   deal: bool = True) -> CourtPiece2P:
         opts = cls.check_options(options)
-        if rng is None:
-            rng = random.Random(seed)
-        if first_caller is None:
-            first_caller = rng.randrange(2)
-        elif not (is_int(first_caller) and 0 <= first_caller < 2):
-            raise OptionError("first caller must be seat 0 or 1")
-        return cls(opts, first_caller, rng if deal else None)
+        rng, caller = first_seat(2, first_caller, seed, rng, "caller")
+        return cls(opts, caller, rng if deal else None)
 
     def _init_match(self) -> None:
         self.next_caller = self.first_seat

@@ -17,12 +17,11 @@ from typing import Any, ClassVar
 from taash.cards import SUIT_NAMES, SUITS, Pack, bits
 from taash.games.base import (
     IllegalAction,
-    OptionError,
     RecordError,
     cards_mask,
     check_deck,
     check_options,
-    is_int,
+    first_seat,
     one_of,
     parse_action,
     positive_int,
@@ -193,13 +192,8 @@ class Goat:
                   first_dealer: int | None = None, rng: random.Random | None = None,
                   deal: bool = True) -> Goat:
         opts = cls.check_options(options)
-        if rng is None:
-            rng = random.Random(seed)
-        if first_dealer is None:
-            first_dealer = rng.randrange(4)
-        elif not (is_int(first_dealer) and 0 <= first_dealer < 4):
-            raise OptionError("first dealer must be a seat 0..3")
-        return cls(opts, first_dealer, rng if deal else None)
+        rng, dealer = first_seat(4, first_dealer, seed, rng, "dealer")
+        return cls(opts, dealer, rng if deal else None)
 
     def __init__(self, options: dict[str, Any], first_dealer: int,
                  rng: random.Random | None = None) -> None:

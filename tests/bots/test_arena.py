@@ -94,7 +94,8 @@ def test_confidence_interval() -> None:
 def test_arena_openspiel_ismcts_level() -> None:
     pytest.importorskip("pyspiel")
     r = taash("arena", "--game", "court-piece-2p", "--team0", "openspiel-ismcts", "--team1",
-              "random", "--deals", "2", "--budget-ms", "5", "--json")
+              "random", "--deals", "2", "--budget-ms", "5", "--ismcts-ms", "3", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["moves"]["openspiel-ismcts"] > 0 and out["deals"] == 2
+    assert out["ismcts_ms"] == 3

@@ -42,7 +42,9 @@ EXTRA_LEVELS = ("openspiel-ismcts",)
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
-    """One arena run; ``budget_ms`` is the search levels' time per move (None: their default)."""
+    """One arena run; ``budget_ms`` is the search levels' time per move (None: their default);
+    ``ismcts_ms`` overrides it for openspiel-ismcts, which always spends its whole budget while
+    the hard level stops early on clear moves, so that the two can be given equal time."""
 
     game: str
     options: Any
@@ -51,6 +53,7 @@ class ArenaConfig:
     deals: int
     seed: int
     budget_ms: float | None = None
+    ismcts_ms: float | None = None
 
 
 @dataclass(slots=True)
@@ -114,7 +117,8 @@ def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
 
     levels = [cfg.team1 if (side(s) == 0) == swapped else cfg.team0 for s in range(n)]
     bots = [arena_bot(cfg.game, levels[s], hash_seed(cfg.seed, board, s, swapped),
-                      cfg.budget_ms) for s in range(n)]
+                      cfg.ismcts_ms if levels[s] in EXTRA_LEVELS and cfg.ismcts_ms
+                      else cfg.budget_ms) for s in range(n)]
     ms: dict[str, list[float]] = {lv: [] for lv in levels}
     while not (m.needs_deal() or m.is_over()):
         # Every seat that may act is asked (as if at once); of those that answer, the first
@@ -216,6 +220,7 @@ def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Any]:
     return {
         "game": cfg.game, "options": GAMES[cfg.game].check_options(cfg.options),
         "team0": cfg.team0, "team1": cfg.team1, "seed": cfg.seed, "budget_ms": cfg.budget_ms,
+        "ismcts_ms": cfg.ismcts_ms,
         "deals": n, "boards": len(boards),
         "wins": {"team0": wins0, "team1": n - wins0},
         "eggs": eggs, "eggs_count": "half a win to each team" if cfg.game == "goat" else None,
@@ -298,6 +303,8 @@ def register(app: typer.Typer) -> None:
         jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
         budget_ms: Annotated[float | None, typer.Option(
             "--budget-ms", help="time per move of hard and openspiel-ismcts")] = None,
+        ismcts_ms: Annotated[float | None, typer.Option(
+            "--ismcts-ms", help="time per move of openspiel-ismcts alone")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
         quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     ) -> None:
@@ -321,9 +328,10 @@ def register(app: typer.Typer) -> None:
             fail("--deals must be at least 1")
         if jobs < 1:
             fail("--jobs must be at least 1")
-        if budget_ms is not None and not budget_ms > 0:
-            fail("--budget-ms must be more than 0")
-        cfg = ArenaConfig(game, opts, lv0, lv1, deals, seed, budget_ms)
+        for name, v in (("--budget-ms", budget_ms), ("--ismcts-ms", ismcts_ms)):
+            if v is not None and not v > 0:
+                fail(f"{name} must be more than 0")
+        cfg = ArenaConfig(game, opts, lv0, lv1, deals, seed, budget_ms, ismcts_ms)
         try:
             outs = _run_with_progress(cfg, jobs, quiet)
         except KeyboardInterrupt:

@@ -408,8 +408,8 @@ def goat_playout(st: Any, seen: int = -1) -> int:
     return steps
 
 
-def goat_replay(sampler: GoatSampler, deck: list[int], ids: list[int], rng: random.Random,
-                floor: float, eps: float) -> tuple[Any, float]:
+def goat_replay(sampler: GoatSampler, deck: list[int], ids: list[int], floor: float,
+                eps: float) -> tuple[Any, float]:
     """Replay a sampled Goat deal to the view's moment, and how likely the other seats' play
     is in it if they play by the rules of thumb: a pass where the rules would have beaten,
     or a face-up play other than theirs, costs a factor ``eps`` (stopping below ``floor``).
@@ -535,14 +535,14 @@ def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Rand
             if got is None:
                 return None
             u = rng.random()
-            st, w = goat_replay(sampler, got[0], got[1], rng, u, EPS)
+            st, w = goat_replay(sampler, got[0], got[1], u, EPS)
             if st is not None and w >= u:
                 return st, 1.0, GOAT_TRY_COST * tries
             if best is None or w > best[1]:
                 best = (got, w)
         assert best is not None
         (deck, ids_), w = best
-        st, _ = goat_replay(sampler, deck, ids_, rng, 0.0, EPS)
+        st, _ = goat_replay(sampler, deck, ids_, 0.0, EPS)
         return st, max(w, 1e-9), GOAT_TRY_COST * GOAT_REJECT_TRIES
 
     return pimc(ids, prior, sample, evaluate, work, cap_ms)

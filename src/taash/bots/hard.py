@@ -1,10 +1,20 @@
 """The hard level: sample the hidden cards consistently with the view, then search each sample.
 
-This is perfect-information Monte Carlo (PIMC): for each sampled deal (``sampling``) every
-candidate action is applied to a clone of the sampled state and the deal is played out to its
-end by the rules-of-thumb policy, which, in a sampled world, sees every hand (a greedy
-double-dummy player).  The same samples serve every candidate (common random numbers), so the
-comparison is fair even with few samples; the action with the best mean outcome is played.
+This is perfect-information Monte Carlo (PIMC) with playouts:
+
+- **Sampling** (``sampling``): deals consistent with everything the seat has seen (cards
+  played, voids shown, Goat's trump card and draws), rebuilt as real core states by replaying
+  the view's history.  Deals are then *rejection-sampled* by how well the rules of thumb
+  explain the other seats' play so far (each differing action costs a factor ``EPS``), so a
+  caller is likely long in trumps and a seat that passed in Goat likely could not beat.
+- **Search**: every candidate action is applied to a clone of each sampled state and the deal
+  is played out to its end by the rules of thumb, each seat knowing only what it would know
+  (so the playout predicts how such players go on).  The same samples serve every candidate
+  (common random numbers); candidates clearly behind are dropped as samples come in
+  (racing), and the rules-of-thumb choice stands unless another is better by a clear paired
+  margin (``Z_OVERRULE`` standard errors): a noisy argmax is worse than the rules of thumb.
+- It calls trumps (candidates: the legal suits, playouts of the whole deal) and decides
+  Goat's molodkas, in turn and out of turn (molodka now against letting play go on).
 
 The budget is counted in work (actions applied in playouts), converted from milliseconds by a
 per-game rate measured on one core, so a seeded bot makes the same choices on any machine; a

@@ -180,7 +180,9 @@ def resample(ep: Episode, seat: int, rng: random.Random) -> Episode:
         decisions = [(s, a if a < 0 else next(it)) for s, a in ep.history]
         new = Episode.from_deal(ep.game_id, ep.options, ep.first_seat, deck, ep.trump_card,
                                 decisions)
-        new.declined = ep.declined
+        # Another seat may hold a molodka in the sample: it is taken to have let this moment
+        # pass, so that the same seat is asked here as in the real state.
+        new.declined = ep.declined | (((1 << ep.n) - 1) & ~(1 << seat))
         return new
     cs = CourtSampler(view)
     cdeck = cs.sample_deck(rng, {p: ep.deck[p] for p in cs.own_positions()})

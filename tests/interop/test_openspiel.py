@@ -35,24 +35,28 @@ def test_game_shape() -> None:
     assert g2.num_distinct_actions() == 56 and g2.num_players() == 2
 
 
-@pytest.mark.parametrize("name", ["python_court_piece", "python_goat"])
+@pytest.mark.parametrize("name", ["python_court_piece", "python_court_piece_2p", "python_goat"])
 def test_resample_keeps_the_information_state(name: str) -> None:
+    """IS-MCTS keys its nodes by (current player, information state): a resampled state must
+    agree on both, and on the legal actions."""
     game = pyspiel.load_game(name)
-    rng = np.random.RandomState(3)
-    state = game.new_initial_state()
     checked = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            acts, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(acts, p=probs)))
-            continue
-        p = state.current_player()
-        other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-        assert other.information_state_string(p) == state.information_state_string(p)
-        assert other.legal_actions() == state.legal_actions()
-        checked += 1
-        state.apply_action(int(rng.choice(state.legal_actions())))
-    assert checked > 10
+    for seed in range(3):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                acts, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(acts, p=probs)))
+                continue
+            p = state.current_player()
+            other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.))
+            assert other.current_player() == p
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.legal_actions() == state.legal_actions()
+            checked += 1
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 30
 
 
 def test_ismcts_bot_plays_a_whole_deal() -> None:

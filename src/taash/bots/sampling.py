@@ -143,7 +143,6 @@ class CourtSampler:
         self.others = others
         self.caps = [info.hand_counts[s] for s in others]
         self.banned = [info.voids[s] for s in others]
-        self.base: Any = None
         rest = len(self.unknown) - sum(self.caps)
         if rest:  # the cards still to be dealt (trump phase) or out of play (2p)
             self.caps.append(rest)
@@ -176,16 +175,7 @@ class CourtSampler:
 
     def state_for(self, hands: list[int], rng: random.Random) -> Any:
         """The state at the view's moment in which the seats hold ``hands``."""
-        if self.info.phase == "trump":
-            return self.build(hands, rng)
-        # In the play phase only the hands are hidden: replay once, then give each sample's
-        # hands to a clone (replaying through deal() parses 52 codes each time).
-        if self.base is None:
-            self.base = self.build(hands, rng)
-            return self.base.clone()
-        st = self.base.clone()
-        st.hands = hands[:self.info.seats]
-        return st
+        return self.build(hands, rng)
 
     def build(self, hands: list[int], rng: random.Random) -> Any:
         """Deal a deck giving each seat its played cards plus ``hands`` and replay."""

@@ -202,3 +202,12 @@ def test_a_clone_that_keeps_its_rng_deals_on_like_the_original() -> None:
         assert a.record() == b.record()
         assert c.needs_deal() and len(c.summary()["deals"]) == 1
         assert c.turn() is None
+
+
+def test_a_match_clones_before_its_first_deal() -> None:
+    for game, options in CASES:
+        m = get_game(game).new_match(options, seed=1, deal=False)
+        c = m.clone()
+        assert c.needs_deal() and c.turn() is None and c.actors() == []
+        c.deal_from(random.Random(2))
+        assert m.needs_deal() and c.turn() is not None

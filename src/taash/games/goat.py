@@ -169,7 +169,14 @@ def action_text(a: int) -> str:
 
 
 class Goat:
-    """A whole Goat match: games until a team has ``target`` defeat points."""
+    """A whole Goat match: games until a team has ``target`` defeat points.
+
+    Search may read these attributes directly on its fast path (never write them): ``hands``,
+    ``plays`` (seat, verb, card mask of the current trick), ``top``/``top_seat`` (the cards on
+    top), ``k``, ``to_move``, ``first_leader``, ``trump``, ``trump_card``, ``taken`` (cards per
+    team), ``tricks``, ``deck`` and ``stock_pos`` (the stock is ``deck[stock_pos:]``: hidden
+    information, which only a determinized sample may read), ``molodka_done``, ``phase``.
+    """
 
     game_id: ClassVar[str] = "goat"
     num_seats: ClassVar[int] = 4

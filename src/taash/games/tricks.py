@@ -44,7 +44,13 @@ def most_held(mask: int) -> list[int]:
 
 
 class TrickMatch:
-    """A whole match of a Court Piece game; subclasses give the rules that differ."""
+    """A whole match of a Court Piece game; subclasses give the rules that differ.
+
+    Search may read these attributes directly on its fast path (never write them): ``hands``
+    (card masks per seat), ``trick`` (cards of the current trick, from ``leader``), ``leader``,
+    ``to_move``, ``trump`` (-1 before the call), ``won`` (tricks per side), ``pile``,
+    ``chain``, ``tricks_played``, ``dealer``, ``caller``, ``phase``.
+    """
 
     game_id: ClassVar[str] = ""
     num_seats: ClassVar[int] = 4
@@ -75,6 +81,7 @@ class TrickMatch:
         self.last_trick: tuple[int, list[int], int] | None = None
         self.final_trick: tuple[int, list[int], int] | None = None  # of the last deal played
         self.to_move = self.leader = self.best = self.best_seat = -1
+        self.dealer = self.caller = -1
         self.tricks_played = self.pile = 0
         self.chain = -1
         self.won = [0, 0]

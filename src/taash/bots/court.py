@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
 from taash.cards import SUITS
+from taash.cards import card_list as _cards
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
 
 SUIT_OF = tuple(c // 13 for c in range(52))
@@ -255,13 +256,6 @@ def _secure(k: Knowledge, b: int, led: int, later_opps: list[int], last: bool) -
     return not any(k.voids[o] >> led & 1 and not k.voids[o] >> trump & 1 for o in later_opps)
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        lo = mask & -mask
-        out.append(lo.bit_length() - 1)
-        mask ^= lo
-    return out
 
 
 def _cheapest(legal: int, trump: int) -> int:

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
-from taash.cards import SUITS
+from taash.cards import SUITS, card_list
 from taash.games.goat import PACK, POINTS
 from taash.games.goat import action_text as action_text
 
@@ -23,15 +23,6 @@ VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
 SUIT_OF = tuple(c // 9 for c in range(36))
 SUIT_MASK = PACK.suit_masks
 ALL = (1 << 36) - 1
-
-
-def card_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        lo = mask & -mask
-        out.append(lo.bit_length() - 1)
-        mask ^= lo
-    return out
 
 
 def pts(mask: int) -> int:

@@ -33,7 +33,7 @@ from taash.bots import court as cp
 from taash.bots import goat as gt
 from taash.bots.base import Bot, Json, must_move
 from taash.bots.sampling import CourtInfo, CourtSampler, GoatSampler
-from taash.cards import SUITS
+from taash.cards import SUITS, card_list
 from taash.games import get_game
 from taash.games.goat import CODES as GOAT_CODES
 from taash.games.goat import points as goat_points
@@ -123,7 +123,7 @@ def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
     hand = [hands[s] | info.played[s] for s in range(n)]
     w = 1.0
     if info.caller != me and trump >= 0 and info.phase != "trump":
-        cards = cp._cards(hand[info.caller])
+        cards = card_list(hand[info.caller])
         hits = 0
         for _ in range(3):
             five = 0
@@ -191,7 +191,7 @@ def cp_candidates(hand_legal: int, unseen: int) -> list[int]:
     for s in range(4):
         m = hand_legal & SUIT_MASK[s]
         prev = -2
-        for c in cp._cards(m):
+        for c in card_list(m):
             between = unseen & ((1 << c) - 1) & ~((2 << prev) - 1) if prev >= 0 else 1
             if prev < 0 or between:
                 out.append(c)
@@ -463,7 +463,7 @@ def goat_candidates(k: gt.GoatKnowledge, legal: list[int], prior: int, limit: in
     passes = [a for a in legal if a >> gt.SHIFT == gt.PASS]
     rest = [a for a in legal if a >> gt.SHIFT != gt.PASS]
     passes.sort(key=lambda a: (gt.pts(a & gt.CARDS), sum(gt.card_value(c, k.trump)
-                                                         for c in gt.card_list(a & gt.CARDS))))
+                                                         for c in card_list(a & gt.CARDS))))
     out = rest + passes[:3]
     if len(out) > limit:
         out.sort(key=lambda a: gt.pts(a & gt.CARDS))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taash.bots.base import Json
-from taash.cards import SUITS
+from taash.cards import SUITS, card_list
 from taash.games import get_game
 from taash.games.goat import CODES as GOAT_CODES
 from taash.games.goat import PACK as GOAT_PACK
@@ -24,15 +24,6 @@ from taash.games.tricks import TRUMP_BASE
 
 CP_SUIT = tuple(c // 13 for c in range(52))
 GOAT_SUIT = tuple(c // 9 for c in range(36))
-
-
-def card_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        lo = mask & -mask
-        out.append(lo.bit_length() - 1)
-        mask ^= lo
-    return out
 
 
 def fill(cards: list[int], suit_of: tuple[int, ...], caps: list[int], banned: list[int],

@@ -8,37 +8,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 
-from taash.games import GAMES
+from taash.cli_common import fail, game_and_options
 from taash.games.base import RecordError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Court Piece, two-player Court Piece and Goat: play, serve, records.")
 record_app = typer.Typer(no_args_is_help=True, help="Check and make game records (taash-record/1).")
 app.add_typer(record_app, name="record")
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"taash: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def parse_options(text: str | None) -> Any:
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        fail(f"--options is not JSON: {e}")
-
-
-def check_game(game: str) -> str:
-    if game not in GAMES:
-        fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    return game
 
 
 def read_source(file: str) -> str:
@@ -77,8 +57,7 @@ def record_random(
     """Play a match with uniformly random legal actions and print its record."""
     from taash.record import random_record
 
-    check_game(game)
-    opts = parse_options(options)
+    game, opts = game_and_options(game, options)
     try:
         rec = random_record(game, opts, seed=seed, deals=deals, legal=legal)
     except RecordError as e:

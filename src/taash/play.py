@@ -11,14 +11,13 @@ Exit codes: 0 after quitting or finishing (end of input counts as quitting), 130
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Annotated, Any, NoReturn, Protocol
+from typing import Annotated, Any, Protocol
 
 import typer
 from rich.console import Console
@@ -26,6 +25,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from taash.cards import SUIT_NAMES, SUITS, CardError, parse_card
+from taash.cli_common import fail, game_and_options
 from taash.games import GAMES, IllegalAction, MalformedAction, OptionError, new_match
 
 TITLES = {"court-piece": "Court Piece", "court-piece-2p": "Two-player Court Piece",
@@ -55,11 +55,6 @@ class Bot(Protocol):
 
 class Quit(Exception):
     """The player leaves the table (``q`` or end of input)."""
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"taash: {message}", err=True)
-    raise typer.Exit(code)
 
 
 class PlayCommand(TyperCommand):
@@ -95,14 +90,7 @@ def play(
     """
     if game is None:
         fail(f"play: which game? ({', '.join(GAMES)})")
-    if game not in GAMES:
-        fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    opts: Any = None
-    if options is not None:
-        try:
-            opts = json.loads(options)
-        except ValueError as e:
-            fail(f"--options is not JSON: {e}")
+    game, opts = game_and_options(game, options)
     try:
         match = new_match(game, opts, seed=seed)
     except OptionError as e:

@@ -287,12 +287,10 @@ def test_gt11_eggs_double_the_next_game_only_with_the_option() -> None:
         d = m.summary()["deals"]
         if d[0]["eggs"] and not d[1]["eggs"]:
             assert max(d[1]["defeat"]) in (4, 8, 12)
-            plain = Goat.new_match({"target": 1000}, seed=seed)
             plain_rec = m.record()
             plain_rec["options"] = {"eggs": "none", "target": 1000}
             from taash.record import verify
             assert max(verify(plain_rec)["deals"][1]["defeat"]) in (2, 4, 6)
-            assert plain is not None
             found += 1
             if found == 2:
                 break

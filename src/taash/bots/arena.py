@@ -34,6 +34,7 @@ import typer
 
 from taash.bots import ALIASES, LEVELS, BotError, level_name, make_bot
 from taash.bots.base import Bot
+from taash.cli_common import fail, game_and_options
 from taash.games import GAMES
 from taash.games.base import RecordError
 
@@ -288,10 +289,6 @@ def text_report(r: dict[str, Any]) -> str:
 def register(app: typer.Typer) -> None:
     """Add ``taash arena`` to the command line."""
 
-    def fail(message: str) -> None:
-        typer.echo(f"taash: {message}", err=True)
-        raise typer.Exit(2)
-
     @app.command("arena")
     def arena(
         game: Annotated[str, typer.Option(help="court-piece, court-piece-2p or goat")],
@@ -309,16 +306,8 @@ def register(app: typer.Typer) -> None:
         quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     ) -> None:
         """Play two bot levels against each other in duplicate format and report the result."""
-        if game not in GAMES:
-            fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-        opts: Any = None
-        if options is not None:
-            try:
-                opts = json.loads(options)
-            except ValueError as e:
-                fail(f"--options is not JSON: {e}")
+        game, opts = game_and_options(game, options)
         try:
-            GAMES[game].check_options(opts)
             lv0, lv1 = arena_level(team0), arena_level(team1)
             if "openspiel-ismcts" in (lv0, lv1):
                 arena_bot(game, "openspiel-ismcts", 0, budget_ms)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from taash.cards import SUIT_NAMES, SUITS, Pack, bits
+from taash.cards import SUIT_NAMES, SUITS, Pack, bits, card_list
 from taash.games.base import (
     IllegalAction,
     RecordError,
@@ -184,12 +184,7 @@ class TrickMatch:
                 follow = hand & SUIT_MASK[SUIT_OF[self.trick[0]]]
                 if follow:
                     hand = follow
-            out = []
-            while hand:
-                low = hand & -hand
-                out.append(low.bit_length() - 1)
-                hand ^= low
-            return out
+            return card_list(hand)
         if phase == CALL:
             return self._trump_ids()
         return []

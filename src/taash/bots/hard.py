@@ -1,25 +1,28 @@
 """The hard level: sample the hidden cards consistently with the view, then search each sample.
 
-This is perfect-information Monte Carlo (PIMC) with playouts:
+This is perfect-information Monte Carlo (PIMC):
 
-- **Sampling** (``sampling``): deals consistent with everything the seat has seen (cards
-  played, voids shown, Goat's trump card and draws), rebuilt as real core states by replaying
-  the view's history.  Deals are then *rejection-sampled* by how well the rules of thumb
-  explain the other seats' play so far (each differing action costs a factor ``EPS``), so a
-  caller is likely long in trumps and a seat that passed in Goat likely could not beat.
-- **Search**: every candidate action is applied to a clone of each sampled state and the deal
-  is played out to its end by the rules of thumb, each seat knowing only what it would know
-  (so the playout predicts how such players go on).  The same samples serve every candidate
-  (common random numbers); candidates clearly behind are dropped as samples come in
-  (racing), and the rules-of-thumb choice stands unless another is better by a clear paired
-  margin (``Z_OVERRULE`` standard errors): a noisy argmax is worse than the rules of thumb.
-- It calls trumps (candidates: the legal suits, playouts of the whole deal) and decides
-  Goat's molodkas, in turn and out of turn (molodka now against letting play go on).
+- **Sampling**: deals consistent with everything the seat has seen (cards played, voids
+  shown, Goat's trump card and draws).  In Court Piece they are drawn from the posterior by a
+  Markov chain (``taash.bots.infer``): a deal is as likely as the rules of thumb explain the
+  other seats' play in it (each play unlike theirs costs a factor ``COURT_EPS``; the caller's
+  trump should be its most held suit), so the bot reads hands from the play.  In Goat deals
+  are *rejection-sampled* by the same kind of likelihood (``EPS``).
+- **Search** in four-player single sar: each sample is solved double dummy for every legal
+  card at once (``taash.bots.dd``, the DDS solver), and the trump is called the same way on
+  sampled whole deals.  Elsewhere every candidate action is applied to a clone of each sampled
+  state and played out to the end by the rules of thumb, each seat knowing only what it
+  would know (so the playout predicts how such players go on).  The same samples serve every
+  candidate (common random numbers); candidates clearly behind are dropped as samples come in
+  (racing).  Either way the rules-of-thumb choice stands unless another is better by a clear
+  paired margin (``Z_OVERRULE`` standard errors): a noisy argmax is worse than the rules.
+- It calls trumps and decides Goat's molodkas, in turn and out of turn (molodka now against
+  letting play go on).
 
-The budget is counted in work (actions applied in playouts), converted from milliseconds by a
-per-game rate measured on one core, so a seeded bot makes the same choices on any machine; a
-wall-clock cap (``cap_ms``: four times the budget, at least 200 ms) only guards against a machine
-far slower than the reference.
+The budget is counted in work (actions applied in playouts, solver nodes, likelihood factors),
+converted from milliseconds by rates measured on one core, so a seeded bot makes the same
+choices on any machine; a wall-clock cap (``cap_ms``: four times the budget, at least 200 ms)
+only guards against a machine far slower than the reference.
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from collections.abc import Callable
 from typing import Any
 
 from taash.bots import court as cp
+from taash.bots import dd
 from taash.bots import goat as gt
 from taash.bots.base import Bot, Json, must_move
+from taash.bots.infer import CourtChain
 from taash.bots.sampling import CourtInfo, CourtSampler, GoatSampler
 from taash.cards import SUITS, card_list
 from taash.games import get_game
@@ -47,12 +52,28 @@ CP_SUIT = cp.SUIT_OF
 # What one trick of margin is worth beside a win (1): a little, so that among moves that
 # win or lose alike the search still prefers more tricks, which is a smoother signal.
 MARGIN = 0.1
-# Deals tried per kept sample before the likeliest of them is taken, weighted; what one try
-# costs in playout actions (a share of the deal and a replay of the play so far).
-REJECT_TRIES = 25
-TRY_COST = 25.0
-# The factor by which one action unlike the rules of thumb makes a sampled deal less likely.
+# The factor by which one action unlike the rules of thumb makes a sampled deal less likely
+# (Goat's rejection sampling; Court Piece's posterior chain uses COURT_EPS).
 EPS = 0.25
+
+# Court Piece's posterior chain (``taash.bots.infer``): the likelihood factor of one play
+# unlike the rules of thumb, the burn-in (Metropolis steps) of a fresh chain and of one carried
+# on from the seat's previous decision, the steps between samples, and what one seat factor
+# costs in playout actions (PLAYOUT_PER_FACTOR) or solver nodes (NODES_PER_FACTOR).
+COURT_EPS = 0.05
+BURN = 1000
+WARM_BURN = 200
+THIN = 20
+PLAYOUT_PER_FACTOR = 3.0
+NODES_PER_FACTOR = 40.0
+
+# Double-dummy search (four-player single sar): solver nodes per millisecond of one reference
+# core, what one solve costs beside its nodes, what one trick is worth beside the deal, and how
+# many times a move's budget the trump call may spend (one decision a deal, and a big one).
+DD_NODES_PER_MS = 3000.0
+DD_SOLVE_NODES = 300.0
+DD_MARGIN = 0.02
+DD_TRUMP_FACTOR = 3.0
 
 
 # -- Court Piece ----------------------------------------------------------------------------
@@ -109,68 +130,6 @@ def cp_score(st: Any, team: int) -> float:
     return s + MARGIN * float(mine - theirs)
 
 
-def court_likelihood(info: CourtInfo, hands: list[int], rng: random.Random,
-                     eps: float | None = None, floor: float = 0.0) -> float:
-    """How likely the other seats' play so far is if they hold ``hands`` and play by the
-    rules of thumb: each action that differs from the rules' choice costs a factor ``eps``.
-    The trump call counts too: the caller's suit should be most held among five of its
-    cards.  Against rules-of-thumb players this reads their hands from their play; against
-    others it still prefers deals that explain the play best.  It stops counting once the
-    likelihood is below ``floor`` (the caller rejects such a deal anyway)."""
-    if eps is None:
-        eps = EPS
-    n, me, trump = info.seats, info.seat, info.trump
-    hand = [hands[s] | info.played[s] for s in range(n)]
-    w = 1.0
-    if info.caller != me and trump >= 0 and info.phase != "trump":
-        cards = card_list(hand[info.caller])
-        hits = 0
-        for _ in range(3):
-            five = 0
-            for c in rng.sample(cards, 5):
-                five |= 1 << c
-            if trump in cp.trump_hint(five):
-                hits += 1
-        w *= (hits + eps) / (3 + eps)
-    played = 0
-    voids = [0] * n
-    leads = [0] * n
-    trick: list[int] = []
-    leader = -1
-    allc = cp.ALL
-    chain = cp.Chain(info.options, trump)
-    for s, a in info.history:
-        if a >= TRUMP_BASE:
-            continue
-        if len(trick) == n:
-            chain.trick(trick, leader, n)
-            trick = []
-        h = hand[s]
-        led = CP_SUIT[trick[0]] if trick else -1
-        legal = h
-        if trick:
-            follow = h & SUIT_MASK[led]
-            if follow:
-                legal = follow
-        if s != me and legal & (legal - 1):
-            partner = leads[(s + 2) % 4] if n == 4 else 0
-            k = cp.Knowledge(s, n, h, trump, trick, leader, allc & ~h & ~played, voids,
-                             partner, chain.holder >= 0, chain.double)
-            if cp.choose_play(k, legal) != a:
-                w *= eps
-                if w < floor:
-                    return w
-        if not trick:
-            leader = s
-            leads[s] |= 1 << CP_SUIT[a]
-        elif CP_SUIT[a] != led:
-            voids[s] |= 1 << led
-        played |= 1 << a
-        hand[s] = h & ~(1 << a)
-        trick.append(a)
-    return w
-
-
 def court_leads(history: list[tuple[int, int]], n: int) -> list[int]:
     """The suits each seat has led this deal (bit per suit)."""
     leads = [0] * n
@@ -200,7 +159,12 @@ def cp_candidates(hand_legal: int, unseen: int) -> list[int]:
 
 
 class HardCourtBot:
-    """PIMC for both Court Piece games: trump calls and card play."""
+    """Both Court Piece games: trump calls and card play, on posterior samples of the deal.
+
+    Four-player single sar is searched exactly on each sample by the double-dummy solver
+    (``taash.bots.dd``), whose tricks are what single sar counts; double sar (which counts
+    collections, not tricks) and the two-player game play each candidate out by the rules of
+    thumb instead."""
 
     level = "hard"
 
@@ -210,7 +174,8 @@ class HardCourtBot:
         self.rng = random.Random(seed)
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
         self.cap_ms = max(4 * self.budget_ms, 200.0)
-        self.infer = True
+        # Where the posterior chain ended at this seat's last decision, to carry on from.
+        self.memory: tuple[Any, list[int]] | None = None
 
     def act(self, view: dict[str, Json]) -> str | None:
         legal: list[str] = view.get("legal_actions") or []
@@ -220,7 +185,8 @@ class HardCourtBot:
             return legal[0]
         seat = int(view["seat"])
         team = seat if view["seats"] == 2 else seat & 1
-        if view.get("phase") == "trump":
+        trump_phase = view.get("phase") == "trump"
+        if trump_phase:
             ids = [TRUMP_BASE + SUITS.index(a.partition(":")[2]) for a in legal]
             prior = TRUMP_BASE + SUITS.index(cp.call_trump(view).partition(":")[2])
         else:
@@ -234,10 +200,23 @@ class HardCourtBot:
                 return ACTION_TEXT[prior]
         sampler = CourtSampler(view)
         info = sampler.info
+        if info.seats == 4 and info.options.get("sar") != "double" and dd.available():
+            if trump_phase:
+                return ACTION_TEXT[self.dd_trump(info, ids, prior)]
+            won = int(view["tricks"][team])
+            return ACTION_TEXT[self.dd_play(sampler, won, card_list(mask), prior)]
+        return ACTION_TEXT[self.playout_search(sampler, seat, team, ids, prior, trump_phase)]
+
+    def playout_search(self, sampler: CourtSampler, seat: int, team: int, ids: list[int],
+                       prior: int, trump_phase: bool) -> int:
+        """PIMC with rules-of-thumb playouts (double sar, two players, and single sar where
+        the solver is missing)."""
+        info = sampler.info
         played = 0
         for m in info.played:
             played |= m
         leads = court_leads(info.history, info.seats)
+        rng = self.rng
 
         def evaluate(st: Any, a: int) -> tuple[float, int]:
             c = st.clone()
@@ -245,30 +224,93 @@ class HardCourtBot:
             steps = cp_playout(c, played, info.voids, leads)
             return cp_score(c, team), steps
 
-        rng = self.rng
+        # Before any play there is nothing to read: deals are drawn uniformly.
+        chain = None if trump_phase else self.chain(sampler)
+        spent = [0]
 
         def sample() -> tuple[Any, float, float] | None:
-            # Rejection sampling: a deal is kept with chance equal to its likelihood, so the
-            # kept deals follow the posterior and every playout is spent on a likely deal.
-            best_hands, best_w = None, -1.0
-            for tries in range(1, REJECT_TRIES + 1):
+            if chain is None:
                 hands = sampler.hands(rng)
-                if hands is None:
-                    return None
-                if not self.infer:
-                    return sampler.state_for(hands, rng), 1.0, 30.0
-                u = rng.random()
-                w = court_likelihood(info, hands, rng, floor=u)
-                if w >= u:
-                    return sampler.state_for(hands, rng), 1.0, TRY_COST * tries
-                if w > best_w:
-                    best_hands, best_w = hands, w
-            assert best_hands is not None
-            return (sampler.state_for(best_hands, rng), max(best_w, 1e-9),
-                    TRY_COST * REJECT_TRIES)
+                return None if hands is None else (sampler.state_for(hands, rng), 1.0, 30.0)
+            if not chain.ok:
+                return None
+            hands = chain.next(rng)
+            cost = (chain.work - spent[0]) * PLAYOUT_PER_FACTOR
+            spent[0] = chain.work
+            return sampler.state_for(hands, rng), 1.0, cost + 30.0
 
-        best = pimc(ids, prior, sample, evaluate, self.work(), self.cap_ms)
-        return ACTION_TEXT[best]
+        return pimc(ids, prior, sample, evaluate, self.budget_ms * STEPS_PER_MS[self.game_id],
+                    self.cap_ms)
+
+    def dd_trump(self, info: CourtInfo, ids: list[int], prior: int) -> int:
+        """The trump call by the double-dummy solver: on sampled whole deals (the other 47
+        cards shared at random: nothing else is known yet), the share of deals the caller's
+        side wins, leading, with each suit as trumps."""
+        rng = self.rng
+        unknown = card_list(cp.ALL & ~info.hand)
+        seat = info.seat
+        scores: list[list[float]] = [[] for _ in ids]
+        work = self.budget_ms * DD_NODES_PER_MS * DD_TRUMP_FACTOR
+        cap = self.cap_ms * DD_TRUMP_FACTOR
+        done = 0.0
+        t0 = time.perf_counter()
+        samples = 0
+        while True:
+            rng.shuffle(unknown)
+            hands = [0] * 4
+            hands[seat] = info.hand
+            pos = 0
+            for s in range(4):
+                take = 13 - hands[s].bit_count()
+                for c in unknown[pos:pos + take]:
+                    hands[s] |= 1 << c
+                pos += take
+            for i, a in enumerate(ids):
+                ok, nodes = dd.reaches(hands, a - TRUMP_BASE, seat, 7)
+                done += nodes + DD_SOLVE_NODES
+                scores[i].append(1.0 if ok else 0.0)
+            samples += 1
+            if samples >= 2 and (done >= work or (time.perf_counter() - t0) * 1000 >= cap):
+                break
+        return choose_best(ids, prior, scores)
+
+    def dd_play(self, sampler: CourtSampler, won: int, ids: list[int], prior: int) -> int:
+        """PIMC with the double-dummy solver: each posterior sample is solved exactly for
+        every legal card at once; a card scores the deal won (7 tricks in all) and a little
+        for its tricks.  The work counted is solver nodes plus the chain's seat factors."""
+        info = sampler.info
+        need = 7 - won
+        scores: list[list[float]] = [[] for _ in ids]
+        work = self.budget_ms * DD_NODES_PER_MS
+        t0 = time.perf_counter()
+        chain = self.chain(sampler)
+        if not chain.ok:
+            return prior
+        samples = nodes = 0
+        while True:
+            hands = chain.next(self.rng)
+            res, n = dd.solve(hands[:4], info.trump, info.leader, info.trick)
+            for i, c in enumerate(ids):
+                v = res[c]
+                scores[i].append((1.0 if v >= need else 0.0) + DD_MARGIN * v)
+            samples += 1
+            nodes += n
+            done = chain.work * NODES_PER_FACTOR + samples * DD_SOLVE_NODES + nodes
+            if samples >= 2 and (done >= work or (time.perf_counter() - t0) * 1000 >= self.cap_ms):
+                break
+        return choose_best(ids, prior, scores)
+
+    def chain(self, sampler: CourtSampler) -> CourtChain:
+        """A posterior sampler for this decision, started where this seat's last one in the
+        same deal ended (so it needs little burn-in), and remembered for the next."""
+        info = sampler.info
+        key = (info.dealer, info.caller, info.trump, tuple(info.history[:1]))
+        start = self.memory[1] if self.memory is not None and self.memory[0] == key else None
+        chain = CourtChain(sampler, COURT_EPS, self.rng, burn=BURN, thin=THIN, start=start,
+                           warm_burn=WARM_BURN)
+        if chain.ok:
+            self.memory = (key, chain.hands)
+        return chain
 
     def work(self) -> float:
         return self.budget_ms * STEPS_PER_MS[self.game_id]

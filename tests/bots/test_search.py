@@ -1,0 +1,158 @@
+"""The hard level's search parts: the double-dummy solver and reading hands from play."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taash.bots import dd, make_bot
+from taash.bots.court import SUIT_OF, best_of
+from taash.bots.infer import CourtChain, CourtModel, most_held_chance
+from taash.bots.sampling import CourtSampler
+from taash.games import new_match
+
+pytestmark = pytest.mark.skipif(not dd.available(), reason="the DDS library did not load")
+
+
+def legal(hand: list[int], trick: list[int]) -> list[int]:
+    if trick:
+        follow = [c for c in hand if SUIT_OF[c] == SUIT_OF[trick[0]]]
+        if follow:
+            return follow
+    return list(hand)
+
+
+def minimax(hands: list[list[int]], trump: int, leader: int, trick: list[int], side: int) -> int:
+    """Tricks ``side`` takes from here with best play by everyone (plain full search)."""
+    mover = (leader + len(trick)) % 4
+    if not trick and not hands[mover]:
+        return 0
+    best: int | None = None
+    for c in legal(hands[mover], trick):
+        hands[mover].remove(c)
+        v = after(hands, trump, leader, [*trick, c], side)
+        hands[mover].append(c)
+        if best is None or (v > best if mover % 2 == side else v < best):
+            best = v
+    assert best is not None
+    return best
+
+
+def after(hands: list[list[int]], trump: int, leader: int, trick: list[int], side: int) -> int:
+    if len(trick) < 4:
+        return minimax(hands, trump, leader, trick, side)
+    w = (leader + best_of(trick, trump)) % 4
+    return int(w % 2 == side) + minimax(hands, trump, w, [], side)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 2), st.integers(0, 3),
+       st.integers(0, 3), st.integers(0, 3))
+def test_double_dummy_matches_full_search(rng: random.Random, k: int, shown: int, leader: int,
+                                          trump: int) -> None:
+    """Every card's double-dummy value equals a plain minimax over the same position, with
+    a trick in progress or not (small endings, so the plain search is quick)."""
+    cards = rng.sample(range(52), 4 * k + 4)
+    trick, pool = cards[:shown], cards[shown:]
+    hands: list[list[int]] = [[] for _ in range(4)]
+    for i in range(4):
+        s = (leader + i) % 4
+        n = k if i < shown else k + 1
+        hands[s], pool = pool[:n], pool[n:]
+    mover = (leader + shown) % 4
+    masks = [sum(1 << c for c in h) for h in hands]
+    got, nodes = dd.solve(masks, trump, leader, trick)
+    assert nodes >= 0
+    want = {}
+    for c in legal(hands[mover], trick):
+        hands[mover].remove(c)
+        want[c] = after(hands, trump, leader, [*trick, c], mover % 2)
+        hands[mover].append(c)
+    assert got == want
+    if not trick:
+        best = max(want.values())
+        if best:
+            assert dd.reaches(masks, trump, leader, best)[0]
+        if best < k + 1:
+            assert not dd.reaches(masks, trump, leader, best + 1)[0]
+
+
+def test_most_held_chance_by_enumeration() -> None:
+    rng = random.Random(3)
+    for _ in range(20):
+        cards = rng.sample(range(52), 9)
+        counts = tuple(sum(1 for c in cards if SUIT_OF[c] == s) for s in range(4))
+        for trump in range(4):
+            hits = total = 0
+            for five in combinations(cards, 5):
+                ks = [sum(1 for c in five if SUIT_OF[c] == s) for s in range(4)]
+                hits += ks[trump] == max(ks)
+                total += 1
+            assert most_held_chance(counts, trump) == pytest.approx(hits / total)  # type: ignore[arg-type]
+
+
+def heuristic_positions(seed: int, plays: int) -> tuple[object, int, dict[str, object]]:
+    m = new_match("court-piece", seed=seed, first_seat=0)
+    bots = [make_bot("court-piece", "easy", seed=s) for s in range(4)]
+    for _ in range(plays):
+        s = m.actors()[0]
+        m.apply(s, bots[s].act(m.view(s)))
+    s = m.actors()[0]
+    return m, s, m.view(s)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_model_explains_rules_of_thumb_play_exactly(seed: int) -> None:
+    """When the others really play by the rules of thumb, the real deal explains every one
+    of their plays (factor 1 apart from the caller's trump factor), and a deal that moves a
+    played suit's cards around usually does not."""
+    m, _, view = heuristic_positions(seed, 17)
+    assert view["phase"] == "play"
+    sampler = CourtSampler(view)
+    model = CourtModel(sampler.info, 0.1)
+    real = m.hands  # type: ignore[attr-defined]
+    for s in sampler.others:
+        f = model.seat_factor(s, real[s])
+        if s == sampler.info.caller:
+            assert f > 0.1
+        else:
+            assert f == 1.0
+
+
+def test_chain_keeps_every_constraint_and_carries_on() -> None:
+    m, seat, view = heuristic_positions(4, 21)
+    sampler = CourtSampler(view)
+    info = sampler.info
+    rng = random.Random(1)
+    chain = CourtChain(sampler, 0.05, rng, burn=200, thin=10)
+    assert chain.ok
+    for _ in range(20):
+        hands = chain.next(rng)
+        assert hands[seat] == info.hand
+        for s in sampler.others:
+            assert hands[s].bit_count() == info.hand_counts[s]
+            for c in range(52):
+                if hands[s] >> c & 1:
+                    assert not info.voids[s] >> SUIT_OF[c] & 1
+        union = 0
+        for s in range(4):
+            assert union & hands[s] == 0
+            union |= hands[s]
+        assert union == sum(1 << c for c in sampler.unknown) | info.hand
+    # Two more plays, then the next decision starts from where this chain ended.
+    for _ in range(2):
+        s = m.actors()[0]  # type: ignore[attr-defined]
+        m.apply(s, make_bot("court-piece", "easy").act(m.view(s)))  # type: ignore[attr-defined]
+    later = CourtSampler(m.view(seat))  # type: ignore[attr-defined]
+    again = CourtChain(later, 0.05, rng, burn=0, thin=1, start=chain.hands)
+    assert again.ok
+    carried = again.carry(chain.hands, rng)
+    assert carried is not None  # the earlier sample fits the later view once repaired
+    for p in later.others:
+        assert carried[p].bit_count() == later.info.hand_counts[p]
+        assert not any(carried[p] >> c & 1 and later.info.voids[p] >> SUIT_OF[c] & 1
+                       for c in range(52))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from taash.bots import make_bot, trump_hint
+from taash.bots.court import knowledge_from_view
 from taash.games.goat import PACK as GOAT_PACK
 from taash.games.goat import POINTS
 from taash.games.tricks import PACK
@@ -200,3 +201,29 @@ def test_trump_hint_for_uis() -> None:
         counts = {s: sum(c[1] == s for c in five) for s in "SHDC"}
         top = max(counts.values())
         assert set(hint) == {s for s in "SHDC" if counts[s] == top}
+
+
+def test_double_sar_returns_the_partners_suit_when_not_collecting() -> None:
+    """Double sar, leading without a chain to collect: low in a suit the partner has led
+    (side suits only), as the rules of thumb do in single sar."""
+    seen = 0
+    for seed in range(40):
+        for _, seat, view in bot_positions("court-piece", {"sar": "double"}, seed, ["random"]):
+            if view["phase"] != "play" or view["trick"] or seat != view["to_move"]:
+                continue
+            if knowledge_from_view(view).collect:
+                continue  # holding the chain, it plays to collect instead
+            partner = (seat + 2) % 4
+            plays = [h for h in view["history"] if h["action"].startswith("play:")]
+            led = {h["action"][6] for i, h in enumerate(plays) if i % 4 == 0
+                   and h["seat"] == partner} - {view["trump"]}
+            mine = [c for c in view["hand"] if c[1] in led]
+            if not mine:
+                continue
+            action = make_bot("court-piece", "easy").act(view)
+            assert action is not None
+            card = action[5:]
+            assert card[1] in led
+            assert rank(card) == min(rank(c) for c in view["hand"] if c[1] == card[1])
+            seen += 1
+    assert seen >= 10

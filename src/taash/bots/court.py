@@ -142,7 +142,8 @@ def _lead(k: Knowledge, legal: int) -> int:
         side = hand & ~tmask
         if side:
             s = max((x for x in range(4) if side & SUIT_MASK[x]),
-                    key=lambda x: ((side & SUIT_MASK[x]).bit_count(), -x))
+                    key=lambda x: (k.partner_leads >> x & 1, (side & SUIT_MASK[x]).bit_count(),
+                                   -x))
             return low(side & SUIT_MASK[s])
     # Draw trumps with the master trump while holding length: opponents' small trumps fall.
     n_mine = my_trumps.bit_count()

@@ -44,7 +44,7 @@ from taash.games.goat import CODES as GOAT_CODES
 from taash.games.goat import points as goat_points
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
 
-DEFAULT_BUDGET_MS = 150.0
+DEFAULT_BUDGET_MS = 200.0
 # Playout actions per millisecond of one reference core (measured with bench/arena runs):
 # the work budget is budget_ms times this, so the median move stays near or under budget_ms.
 STEPS_PER_MS = {"court-piece": 150.0, "court-piece-2p": 150.0, "goat": 40.0}

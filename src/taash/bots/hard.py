@@ -312,9 +312,6 @@ class HardCourtBot:
             self.memory = (key, chain.hands)
         return chain
 
-    def work(self) -> float:
-        return self.budget_ms * STEPS_PER_MS[self.game_id]
-
 
 def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[Any, float, float] | None],
          evaluate: Callable[[Any, int], tuple[float, int]], work: float, cap_ms: float,

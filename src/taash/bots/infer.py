@@ -23,6 +23,7 @@ from math import comb
 
 from taash.bots import court as cp
 from taash.bots.sampling import CourtInfo, CourtSampler
+from taash.cards import card_list
 from taash.games.tricks import SUIT_MASK, TRUMP_BASE
 
 CP_SUIT = cp.SUIT_OF
@@ -153,7 +154,7 @@ class CourtChain:
         self.factor: dict[int, float] = {}
         self.where = {}
         for p in self.places:
-            for c in cp_cards(hands[p]):
+            for c in card_list(hands[p]):
                 self.where[c] = p
         self.cards = list(self.where)
         self.anneal(rng, burn, eps)
@@ -193,13 +194,13 @@ class CourtChain:
         for p in self.places:
             h = prev[p] & ~seen
             covered |= h
-            for c in cp_cards(h):
+            for c in card_list(h):
                 if self.banned[p] >> CP_SUIT[c] & 1:
                     h &= ~(1 << c)
                     pool.append(c)
             extra = h.bit_count() - caps[p]
             if extra > 0:
-                cards = cp_cards(h)
+                cards = card_list(h)
                 rng.shuffle(cards)
                 for c in cards[:extra]:
                     h &= ~(1 << c)
@@ -249,11 +250,3 @@ class CourtChain:
         self.steps(rng, self.thin)
         return self.hands[:]
 
-
-def cp_cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -108,8 +108,7 @@ def heuristic_positions(seed: int, plays: int) -> tuple[object, int, dict[str, o
 @pytest.mark.parametrize("seed", range(6))
 def test_the_model_explains_rules_of_thumb_play_exactly(seed: int) -> None:
     """When the others really play by the rules of thumb, the real deal explains every one
-    of their plays (factor 1 apart from the caller's trump factor), and a deal that moves a
-    played suit's cards around usually does not."""
+    of their plays: factor 1, apart from the caller's trump factor."""
     m, _, view = heuristic_positions(seed, 17)
     assert view["phase"] == "play"
     sampler = CourtSampler(view)

@@ -134,10 +134,3 @@ def reaches(hands: list[int], trump: int, leader: int, target: int) -> tuple[boo
     fut = _solve(hands, trump, leader, [], target, 1)
     return fut.score[0] >= target, int(fut.nodes)
 
-
-def value(hands: list[int], trump: int, leader: int) -> tuple[int, int]:
-    """The most tricks the leader's side takes from a trick's start, and the nodes searched."""
-    if not hands[leader]:
-        return 0, 0
-    fut = _solve(hands, trump, leader, [], -1, 1)
-    return int(fut.score[0]), int(fut.nodes)

@@ -1,0 +1,207 @@
+"""The hard bot's single-sar card play, measured decision by decision (less noisy than arenas).
+
+    .venv/bin/python bench/court_decisions.py collect --boards 200 --out pos.jsonl
+    .venv/bin/python bench/court_decisions.py errors pos.jsonl [--set NAME=VALUE ...]
+    .venv/bin/python bench/court_decisions.py paired pos.jsonl --set NAME=VALUE [--every 3]
+
+``collect`` plays four-player single sar, ``hard`` on one side and ``heuristic`` on the other
+(the side alternates by board), and saves every hard decision with a choice: the view, the real
+hands and the board (JSON lines).
+
+``errors`` keeps the positions where, with every hand known, the card decides whether the side
+can still win the deal (double dummy), and counts how often ``hard`` (with the ``--set``
+settings) and the rules of thumb play a card that cannot win there while another could.  It
+measures reading hands against a perfect defence; it cannot see plays that only pay against
+weaker opponents.
+
+``paired`` decides every position with the default settings and with ``--set``; where the two
+cards differ, each is played on to the deal's end from the real position (the side by ``hard``
+at a 60 ms budget, the opponents by ``heuristic``, the same seeds both ways) and the deals each
+won are compared.
+
+``--set`` names a module constant of ``taash.bots.hard`` (``Z_OVERRULE=0.5``,
+``COURT_EPS=0.02``, ``DEFAULT_BUDGET_MS=300`` ...).  A 2-core machine collects about 100 boards
+in 3 minutes (``--jobs 2``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from taash.bots import court as cp
+from taash.bots import dd, hard
+from taash.bots.arena import GAMES, ArenaConfig, arena_bot, board_deal, hash_seed
+from taash.bots.sampling import CourtSampler
+from taash.games.tricks import PACK
+
+GAME = "court-piece"
+CFG = ArenaConfig(GAME, {}, "hard", "heuristic", 0, 99)
+Settings = dict[str, Any]
+
+
+def new_match(board: int) -> Any:
+    cls = GAMES[GAME]
+    deck, first, _ = board_deal(CFG, board)
+    m = cls.new_match({}, deal=False, **{cls.first_seat_key: first})
+    m.deal(deck)
+    return m
+
+
+def hard_seats(board: int) -> int:
+    """The side (0 or 1) the hard level holds on this board."""
+    return board % 2
+
+
+def collect_board(board: int) -> list[dict[str, Any]]:
+    m = new_match(board)
+    side = hard_seats(board)
+    bots = [arena_bot(GAME, "hard" if s & 1 == side else "heuristic",
+                      hash_seed(CFG.seed, board, s, False), None) for s in range(4)]
+    out = []
+    while not (m.needs_deal() or m.is_over()):
+        s = m.actors()[0]
+        view = m.view(s)
+        if s & 1 == side and view.get("phase") == "play" and len(view["legal_actions"]) > 1:
+            hands = [PACK.mask(m.view(o)["hand"]) for o in range(4)]
+            out.append({"board": board, "view": view, "hands": hands})
+        m.apply(s, bots[s].act(view))
+    return out
+
+
+def card_of(action: str) -> int:
+    return int(PACK.mask([action.partition(":")[2]])).bit_length() - 1
+
+
+def apply_settings(settings: Settings) -> None:
+    for name, value in settings.items():
+        setattr(hard, name, value)
+
+
+def decide(pos: dict[str, Any], settings: Settings, defaults: Settings, seed: int) -> str:
+    apply_settings({**defaults, **settings})
+    a = hard.HardCourtBot(GAME, seed=seed).act(pos["view"])
+    apply_settings(defaults)
+    assert a is not None
+    return a
+
+
+def truth(pos: dict[str, Any]) -> dict[int, bool]:
+    """For each legal card: can the side still win the deal with it, every hand known?"""
+    view = pos["view"]
+    info = CourtSampler(view).info
+    need = 7 - int(view["tricks"][info.seat & 1])
+    res, _ = dd.solve(pos["hands"], info.trump, info.leader, info.trick)
+    return {card_of(a): res[card_of(a)] >= need for a in view["legal_actions"]}
+
+
+def errors_task(task: tuple[int, dict[str, Any], Settings, Settings]) -> tuple[bool, bool]:
+    i, pos, settings, defaults = task
+    wins = truth(pos)
+    view = pos["view"]
+    mine = wins[card_of(decide(pos, settings, defaults, 1000 + i))]
+    k = cp.knowledge_from_view(view)
+    prior = cp.choose_play(k, PACK.mask(a.partition(":")[2] for a in view["legal_actions"]))
+    return not mine, not wins[prior]
+
+
+def play_on(pos: dict[str, Any], action: str, seed: int) -> int:
+    """Replay the board to the position, play ``action`` and finish the deal; 1 if won."""
+    view = pos["view"]
+    m = new_match(pos["board"])
+    for h in view["history"]:
+        m.apply(h["seat"], h["action"])
+    m.apply(view["seat"], action)
+    side = view["seat"] & 1
+    bots = [hard.HardCourtBot(GAME, seed=seed + s, budget_ms=60) if s & 1 == side
+            else arena_bot(GAME, "heuristic", seed + s, None) for s in range(4)]
+    while not (m.needs_deal() or m.is_over()):
+        s = m.actors()[0]
+        m.apply(s, bots[s].act(m.view(s)))
+    return int(m.summary()["deals"][0]["winner"] == side)
+
+
+def paired_task(task: tuple[int, dict[str, Any], Settings, Settings]) -> tuple[int, int] | None:
+    i, pos, settings, defaults = task
+    a = decide(pos, {}, defaults, 5000 + i)
+    b = decide(pos, settings, defaults, 5000 + i)
+    if a == b:
+        return None
+    return play_on(pos, a, 777 + i), play_on(pos, b, 777 + i)
+
+
+def parse_settings(items: list[str]) -> Settings:
+    out: Settings = {}
+    for item in items:
+        name, eq, text = item.partition("=")
+        if not eq or not name.isupper() or not hasattr(hard, name):
+            raise SystemExit(f"--set {item!r}: expected NAME=VALUE with NAME a constant of "
+                             f"taash.bots.hard")
+        try:
+            out[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            raise SystemExit(f"--set {item!r}: {text!r} is not a Python literal") from None
+    return out
+
+
+def load(path: str, every: int) -> list[dict[str, Any]]:
+    try:
+        lines = Path(path).read_text().splitlines()
+        return [json.loads(line) for line in lines[::every] if line.strip()]
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"cannot read positions from {path}: {e}") from None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--boards", type=int, default=200)
+    c.add_argument("--first", type=int, default=0)
+    c.add_argument("--out", required=True)
+    for name in ("errors", "paired"):
+        p = sub.add_parser(name)
+        p.add_argument("positions")
+        p.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
+        p.add_argument("--every", type=int, default=1, help="use every k-th position")
+    for p in sub.choices.values():
+        p.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    if not dd.available():
+        raise SystemExit("the double-dummy solver is not available (endplay is not installed)")
+    with Pool(args.jobs) as pool:
+        if args.cmd == "collect":
+            boards = range(args.first, args.first + args.boards)
+            got = pool.map(collect_board, boards, chunksize=1)
+            with open(args.out, "w") as f:
+                for rows in got:
+                    for row in rows:
+                        f.write(json.dumps(row) + "\n")
+            print(f"{sum(map(len, got))} positions from {len(boards)} boards -> {args.out}")
+            return
+        settings = parse_settings(args.set)
+        defaults = {name: getattr(hard, name) for name in settings}
+        positions = load(args.positions, max(1, args.every))
+        if args.cmd == "errors":
+            matter = [p for p in positions if len(set(truth(p).values())) > 1]
+            tasks = [(i, p, settings, defaults) for i, p in enumerate(matter)]
+            res = pool.map(errors_task, tasks, chunksize=4)
+            print(f"{len(matter)} of {len(positions)} positions where the card decides the deal "
+                  f"(double dummy); losing cards played: hard {sum(r[0] for r in res)}, "
+                  f"rules of thumb {sum(r[1] for r in res)}; settings {settings or 'default'}")
+            return
+        tasks = [(i, p, settings, defaults) for i, p in enumerate(positions)]
+        out = [r for r in pool.map(paired_task, tasks, chunksize=4) if r is not None]
+        base = sum(1 for a, b in out if a > b)
+        other = sum(1 for a, b in out if b > a)
+        print(f"{len(positions)} positions, {len(out)} decided differently by {settings}; "
+              f"deals won only with the default card: {base}, only with the other: {other}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

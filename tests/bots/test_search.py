@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -79,6 +80,34 @@ def test_double_dummy_matches_full_search(rng: random.Random, k: int, shown: int
             assert dd.reaches(masks, trump, leader, best)[0]
         if best < k + 1:
             assert not dd.reaches(masks, trump, leader, best + 1)[0]
+
+
+SPADES3 = 0b111  # 2S 3S 4S
+HEARTS3 = 0b111 << 13
+
+
+@pytest.mark.parametrize("hands,trump,leader,trick,why", [
+    ([SPADES3, HEARTS3, HEARTS3 << 13, SPADES3 << 3], 5, 0, [], "trump"),
+    ([SPADES3, HEARTS3, HEARTS3 << 13, SPADES3], 0, 0, [], "two places"),
+    ([SPADES3, HEARTS3, HEARTS3 << 13, 0b11 << 39], 0, 0, [], "sizes"),
+    ([SPADES3, HEARTS3, HEARTS3 << 13, SPADES3 << 3], 0, 0, [6], "sizes"),
+    ([0b11, HEARTS3, HEARTS3 << 13, SPADES3 << 3], 0, 0, [0], "two places"),
+    ([1 << 52, HEARTS3, HEARTS3 << 13, SPADES3 << 3], 0, 0, [], "out of range"),
+])
+def test_invalid_positions_are_refused_before_the_solver(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hands: list[int],
+        trump: int, leader: int, trick: list[int], why: str) -> None:
+    """DDS writes dump.txt into the working directory on any error: a bad position is
+    refused with a clear error first, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=why):
+        dd.solve(hands, trump, leader, trick)
+    assert list(tmp_path.iterdir()) == []
+    good = [SPADES3, HEARTS3, HEARTS3 << 13, SPADES3 << 3]
+    with pytest.raises(ValueError, match="target"):
+        dd.check(good, 0, 0, [], 4)  # four tricks asked for, three left
+    assert dd.solve(good, 0, 0, [])[0]  # the valid position next to them still solves
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_most_held_chance_by_enumeration() -> None:

@@ -77,11 +77,34 @@ def _load() -> Any:
     return _lib or None
 
 
+def check(hands: list[int], trump: int, leader: int, trick: list[int], target: int) -> None:
+    """Refuse a position DDS would reject: DDS writes a ``dump.txt`` into the working
+    directory on every error, so nothing invalid may reach it.  Raises ValueError."""
+    if len(hands) != 4 or not 0 <= trump <= 4 or not 0 <= leader <= 3 or len(trick) > 3:
+        raise ValueError("a double-dummy position needs four hands, a trump suit 0..4 (4: "
+                         "none), a leader 0..3 and at most three cards in the trick")
+    seen = 0
+    for m in (*hands, *(1 << c for c in trick)):
+        if m < 0 or m >> 52 or seen & m:
+            raise ValueError("a card is out of range or in two places")
+        seen |= m
+    if len(set(trick)) != len(trick):
+        raise ValueError("a card is out of range or in two places")
+    left = hands[(leader + len(trick)) % 4].bit_count()
+    for i in range(4):
+        want = left - (1 if i < len(trick) else 0)
+        if hands[(leader + i) % 4].bit_count() != want:
+            raise ValueError("the hands' sizes do not fit the trick in progress")
+    if left == 0 or not (target == -1 or 0 <= target <= left):
+        raise ValueError(f"no tricks left, or a target ({target}) outside -1, 0..{left}")
+
+
 def _solve(hands: list[int], trump: int, leader: int, trick: list[int], target: int,
            solutions: int) -> _FutureTricks:
     lib = _load()
     if lib is None:
         raise RuntimeError("the double-dummy solver is not available")
+    check(hands, trump, leader, trick, target)
     dl = _Deal()
     dl.trump = trump
     dl.first = leader

@@ -53,14 +53,14 @@ def new_match(board: int) -> Any:
     return m
 
 
-def hard_seats(board: int) -> int:
+def hard_side(board: int) -> int:
     """The side (0 or 1) the hard level holds on this board."""
     return board % 2
 
 
 def collect_board(board: int) -> list[dict[str, Any]]:
     m = new_match(board)
-    side = hard_seats(board)
+    side = hard_side(board)
     bots = [arena_bot(GAME, "hard" if s & 1 == side else "heuristic",
                       hash_seed(CFG.seed, board, s, False), None) for s in range(4)]
     out = []

@@ -148,16 +148,28 @@ def wait_version_after(page: Any, before: int, timeout: float = 10_000) -> None:
         arg=before, timeout=timeout)
 
 
+SNAPSHOT = """() => {
+  const t = document.querySelector('main.table');
+  return {
+    summary: !!document.querySelector(
+      "dialog[data-dialog='deal-summary'] [data-action='continue']"),
+    over: t && t.dataset.over, turn: t && t.dataset.yourTurn, version: t && t.dataset.version,
+  };
+}"""
+
+
 def play_turn(page: Any) -> bool:
     """Take one turn the way a player would; False if there is nothing to do now."""
-    cont = page.locator("dialog[data-dialog='deal-summary'] [data-action='continue']")
-    if cont.count():
+    # One look at the page, in one task: read piecemeal, a view arriving in between could end
+    # a deal (opening its summary over the table) after the summary was looked for.
+    now = page.evaluate(SNAPSHOT)
+    if now["summary"]:
         page.deal_summaries = getattr(page, "deal_summaries", 0) + 1
         press(page, "dialog[data-dialog='deal-summary'] [data-action='continue']")
         return True
-    if attr(page, "data-over") == "true" or attr(page, "data-your-turn") != "true":
+    if now["over"] == "true" or now["turn"] != "true":
         return False
-    before = version(page)
+    before = int(now["version"] or -1)
     game = attr(page, "data-game")
     trump = page.locator("[data-action^='trump:'][aria-disabled='false']")
     playable = page.locator("[data-hand] [data-card][data-playable='true']")

@@ -100,9 +100,9 @@ def truth(pos: dict[str, Any]) -> dict[int, bool]:
     return {card_of(a): res[card_of(a)] >= need for a in view["legal_actions"]}
 
 
-def errors_task(task: tuple[int, dict[str, Any], Settings, Settings]) -> tuple[bool, bool]:
-    i, pos, settings, defaults = task
-    wins = truth(pos)
+def errors_task(task: tuple[int, dict[str, Any], dict[int, bool], Settings, Settings]
+                ) -> tuple[bool, bool]:
+    i, pos, wins, settings, defaults = task
     view = pos["view"]
     mine = wins[card_of(decide(pos, settings, defaults, 1000 + i))]
     k = cp.knowledge_from_view(view)
@@ -188,9 +188,10 @@ def main() -> None:
         defaults = {name: getattr(hard, name) for name in settings}
         positions = load(args.positions, max(1, args.every))
         if args.cmd == "errors":
-            matter = [p for p in positions if len(set(truth(p).values())) > 1]
-            tasks = [(i, p, settings, defaults) for i, p in enumerate(matter)]
-            res = pool.map(errors_task, tasks, chunksize=4)
+            known = [(p, truth(p)) for p in positions]
+            matter = [(p, w) for p, w in known if len(set(w.values())) > 1]
+            work = [(i, p, w, settings, defaults) for i, (p, w) in enumerate(matter)]
+            res = pool.map(errors_task, work, chunksize=4)
             print(f"{len(matter)} of {len(positions)} positions where the card decides the deal "
                   f"(double dummy); losing cards played: hard {sum(r[0] for r in res)}, "
                   f"rules of thumb {sum(r[1] for r in res)}; settings {settings or 'default'}")

@@ -148,11 +148,11 @@ def wait_version_after(page: Any, before: int, timeout: float = 10_000) -> None:
         arg=before, timeout=timeout)
 
 
-SNAPSHOT = """() => {
+SUMMARY_CONTINUE = "dialog[data-dialog='deal-summary'] [data-action='continue']"
+SNAPSHOT = """(summary) => {
   const t = document.querySelector('main.table');
   return {
-    summary: !!document.querySelector(
-      "dialog[data-dialog='deal-summary'] [data-action='continue']"),
+    summary: !!document.querySelector(summary),
     over: t && t.dataset.over, turn: t && t.dataset.yourTurn, version: t && t.dataset.version,
   };
 }"""
@@ -162,10 +162,10 @@ def play_turn(page: Any) -> bool:
     """Take one turn the way a player would; False if there is nothing to do now."""
     # One look at the page, in one task: read piecemeal, a view arriving in between could end
     # a deal (opening its summary over the table) after the summary was looked for.
-    now = page.evaluate(SNAPSHOT)
+    now = page.evaluate(SNAPSHOT, SUMMARY_CONTINUE)
     if now["summary"]:
         page.deal_summaries = getattr(page, "deal_summaries", 0) + 1
-        press(page, "dialog[data-dialog='deal-summary'] [data-action='continue']")
+        press(page, SUMMARY_CONTINUE)
         return True
     if now["over"] == "true" or now["turn"] != "true":
         return False

@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from taash.bots import dd, make_bot
 from taash.bots.court import SUIT_OF, best_of
+from taash.bots.hard import court_leads, cp_rule_card
 from taash.bots.infer import CourtChain, CourtModel, most_held_chance
 from taash.bots.sampling import CourtSampler
-from taash.games import new_match
+from taash.games import get_game, new_match
+from taash.games.tricks import PACK
 
 pytestmark = pytest.mark.skipif(not dd.available(), reason="the DDS library did not load")
 
@@ -184,3 +186,33 @@ def test_chain_keeps_every_constraint_and_carries_on() -> None:
         assert carried[p].bit_count() == later.info.hand_counts[p]
         assert not any(carried[p] >> c & 1 and later.info.voids[p] >> SUIT_OF[c] & 1
                        for c in range(52))
+
+
+@pytest.mark.parametrize("sar", ["single", "double"])
+def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
+    """The search's model of a rules-of-thumb player (``cp_rule_card``: the seat's card from
+    the state, knowing only the public play and its own hand) plays what the real heuristic
+    bot plays from its view, at every turn of whole deals: the exploiting search predicts
+    such opponents as they are."""
+    checked = 0
+    for seed in range(12):
+        deck = PACK.full_deck()
+        random.Random(seed).shuffle(deck)
+        m = get_game("court-piece").new_match({"sar": sar}, deal=False, first_dealer=seed % 4)
+        m.deal(deck)
+        bots = [make_bot("court-piece", "easy", seed=s) for s in range(4)]
+        while not (m.needs_deal() or m.is_over()):
+            s = m.actors()[0]
+            view = m.view(s)
+            action = bots[s].act(view)
+            if view["phase"] == "play":
+                info = CourtSampler(view).info
+                played = 0
+                for p in info.played:
+                    played |= p
+                st = m.clone()  # type: ignore[attr-defined]
+                card = cp_rule_card(st, played, info.voids[:], court_leads(info.history, 4))
+                assert action == f"play:{PACK.code(card)}", (seed, view["history"])
+                checked += 1
+            m.apply(s, action)
+    assert checked > 12 * 4 * 7

@@ -78,39 +78,44 @@ DD_TRUMP_FACTOR = 3.0
 
 # -- Court Piece ----------------------------------------------------------------------------
 
+def cp_rule_card(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
+    """The card the rules of thumb play for the seat to move in ``st``, knowing only what that
+    seat would know (its hand, the cards played, the voids shown, the suits led); a failure to
+    follow suit is recorded in ``voids`` as the public would see it."""
+    seat = st.to_move
+    hand = st.hands[seat]
+    trick = st.trick
+    legal = hand
+    if trick:
+        led = CP_SUIT[trick[0]]
+        follow = hand & SUIT_MASK[led]
+        if follow:
+            legal = follow
+        else:
+            voids[seat] |= 1 << led
+    if legal & (legal - 1) == 0:
+        return int(legal & -legal).bit_length() - 1
+    n = st.num_seats
+    partner = leads[(seat + 2) % 4] if n == 4 else 0
+    double = n == 4 and st.double
+    collect = double and st.chain >= 0 and st.chain == st.leader
+    k = cp.Knowledge(seat, n, hand, st.trump, trick, st.leader, cp.ALL & ~hand & ~played,
+                     voids, partner, collect, double)
+    return cp.choose_play(k, legal)
+
+
 def cp_playout(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
     """Play a sampled Court Piece deal to its end, every seat by the rules of thumb with only
     what that seat would know (its hand, the cards played, the voids shown), so the playout
     predicts how such players really go on.  ``played``, ``voids`` and ``leads`` (suits each
     seat has led) are the public knowledge at the start; they are updated as play goes on."""
-    n = st.num_seats
     steps = 0
-    trump = st.trump
     voids = voids[:]
     leads = leads[:]
-    allc = cp.ALL
-    double = n == 4 and st.double
     while st.to_move >= 0:
         seat = st.to_move
-        hand = st.hands[seat]
-        trick = st.trick
-        legal = hand
-        if trick:
-            led = CP_SUIT[trick[0]]
-            follow = hand & SUIT_MASK[led]
-            if follow:
-                legal = follow
-            else:
-                voids[seat] |= 1 << led
-        if legal & (legal - 1) == 0:
-            card = (legal & -legal).bit_length() - 1
-        else:
-            partner = leads[(seat + 2) % 4] if n == 4 else 0
-            collect = double and st.chain >= 0 and st.chain == st.leader
-            k = cp.Knowledge(seat, n, hand, trump, trick, st.leader, allc & ~hand & ~played,
-                             voids, partner, collect, double)
-            card = cp.choose_play(k, legal)
-        if not trick:
+        card = cp_rule_card(st, played, voids, leads)
+        if not st.trick:
             leads[seat] |= 1 << CP_SUIT[card]
         played |= 1 << card
         st.apply_id(seat, card)

@@ -1,0 +1,127 @@
+"""How far any fair bot could go against the rules of thumb in single sar: a side that sees
+every hand, on the arena's boards (duplicate: each deck once from each side).
+
+    .venv/bin/python bench/court_ceiling.py --boards 200 --seed 1 [--mode dd|exploit] [--jobs 2]
+
+``dd``: the seeing side plays the double-dummy best card on the real deal at every turn (the
+rules of thumb's card where it is among the best), so it loses only where the deal cannot be
+won against a perfect defence, or where it would have paid to play for the opponents' habits.
+``exploit``: the seeing side also plays each candidate card on to the deal's end against the
+real rules-of-thumb opponents (itself double dummy) and takes a card that wins there: a best
+response to those opponents, with every card known.
+
+Both sides call trumps by the rules of thumb.  The boards, first seats and bot seeds are the
+arena's (``taash arena --game court-piece --seed S``), so the figure compares directly with
+``--team0 hard --team1 heuristic`` on the same seed.  It measures a bound, not a bot: no fair
+player sees the other hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from multiprocessing import Pool
+from typing import Any
+
+from taash.bots import court as cp
+from taash.bots import dd
+from taash.bots.arena import ArenaConfig, arena_bot, board_deal, confidence, hash_seed
+from taash.bots.hard import cp_candidates
+from taash.bots.sampling import CourtSampler
+from taash.cards import card_list
+from taash.games import get_game
+from taash.games.tricks import ACTION_TEXT, PACK
+
+GAME = "court-piece"
+
+
+def all_hands(m: Any) -> list[int]:
+    return [PACK.mask(m.view(s)["hand"]) for s in range(4)]
+
+
+def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -> str:
+    """The seeing side's action at ``view``'s turn."""
+    legal: list[str] = view["legal_actions"]
+    if view["phase"] == "trump":
+        return cp.call_trump(view)
+    if len(legal) == 1:
+        return legal[0]
+    hands = all_hands(m)
+    info = CourtSampler(view).info
+    side = info.seat & 1
+    res, _ = dd.solve(hands, info.trump, info.leader, info.trick)
+    mask = PACK.mask(a.partition(":")[2] for a in legal)
+    prior = cp.choose_play(cp.knowledge_from_view(view), mask)
+    need = 7 - int(view["tricks"][side])
+
+    def key(c: int) -> tuple[int, int, bool]:
+        return int(res[c] >= need), res[c], c == prior
+
+    if mode == "dd":
+        return ACTION_TEXT[max(card_list(mask), key=key)]
+    others = 0
+    for s in range(4):
+        if s != info.seat:
+            others |= hands[s]
+    best: tuple[tuple[int, int, int, bool], int] | None = None
+    for c in cp_candidates(mask, others):
+        x = m.clone()
+        x.apply(info.seat, ACTION_TEXT[c])
+        finish(x, side, "dd", bots)
+        won = int(x.summary()["deals"][0]["winner"] == side)
+        k = (won, *key(c))
+        if best is None or k > best[0]:
+            best = (k, c)
+    assert best is not None
+    return ACTION_TEXT[best[1]]
+
+
+def finish(m: Any, side: int, mode: str, bots: dict[int, Any]) -> None:
+    """Play the deal to its end: ``side`` seeing every hand, the others by their bots."""
+    while not (m.needs_deal() or m.is_over()):
+        s = m.actors()[0]
+        v = m.view(s)
+        m.apply(s, seeing_card(m, v, mode, bots) if s & 1 == side else bots[s].act(v))
+
+
+def play(task: tuple[int, int, bool, str]) -> int:
+    """One deal of a board; 1 if the seeing side won it."""
+    seed, board, swapped, mode = task
+    cfg = ArenaConfig(GAME, {}, "seeing", "heuristic", 0, seed)
+    cls = get_game(GAME)
+    deck, first, _ = board_deal(cfg, board)
+    m = cls.new_match({}, deal=False, **{cls.first_seat_key: first})
+    m.deal(deck)
+    side = 1 if swapped else 0
+    bots = {s: arena_bot(GAME, "heuristic", hash_seed(seed, board, s, swapped), None)
+            for s in range(4) if s & 1 != side}
+    finish(m, side, mode, bots)
+    return int(m.summary()["deals"][0]["winner"] == side)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boards", type=int, default=200, help="boards (two deals each)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mode", choices=("dd", "exploit"), default="dd")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    if args.boards < 1 or args.jobs < 1:
+        ap.error("--boards and --jobs must be at least 1")
+    if not dd.available():
+        print("the double-dummy solver is not available (endplay is not installed)",
+              file=sys.stderr)
+        return 2
+    tasks = [(args.seed, b, sw, args.mode) for b in range(args.boards) for sw in (False, True)]
+    with Pool(args.jobs) as pool:
+        won = pool.map(play, tasks, chunksize=2)
+    per_board = [(won[2 * i] + won[2 * i + 1]) / 2 for i in range(args.boards)]
+    rate = sum(won) / len(won)
+    lo, hi = confidence(per_board, rate, len(won))
+    print(f"single sar, seed {args.seed}, {len(won)} deals: the side seeing every hand "
+          f"({args.mode}) wins {rate:.1%} (95% CI {lo:.1%} .. {hi:.1%}) against heuristic")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

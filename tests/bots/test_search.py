@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taash.bots import dd, make_bot
+from taash.bots import dd, hard, make_bot
 from taash.bots.court import SUIT_OF, best_of
 from taash.bots.hard import court_leads, cp_rule_card
 from taash.bots.infer import CourtChain, CourtModel, most_held_chance
@@ -216,3 +216,23 @@ def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
                 checked += 1
             m.apply(s, action)
     assert checked > 12 * 4 * 7
+
+
+def test_single_sar_play_counts_what_a_solve_really_costs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Late in a deal a solve searches few nodes, but each still costs the solver's set-up and
+    a posterior sample (about a millisecond on one core): the budget counts that, so a move
+    at the default budget ends after a bounded number of solves, however small they are,
+    rather than after hundreds (which took the median move past its budget)."""
+    _, _, view = heuristic_positions(2, 17)
+    legal = [PACK.index(a.partition(":")[2]) for a in view["legal_actions"]]
+    calls = [0]
+
+    def solve(hands: list[int], trump: int, leader: int,
+              trick: list[int]) -> tuple[dict[int, int], int]:
+        calls[0] += 1
+        return {c: 2 + (calls[0] + c) % 2 for c in legal}, 0  # no search at all, cards differ
+
+    monkeypatch.setattr(dd, "solve", solve)
+    hard.HardCourtBot("court-piece", seed=1).act(view)
+    assert 20 <= calls[0] <= 160

@@ -68,10 +68,12 @@ PLAYOUT_PER_FACTOR = 3.0
 NODES_PER_FACTOR = 40.0
 
 # Double-dummy search (four-player single sar): solver nodes per millisecond of one reference
-# core, what one solve costs beside its nodes, what one trick is worth beside the deal, and how
-# many times a move's budget the trump call may spend (one decision a deal, and a big one).
+# core, what one solve costs beside its nodes (the solver's set-up and the posterior sample
+# around it: about a millisecond on one core, which dominates late in a deal, where a solve
+# searches a few hundred nodes), what one trick is worth beside the deal, and how many times
+# a move's budget the trump call may spend (one decision a deal, and a big one).
 DD_NODES_PER_MS = 3000.0
-DD_SOLVE_NODES = 300.0
+DD_SOLVE_NODES = 4000.0
 DD_MARGIN = 0.02
 DD_TRUMP_FACTOR = 3.0
 

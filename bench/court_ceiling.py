@@ -25,11 +25,10 @@ from typing import Any
 
 from taash.bots import court as cp
 from taash.bots import dd
-from taash.bots.arena import ArenaConfig, arena_bot, board_deal, confidence, hash_seed
+from taash.bots.arena import ArenaConfig, arena_bot, board_match, confidence, hash_seed
 from taash.bots.hard import cp_candidates
 from taash.bots.sampling import CourtSampler
 from taash.cards import card_list
-from taash.games import get_game
 from taash.games.tricks import ACTION_TEXT, PACK
 
 GAME = "court-piece"
@@ -87,11 +86,7 @@ def finish(m: Any, side: int, mode: str, bots: dict[int, Any]) -> None:
 def play(task: tuple[int, int, bool, str]) -> int:
     """One deal of a board; 1 if the seeing side won it."""
     seed, board, swapped, mode = task
-    cfg = ArenaConfig(GAME, {}, "seeing", "heuristic", 0, seed)
-    cls = get_game(GAME)
-    deck, first, _ = board_deal(cfg, board)
-    m = cls.new_match({}, deal=False, **{cls.first_seat_key: first})
-    m.deal(deck)
+    m = board_match(ArenaConfig(GAME, {}, "seeing", "heuristic", 0, seed), board)
     side = 1 if swapped else 0
     bots = {s: arena_bot(GAME, "heuristic", hash_seed(seed, board, s, swapped), None)
             for s in range(4) if s & 1 != side}

@@ -36,7 +36,7 @@ from typing import Any
 
 from taash.bots import court as cp
 from taash.bots import dd, hard
-from taash.bots.arena import GAMES, ArenaConfig, arena_bot, board_deal, hash_seed
+from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
 from taash.bots.sampling import CourtSampler
 from taash.games.tricks import PACK
 
@@ -45,21 +45,13 @@ CFG = ArenaConfig(GAME, {}, "hard", "heuristic", 0, 99)
 Settings = dict[str, Any]
 
 
-def new_match(board: int) -> Any:
-    cls = GAMES[GAME]
-    deck, first, _ = board_deal(CFG, board)
-    m = cls.new_match({}, deal=False, **{cls.first_seat_key: first})
-    m.deal(deck)
-    return m
-
-
 def hard_side(board: int) -> int:
     """The side (0 or 1) the hard level holds on this board."""
     return board % 2
 
 
 def collect_board(board: int) -> list[dict[str, Any]]:
-    m = new_match(board)
+    m = board_match(CFG, board)
     side = hard_side(board)
     bots = [arena_bot(GAME, "hard" if s & 1 == side else "heuristic",
                       hash_seed(CFG.seed, board, s, False), None) for s in range(4)]
@@ -113,7 +105,7 @@ def errors_task(task: tuple[int, dict[str, Any], dict[int, bool], Settings, Sett
 def play_on(pos: dict[str, Any], action: str, seed: int) -> int:
     """Replay the board to the position, play ``action`` and finish the deal; 1 if won."""
     view = pos["view"]
-    m = new_match(pos["board"])
+    m = board_match(CFG, pos["board"])
     for h in view["history"]:
         m.apply(h["seat"], h["action"])
     m.apply(view["seat"], action)

@@ -192,8 +192,8 @@ def test_chain_keeps_every_constraint_and_carries_on() -> None:
 def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
     """The search's model of a rules-of-thumb player (``cp_rule_card``: the seat's card from
     the state, knowing only the public play and its own hand) plays what the real heuristic
-    bot plays from its view, at every turn of whole deals: the exploiting search predicts
-    such opponents as they are."""
+    bot plays from its view, at every turn of whole deals: the playouts predict such players
+    as they really play."""
     checked = 0
     for seed in range(12):
         deck = PACK.full_deck()

@@ -105,13 +105,19 @@ def board_deal(cfg: ArenaConfig, board: int) -> tuple[list[str], int, str | None
     return deck, board % cls.num_seats, trump_card
 
 
-def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
-    """Play one deal of a board; ``swapped`` puts team 0's level at the team-1 seats."""
+def board_match(cfg: ArenaConfig, board: int) -> Any:
+    """A new match of ``cfg``'s game and options with the board's deck dealt."""
     cls = GAMES[cfg.game]
-    n = cls.num_seats
     deck, first, trump_card = board_deal(cfg, board)
     m = cls.new_match(cfg.options, deal=False, **{cls.first_seat_key: first})
     m.deal(deck, trump_card) if trump_card else m.deal(deck)
+    return m
+
+
+def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
+    """Play one deal of a board; ``swapped`` puts team 0's level at the team-1 seats."""
+    n = GAMES[cfg.game].num_seats
+    m = board_match(cfg, board)
 
     def side(seat: int) -> int:  # the seat's team in the game's own numbering
         return seat if n == 2 else seat & 1

@@ -20,7 +20,7 @@ at a 60 ms budget, the opponents by ``heuristic``, the same seeds both ways) and
 won are compared.
 
 ``--set`` names a module constant of ``taash.bots.hard`` (``Z_OVERRULE=0.5``,
-``COURT_EPS=0.02``, ``DEFAULT_BUDGET_MS=300`` ...).  A 2-core machine collects about 100 boards
+``COURT_EPS=0.02``, ``SINGLE_SAR_BUDGET_MS=300`` ...).  A 2-core machine collects about 100 boards
 in 3 minutes (``--jobs 2``).
 """
 

@@ -218,21 +218,37 @@ def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
     assert checked > 12 * 4 * 7
 
 
-def test_single_sar_play_counts_what_a_solve_really_costs(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Late in a deal a solve searches few nodes, but each still costs the solver's set-up and
-    a posterior sample (about a millisecond on one core): the budget counts that, so a move
-    at the default budget ends after a bounded number of solves, however small they are,
-    rather than after hundreds (which took the median move past its budget)."""
-    _, _, view = heuristic_positions(2, 17)
-    legal = [PACK.index(a.partition(":")[2]) for a in view["legal_actions"]]
-    calls = [0]
+@pytest.mark.parametrize(("sar", "given", "want"), [
+    ("single", None, hard.SINGLE_SAR_BUDGET_MS), ("double", None, hard.DEFAULT_BUDGET_MS),
+    ("single", 50.0, 50.0), ("double", 50.0, 50.0)])
+def test_court_play_searches_by_playouts_within_its_budget(
+        monkeypatch: pytest.MonkeyPatch, sar: str, given: float | None, want: float) -> None:
+    """Both sars search each candidate by rules-of-thumb playouts (the solver is never asked),
+    with single sar's bigger default budget, and a budget given to the bot overrides it."""
+    m = new_match("court-piece", {"sar": sar}, seed=3, first_seat=0)
+    bots = [make_bot("court-piece", "easy", seed=s) for s in range(4)]
+    view: dict[str, object] = {}
+    while True:  # on to a decision with at least two candidate cards
+        s = m.actors()[0]
+        view = m.view(s)
+        if view["phase"] == "play" and len(view["legal_actions"]) >= 3:  # type: ignore[arg-type]
+            break
+        m.apply(s, bots[s].act(view))
+    works: list[float] = []
+    real_pimc = hard.pimc
 
-    def solve(hands: list[int], trump: int, leader: int,
-              trick: list[int]) -> tuple[dict[int, int], int]:
-        calls[0] += 1
-        return {c: 2 + (calls[0] + c) % 2 for c in legal}, 0  # no search at all, cards differ
+    def pimc(ids: list[int], prior: int, sample: object, evaluate: object, work: float,
+             cap_ms: float, min_samples: int = 2) -> int:
+        works.append(work)
+        assert cap_ms == max(4 * want, 200.0)
+        return real_pimc(ids, prior, sample, evaluate, work, cap_ms,  # type: ignore[arg-type]
+                         min_samples)
 
-    monkeypatch.setattr(dd, "solve", solve)
-    hard.HardCourtBot("court-piece", seed=1).act(view)
-    assert 20 <= calls[0] <= 160
+    def no_solver(*args: object) -> object:
+        raise AssertionError("the solver was asked")
+
+    monkeypatch.setattr(hard, "pimc", pimc)
+    monkeypatch.setattr(dd, "solve", no_solver)
+    action = hard.HardCourtBot("court-piece", seed=1, budget_ms=given).act(view)
+    assert action in view["legal_actions"]  # type: ignore[operator]
+    assert works == [want * hard.STEPS_PER_MS["court-piece"]]

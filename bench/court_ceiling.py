@@ -1,7 +1,8 @@
 """How far any fair bot could go against the rules of thumb in single sar: a side that sees
 every hand, on the arena's boards (duplicate: each deck once from each side).
 
-    .venv/bin/python bench/court_ceiling.py --boards 200 --seed 1 [--mode dd|exploit] [--jobs 2]
+    .venv/bin/python bench/court_ceiling.py --boards 200 --seed 1 [--mode dd|exploit|playout]
+        [--jobs 2]
 
 ``dd``: the seeing side plays the double-dummy best card on the real deal at every turn (the
 rules of thumb's card where it is among the best), so it loses only where the deal cannot be
@@ -9,6 +10,9 @@ won against a perfect defence, or where it would have paid to play for the oppon
 ``exploit``: the seeing side also plays each candidate card on to the deal's end against the
 real rules-of-thumb opponents (itself double dummy) and takes a card that wins there: a best
 response to those opponents, with every card known.
+``playout``: the seeing side plays each candidate on to the deal's end with every seat, its own
+included, by the rules of thumb, and takes the card that wins there: the hard bot's search
+with the real deal as its only sample, so the gap to ``hard`` is what reading hands costs it.
 
 Both sides call trumps by the rules of thumb.  The boards, first seats and bot seeds are the
 arena's (``taash arena --game court-piece --seed S``), so the figure compares directly with
@@ -66,9 +70,10 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
     for c in cp_candidates(mask, others):
         x = m.clone()
         x.apply(info.seat, ACTION_TEXT[c])
-        finish(x, side, "dd", bots)
-        won = int(x.summary()["deals"][0]["winner"] == side)
-        k = (won, *key(c))
+        finish(x, side, "rules" if mode == "playout" else "dd", bots)
+        r = x.summary()["deals"][0]
+        won = int(r["winner"] == side)
+        k = (won, r["tricks"][side], 0, c == prior) if mode == "playout" else (won, *key(c))
         if best is None or k > best[0]:
             best = (k, c)
     assert best is not None
@@ -76,11 +81,13 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
 
 
 def finish(m: Any, side: int, mode: str, bots: dict[int, Any]) -> None:
-    """Play the deal to its end: ``side`` seeing every hand, the others by their bots."""
+    """Play the deal to its end: ``side`` seeing every hand (by ``mode``; ``rules``: by the
+    rules of thumb like the others), the others by their bots."""
     while not (m.needs_deal() or m.is_over()):
         s = m.actors()[0]
         v = m.view(s)
-        m.apply(s, seeing_card(m, v, mode, bots) if s & 1 == side else bots[s].act(v))
+        seeing = s & 1 == side and mode != "rules"
+        m.apply(s, seeing_card(m, v, mode, bots) if seeing else bots[s].act(v))
 
 
 def play(task: tuple[int, int, bool, str]) -> int:
@@ -88,8 +95,9 @@ def play(task: tuple[int, int, bool, str]) -> int:
     seed, board, swapped, mode = task
     m = board_match(ArenaConfig(GAME, {}, "seeing", "heuristic", 0, seed), board)
     side = 1 if swapped else 0
+    # The other side's bots play the real deal; the seeing side's play only in its playouts.
     bots = {s: arena_bot(GAME, "heuristic", hash_seed(seed, board, s, swapped), None)
-            for s in range(4) if s & 1 != side}
+            for s in range(4)}
     finish(m, side, mode, bots)
     return int(m.summary()["deals"][0]["winner"] == side)
 
@@ -98,7 +106,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=200, help="boards (two deals each)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--mode", choices=("dd", "exploit"), default="dd")
+    ap.add_argument("--mode", choices=("dd", "exploit", "playout"), default="dd")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     if args.boards < 1 or args.jobs < 1:

@@ -47,7 +47,7 @@ from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
 
 DEFAULT_BUDGET_MS = 200.0
 # Four-player single sar's default: its deals are close (a side needs 7 of 13 tricks), and more
-# samples kept paying there (seed 1: 62.5% at 200 ms, 64.3% at 600 ms against heuristic), while
+# samples kept paying there (seed 1: 62.5% at 200 ms, 64.0% at 600 ms against heuristic), while
 # the median move stays a few tens of milliseconds (most decisions are settled by racing).
 SINGLE_SAR_BUDGET_MS = 600.0
 # Playout actions per millisecond of one reference core (measured with bench/arena runs):

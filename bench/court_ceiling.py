@@ -52,7 +52,8 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
     hands = all_hands(m)
     info = CourtSampler(view).info
     side = info.seat & 1
-    res, _ = dd.solve(hands, info.trump, info.leader, info.trick)
+    # The playouts alone decide in ``playout`` mode: no solve (nor the solver) needed there.
+    res = {} if mode == "playout" else dd.solve(hands, info.trump, info.leader, info.trick)[0]
     mask = PACK.mask(a.partition(":")[2] for a in legal)
     prior = cp.choose_play(cp.knowledge_from_view(view), mask)
     need = 7 - int(view["tricks"][side])
@@ -66,14 +67,14 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
     for s in range(4):
         if s != info.seat:
             others |= hands[s]
-    best: tuple[tuple[int, int, int, bool], int] | None = None
+    best: tuple[tuple[int, ...], int] | None = None
     for c in cp_candidates(mask, others):
         x = m.clone()
         x.apply(info.seat, ACTION_TEXT[c])
         finish(x, side, "rules" if mode == "playout" else "dd", bots)
         r = x.summary()["deals"][0]
         won = int(r["winner"] == side)
-        k = (won, r["tricks"][side], 0, c == prior) if mode == "playout" else (won, *key(c))
+        k = (won, r["tricks"][side], c == prior) if mode == "playout" else (won, *key(c))
         if best is None or k > best[0]:
             best = (k, c)
     assert best is not None
@@ -111,9 +112,9 @@ def main() -> int:
     args = ap.parse_args()
     if args.boards < 1 or args.jobs < 1:
         ap.error("--boards and --jobs must be at least 1")
-    if not dd.available():
-        print("the double-dummy solver is not available (endplay is not installed)",
-              file=sys.stderr)
+    if args.mode != "playout" and not dd.available():
+        print(f"--mode {args.mode} needs the double-dummy solver, which is not available "
+              "(endplay comes with the dev install: pip install -e '.[dev]')", file=sys.stderr)
         return 2
     tasks = [(args.seed, b, sw, args.mode) for b in range(args.boards) for sw in (False, True)]
     with Pool(args.jobs) as pool:

@@ -6,14 +6,16 @@ from __future__ import annotations
 import random
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taash.bots import dd, hard, make_bot
+from taash.bots.base import Bot
 from taash.bots.court import SUIT_OF, best_of
-from taash.bots.hard import court_leads, cp_rule_card
+from taash.bots.hard import court_leads, cp_play_on, cp_rule_card
 from taash.bots.infer import CourtChain, CourtModel, most_held_chance
 from taash.bots.sampling import CourtSampler
 from taash.games import get_game, new_match
@@ -219,6 +221,59 @@ def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
                 checked += 1
             m.apply(s, action)
     assert checked > 12 * 4 * 7
+
+
+def public_knowledge(view: dict[str, Any]) -> tuple[int, list[int], list[int]]:
+    """The cards played, the voids shown and the suits each seat led, as the search reads
+    them from a view."""
+    info = CourtSampler(view).info
+    played = 0
+    for p in info.played:
+        played |= p
+    return played, info.voids, court_leads(info.history, 4)
+
+
+def one_deal(sar: str, seed: int) -> Any:
+    """A match of one shuffled deal (no next deal follows it)."""
+    deck = PACK.full_deck()
+    random.Random(seed).shuffle(deck)
+    m = get_game("court-piece").new_match({"sar": sar}, deal=False, first_dealer=seed % 4)
+    m.deal(deck)
+    return m
+
+
+def rules_of_thumb_to_the_end(m: Any, bots: list[Bot]) -> None:
+    while not (m.needs_deal() or m.is_over()):
+        s = m.actors()[0]
+        m.apply(s, bots[s].act(m.view(s)))
+
+
+@pytest.mark.parametrize("sar", ["single", "double"])
+def test_a_candidate_is_played_on_as_the_rules_of_thumb_would(sar: str) -> None:
+    """Every candidate card of a search, played on by ``cp_play_on``, ends the deal exactly
+    as the real heuristic bots would after that card: for the later seats the card counts as
+    played, its suit as led and, when it does not follow, its seat as void in the led suit
+    (playouts that forgot the card let them think it still out)."""
+    checked = 0
+    for seed in range(6):
+        m = one_deal(sar, seed)
+        bots = [make_bot("court-piece", "easy", seed=s) for s in range(4)]
+        while not (m.needs_deal() or m.is_over()):
+            s = m.actors()[0]
+            view = m.view(s)
+            if view["phase"] == "play" and len(view["legal_actions"]) > 1:
+                played, voids, leads = public_knowledge(view)
+                for action in view["legal_actions"]:
+                    card = PACK.index(action.partition(":")[2])
+                    ours = m.clone()
+                    cp_play_on(ours, card, played, voids, leads)
+                    theirs = m.clone()
+                    theirs.apply(s, action)
+                    rules_of_thumb_to_the_end(theirs, bots)
+                    assert ours.record() == theirs.record(), (seed, action, view["history"])
+                    checked += 1
+            m.apply(s, bots[s].act(view))
+    assert checked > 6 * 20
 
 
 @pytest.mark.parametrize(("sar", "given", "want"), [

@@ -119,6 +119,24 @@ def cp_playout(st: Any, played: int, voids: list[int], leads: list[int]) -> int:
     return steps
 
 
+def cp_play_on(st: Any, card: int, played: int, voids: list[int], leads: list[int]) -> int:
+    """Play ``card`` for the seat to move in ``st``, then on to the deal's end by the rules
+    of thumb (``cp_playout``).  The card joins the public knowledge the later seats play by
+    (cards played, suits led, a void shown), as it would at a real table.  Returns the
+    actions taken."""
+    seat = st.to_move
+    trick = st.trick
+    if not trick:
+        leads = leads[:]
+        leads[seat] |= 1 << CP_SUIT[card]
+    elif CP_SUIT[card] != CP_SUIT[trick[0]]:
+        voids = voids[:]
+        voids[seat] |= 1 << CP_SUIT[trick[0]]
+    played |= 1 << card
+    st.apply_id(seat, card)
+    return 1 + cp_playout(st, played, voids, leads)
+
+
 def cp_score(st: Any, team: int) -> float:
     """A finished deal from ``team``'s side: the win, a coat, and a little for the margin."""
     won = st.won
@@ -220,8 +238,11 @@ class HardCourtBot:
 
         def evaluate(st: Any, a: int) -> tuple[float, int]:
             c = st.clone()
-            c.apply_id(seat, a)
-            steps = cp_playout(c, played, info.voids, leads)
+            if trump_phase:
+                c.apply_id(seat, a)
+                steps = cp_playout(c, played, info.voids, leads)
+            else:
+                steps = cp_play_on(c, a, played, info.voids, leads)
             return cp_score(c, team), steps
 
         # Before any play there is nothing to read: deals are drawn uniformly.

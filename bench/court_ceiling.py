@@ -1,7 +1,8 @@
 """How far any fair bot could go against the rules of thumb in single sar: a side that sees
 every hand, on the arena's boards (duplicate: each deck once from each side).
 
-    .venv/bin/python bench/court_ceiling.py --boards 200 --seed 1 [--mode dd|exploit|playout]
+    .venv/bin/python bench/court_ceiling.py --boards 200 --seed 1
+        [--mode dd|exploit|playout|lookahead]
         [--jobs 2]
 
 ``dd``: the seeing side plays the double-dummy best card on the real deal at every turn (the
@@ -13,6 +14,9 @@ response to those opponents, with every card known.
 ``playout``: the seeing side plays each candidate on to the deal's end with every seat, its own
 included, by the rules of thumb, and takes the card that wins there: the hard bot's search
 with the real deal as its only sample, so the gap to ``hard`` is what reading hands costs it.
+``lookahead``: as ``playout``, but in those playouts the seeing side's own later cards look one
+card ahead too (each of its cards played on by the rules of thumb, the one that wins kept): what
+a better plan for the side's own later cards is worth when every hand is known.
 
 Both sides call trumps by the rules of thumb.  The boards, first seats and bot seeds are the
 arena's (``taash arena --game court-piece --seed S``), so the figure compares directly with
@@ -24,18 +28,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from multiprocessing import Pool
 from typing import Any
 
 from taash.bots import court as cp
 from taash.bots import dd
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, confidence, hash_seed
-from taash.bots.hard import cp_candidates
+from taash.bots.court import SUIT_OF
+from taash.bots.hard import court_leads, cp_candidates, cp_playout, cp_rule_card
 from taash.bots.sampling import CourtSampler
 from taash.cards import card_list
-from taash.games.tricks import ACTION_TEXT, PACK
+from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK
 
 GAME = "court-piece"
+RULES_MODES = ("playout", "lookahead")  # the modes that need no double-dummy solver
 
 
 def all_hands(m: Any) -> list[int]:
@@ -53,7 +60,7 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
     info = CourtSampler(view).info
     side = info.seat & 1
     # The playouts alone decide in ``playout`` mode: no solve (nor the solver) needed there.
-    res = {} if mode == "playout" else dd.solve(hands, info.trump, info.leader, info.trick)[0]
+    res = {} if mode in RULES_MODES else dd.solve(hands, info.trump, info.leader, info.trick)[0]
     mask = PACK.mask(a.partition(":")[2] for a in legal)
     prior = cp.choose_play(cp.knowledge_from_view(view), mask)
     need = 7 - int(view["tricks"][side])
@@ -68,6 +75,8 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
         if s != info.seat:
             others |= hands[s]
     best: tuple[tuple[int, ...], int] | None = None
+    if mode == "lookahead":
+        return ACTION_TEXT[look_ahead(m, side, prior, lambda x: side_lookahead(x, side))]
     for c in cp_candidates(mask, others):
         x = m.clone()
         x.apply(info.seat, ACTION_TEXT[c])
@@ -79,6 +88,54 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
             best = (k, c)
     assert best is not None
     return ACTION_TEXT[best[1]]
+
+
+def public(m: Any) -> tuple[int, list[int], list[int]]:
+    """The cards played, the voids shown and the suits each seat led in ``m``'s deal."""
+    info = CourtSampler(m.view(0)).info
+    played = 0
+    for p in info.played:
+        played |= p
+    return played, info.voids, court_leads(info.history, 4)
+
+
+def look_ahead(m: Any, side: int, rule: int, play_on: Callable[[Any], Any]) -> int:
+    """The card of the seat to move (on ``side``) that wins the deal when ``play_on`` plays
+    the rest, then the one taking most tricks, then ``rule``."""
+    seat = m.to_move
+    hands = all_hands(m)
+    legal = hands[seat]
+    if m.trick:
+        legal = legal & SUIT_MASK[SUIT_OF[m.trick[0]]] or legal
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= hands[s]
+    best: tuple[tuple[bool, int, bool], int] | None = None
+    for c in cp_candidates(legal, others):
+        x = m.clone()
+        x.apply_id(seat, c)
+        play_on(x)
+        k = (x.won[side] >= 7, x.won[side], c == rule)
+        if best is None or k > best[0]:
+            best = (k, c)
+    assert best is not None
+    return best[1]
+
+
+def side_lookahead(m: Any, side: int) -> None:
+    """Play on to the deal's end: the other side by the rules of thumb, ``side`` one card
+    ahead (each of its cards played on by the rules of thumb, the best kept)."""
+    while m.to_move >= 0:
+        seat = m.to_move
+        played, voids, leads = public(m)
+        rule = cp_rule_card(m, played, voids, leads)
+        if seat & 1 == side:
+            card = look_ahead(m, side, rule,
+                              lambda x: cp_playout(x, *public(x)) if x.to_move >= 0 else 0)
+        else:
+            card = rule
+        m.apply_id(seat, card)
 
 
 def finish(m: Any, side: int, mode: str, bots: dict[int, Any]) -> None:
@@ -107,12 +164,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=200, help="boards (two deals each)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--mode", choices=("dd", "exploit", "playout"), default="dd")
+    ap.add_argument("--mode", choices=("dd", "exploit", *RULES_MODES), default="dd")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     if args.boards < 1 or args.jobs < 1:
         ap.error("--boards and --jobs must be at least 1")
-    if args.mode != "playout" and not dd.available():
+    if args.mode not in RULES_MODES and not dd.available():
         print(f"--mode {args.mode} needs the double-dummy solver, which is not available "
               "(endplay comes with the dev install: pip install -e '.[dev]')", file=sys.stderr)
         return 2

@@ -59,7 +59,7 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
     hands = all_hands(m)
     info = CourtSampler(view).info
     side = info.seat & 1
-    # The playouts alone decide in ``playout`` mode: no solve (nor the solver) needed there.
+    # The playouts alone decide in the rules modes: no solve (nor the solver) needed there.
     res = {} if mode in RULES_MODES else dd.solve(hands, info.trump, info.leader, info.trick)[0]
     mask = PACK.mask(a.partition(":")[2] for a in legal)
     prior = cp.choose_play(cp.knowledge_from_view(view), mask)
@@ -70,13 +70,13 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
 
     if mode == "dd":
         return ACTION_TEXT[max(card_list(mask), key=key)]
+    if mode == "lookahead":
+        return ACTION_TEXT[look_ahead(m, side, prior, lambda x: side_lookahead(x, side))]
     others = 0
     for s in range(4):
         if s != info.seat:
             others |= hands[s]
     best: tuple[tuple[int, ...], int] | None = None
-    if mode == "lookahead":
-        return ACTION_TEXT[look_ahead(m, side, prior, lambda x: side_lookahead(x, side))]
     for c in cp_candidates(mask, others):
         x = m.clone()
         x.apply(info.seat, ACTION_TEXT[c])

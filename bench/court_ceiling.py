@@ -36,7 +36,7 @@ from taash.bots import court as cp
 from taash.bots import dd
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, confidence, hash_seed
 from taash.bots.court import SUIT_OF
-from taash.bots.hard import court_leads, cp_candidates, cp_playout, cp_rule_card
+from taash.bots.hard import cp_candidates, cp_playout, cp_rule_card, public_knowledge
 from taash.bots.sampling import CourtSampler
 from taash.cards import card_list
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK
@@ -91,12 +91,8 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
 
 
 def public(m: Any) -> tuple[int, list[int], list[int]]:
-    """The cards played, the voids shown and the suits each seat led in ``m``'s deal."""
-    info = CourtSampler(m.view(0)).info
-    played = 0
-    for p in info.played:
-        played |= p
-    return played, info.voids, court_leads(info.history, 4)
+    """The public knowledge in ``m``'s deal (``public_knowledge``)."""
+    return public_knowledge(CourtSampler(m.view(0)).info)
 
 
 def look_ahead(m: Any, side: int, rule: int, play_on: Callable[[Any], Any]) -> int:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from taash.bots import dd, hard, make_bot
 from taash.bots.base import Bot
 from taash.bots.court import SUIT_OF, best_of
-from taash.bots.hard import court_leads, cp_play_on, cp_rule_card
+from taash.bots.hard import cp_play_on, cp_rule_card, public_knowledge
 from taash.bots.infer import CourtChain, CourtModel, most_held_chance
 from taash.bots.sampling import CourtSampler
 from taash.games import get_game, new_match
@@ -193,6 +193,15 @@ def test_chain_keeps_every_constraint_and_carries_on() -> None:
                        for c in range(52))
 
 
+def one_deal(sar: str, seed: int) -> Any:
+    """A match of one shuffled deal (no next deal follows it)."""
+    deck = PACK.full_deck()
+    random.Random(seed).shuffle(deck)
+    m = get_game("court-piece").new_match({"sar": sar}, deal=False, first_dealer=seed % 4)
+    m.deal(deck)
+    return m
+
+
 @pytest.mark.parametrize("sar", ["single", "double"])
 def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
     """The search's model of a rules-of-thumb player (``cp_rule_card``: the seat's card from
@@ -201,45 +210,19 @@ def test_search_models_the_rules_of_thumb_exactly(sar: str) -> None:
     as they really play."""
     checked = 0
     for seed in range(12):
-        deck = PACK.full_deck()
-        random.Random(seed).shuffle(deck)
-        m = get_game("court-piece").new_match({"sar": sar}, deal=False, first_dealer=seed % 4)
-        m.deal(deck)
+        m = one_deal(sar, seed)
         bots = [make_bot("court-piece", "easy", seed=s) for s in range(4)]
         while not (m.needs_deal() or m.is_over()):
             s = m.actors()[0]
             view = m.view(s)
             action = bots[s].act(view)
             if view["phase"] == "play":
-                info = CourtSampler(view).info
-                played = 0
-                for p in info.played:
-                    played |= p
-                st = m.clone()  # type: ignore[attr-defined]
-                card = cp_rule_card(st, played, info.voids[:], court_leads(info.history, 4))
+                played, voids, leads = public_knowledge(CourtSampler(view).info)
+                card = cp_rule_card(m.clone(), played, voids[:], leads)
                 assert action == f"play:{PACK.code(card)}", (seed, view["history"])
                 checked += 1
             m.apply(s, action)
     assert checked > 12 * 4 * 7
-
-
-def public_knowledge(view: dict[str, Any]) -> tuple[int, list[int], list[int]]:
-    """The cards played, the voids shown and the suits each seat led, as the search reads
-    them from a view."""
-    info = CourtSampler(view).info
-    played = 0
-    for p in info.played:
-        played |= p
-    return played, info.voids, court_leads(info.history, 4)
-
-
-def one_deal(sar: str, seed: int) -> Any:
-    """A match of one shuffled deal (no next deal follows it)."""
-    deck = PACK.full_deck()
-    random.Random(seed).shuffle(deck)
-    m = get_game("court-piece").new_match({"sar": sar}, deal=False, first_dealer=seed % 4)
-    m.deal(deck)
-    return m
 
 
 def rules_of_thumb_to_the_end(m: Any, bots: list[Bot]) -> None:
@@ -262,7 +245,7 @@ def test_a_candidate_is_played_on_as_the_rules_of_thumb_would(sar: str) -> None:
             s = m.actors()[0]
             view = m.view(s)
             if view["phase"] == "play" and len(view["legal_actions"]) > 1:
-                played, voids, leads = public_knowledge(view)
+                played, voids, leads = public_knowledge(CourtSampler(view).info)
                 for action in view["legal_actions"]:
                     card = PACK.index(action.partition(":")[2])
                     ours = m.clone()

@@ -149,6 +149,15 @@ def cp_score(st: Any, team: int) -> float:
     return s + MARGIN * float(mine - theirs)
 
 
+def public_knowledge(info: CourtInfo) -> tuple[int, list[int], list[int]]:
+    """What every seat knows at ``info``'s moment, as the playouts take it: the cards played
+    (one mask), the voids shown and the suits each seat has led (bit per suit)."""
+    played = 0
+    for m in info.played:
+        played |= m
+    return played, info.voids, court_leads(info.history, info.seats)
+
+
 def court_leads(history: list[tuple[int, int]], n: int) -> list[int]:
     """The suits each seat has led this deal (bit per suit)."""
     leads = [0] * n
@@ -230,19 +239,16 @@ class HardCourtBot:
         has been played yet), card play on posterior samples."""
         info = sampler.info
         budget = self.budget_for(info)
-        played = 0
-        for m in info.played:
-            played |= m
-        leads = court_leads(info.history, info.seats)
+        played, voids, leads = public_knowledge(info)
         rng = self.rng
 
         def evaluate(st: Any, a: int) -> tuple[float, int]:
             c = st.clone()
             if trump_phase:
                 c.apply_id(seat, a)
-                steps = cp_playout(c, played, info.voids, leads)
+                steps = cp_playout(c, played, voids, leads)
             else:
-                steps = cp_play_on(c, a, played, info.voids, leads)
+                steps = cp_play_on(c, a, played, voids, leads)
             return cp_score(c, team), steps
 
         # Before any play there is nothing to read: deals are drawn uniformly.

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import sys
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -197,4 +196,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -72,22 +72,27 @@ def seeing_card(m: Any, view: dict[str, Any], mode: str, bots: dict[int, Any]) -
         return ACTION_TEXT[max(card_list(mask), key=key)]
     if mode == "lookahead":
         return ACTION_TEXT[look_ahead(m, side, prior, lambda x: side_lookahead(x, side))]
-    others = 0
-    for s in range(4):
-        if s != info.seat:
-            others |= hands[s]
-    best: tuple[tuple[int, ...], int] | None = None
-    for c in cp_candidates(mask, others):
+
+    def played_on(c: int) -> tuple[int, ...]:
         x = m.clone()
         x.apply(info.seat, ACTION_TEXT[c])
         finish(x, side, "rules" if mode == "playout" else "dd", bots)
         r = x.summary()["deals"][0]
         won = int(r["winner"] == side)
-        k = (won, r["tricks"][side], c == prior) if mode == "playout" else (won, *key(c))
-        if best is None or k > best[0]:
-            best = (k, c)
-    assert best is not None
-    return ACTION_TEXT[best[1]]
+        return (won, r["tricks"][side], c == prior) if mode == "playout" else (won, *key(c))
+
+    return ACTION_TEXT[best_candidate(hands, info.seat, mask, played_on)]
+
+
+def best_candidate(hands: list[int], seat: int, legal: int,
+                   value: Callable[[int], tuple[int, ...]]) -> int:
+    """The candidate among ``seat``'s ``legal`` cards (one per run of equivalent cards) with
+    the highest ``value``, the first in candidate order on a tie."""
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= hands[s]
+    return max(cp_candidates(legal, others), key=value)
 
 
 def public(m: Any) -> tuple[int, list[int], list[int]]:
@@ -103,20 +108,14 @@ def look_ahead(m: Any, side: int, rule: int, play_on: Callable[[Any], Any]) -> i
     legal = hands[seat]
     if m.trick:
         legal = legal & SUIT_MASK[SUIT_OF[m.trick[0]]] or legal
-    others = 0
-    for s in range(4):
-        if s != seat:
-            others |= hands[s]
-    best: tuple[tuple[bool, int, bool], int] | None = None
-    for c in cp_candidates(legal, others):
+
+    def played_on(c: int) -> tuple[int, ...]:
         x = m.clone()
         x.apply_id(seat, c)
         play_on(x)
-        k = (x.won[side] >= 7, x.won[side], c == rule)
-        if best is None or k > best[0]:
-            best = (k, c)
-    assert best is not None
-    return best[1]
+        return int(x.won[side] >= 7), x.won[side], int(c == rule)
+
+    return best_candidate(hands, seat, legal, played_on)
 
 
 def side_lookahead(m: Any, side: int) -> None:

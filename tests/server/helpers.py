@@ -127,10 +127,13 @@ class Api:
         out: dict[str, Any] = r.json()
         return out
 
-    def act(self, table: str, token: str, action: str, cid: str | None = None) -> httpx.Response:
+    def act(self, table: str, token: str, action: str, cid: str | None = None,
+            version: Any = None) -> httpx.Response:
         body: dict[str, Any] = {"action": action}
         if cid is not None:
             body["id"] = cid
+        if version is not None:
+            body["version"] = version
         return self.http.post(f"/api/tables/{table}/actions", json=body, headers=self.auth(token))
 
     def record(self, table: str) -> dict[str, Any]:

@@ -118,6 +118,29 @@ def test_same_client_id_is_applied_once(api: Api) -> None:
     assert api.act(t["id"], tok, "trump:H", cid="abc").json() == first.json()
 
 
+def test_an_action_on_an_old_version_is_refused_and_changes_nothing(api: Api) -> None:
+    t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
+                   first_seat=0)
+    tok = tokens_of(t)[0]
+    assert api.act(t["id"], tok, "trump:H", cid="a", version=0).json()["version"] == 1
+    card = api.view(t["id"], tok)["legal_actions"][0]
+    # A second device still showing version 0 plays: refused, nothing applied.
+    r = api.act(t["id"], tok, card, cid="b", version=0)
+    assert r.status_code == 409, r.text
+    err = r.json()["error"]
+    assert err["code"] == "stale" and "version 1" in err["message"]
+    v = api.view(t["id"], tok)
+    assert v["version"] == 1 and card in v["legal_actions"]
+    # The first request sent again (a retry) still gets its first answer.
+    assert api.act(t["id"], tok, "trump:H", cid="a", version=0).json()["version"] == 1
+    for bad in ("1", True, -1, 1.5):
+        r = api.act(t["id"], tok, card, cid="c", version=bad)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", bad
+    assert api.view(t["id"], tok)["version"] == 1
+    r = api.act(t["id"], tok, card, cid="d", version=1)
+    assert r.status_code == 200 and r.json()["version"] == 2
+
+
 def test_tokens_act_only_for_their_seat(api: Api) -> None:
     t = api.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2,
                    first_seat=0)

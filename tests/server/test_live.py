@@ -268,6 +268,8 @@ def test_websocket_errors_and_duplicates(api: Api, server: Server) -> None:
     assert err["error"]["code"] == "illegal" and err["error"]["rule"] == "TW-3"
     seat.ws.send("not json")
     assert next_message(seat.ws)["error"]["code"] == "bad_request"
+    seat.ws.send(json.dumps({"type": "action", "action": "trump:S", "id": "v", "version": "0"}))
+    assert next_message(seat.ws)["error"]["code"] == "bad_request"
     seat.close()
     me = Seat(server, t["id"], 0, tokens[0])
     me.read_until(0)
@@ -281,6 +283,16 @@ def test_websocket_errors_and_duplicates(api: Api, server: Server) -> None:
     first, second = me.all_acks
     assert first == second and second["version"] == 1
     assert api.view(t["id"], tokens[0])["version"] == 1
+    # An action sent on a version the table has left is refused and changes nothing.
+    card = api.view(t["id"], tokens[0])["legal_actions"][0]
+    me.ws.send(json.dumps({"type": "action", "action": card, "id": "old", "version": 0}))
+    err = next_message(me.ws)
+    while err["type"] == "table":
+        err = next_message(me.ws)
+    assert err["type"] == "error" and err["id"] == "old" and err["error"]["code"] == "stale"
+    assert api.view(t["id"], tokens[0])["version"] == 1
+    me.ws.send(json.dumps({"type": "action", "action": card, "id": "now", "version": 1}))
+    me.read_until(2, "now")
     me.close()
 
 

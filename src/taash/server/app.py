@@ -26,7 +26,7 @@ from taash.games import GAMES
 from taash.games.base import IllegalAction, MalformedAction
 from taash.server.config import Settings
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
-from taash.server.rooms import ApiError, Hub, Room, Subscriber, dumps
+from taash.server.rooms import ApiError, Hub, Room, Stale, Subscriber, dumps
 
 log = logging.getLogger("taash.server")
 
@@ -152,6 +152,9 @@ class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: str = Field(max_length=200, examples=["play:AS"])
     id: str | None = Field(None, max_length=80, description="client id: sent twice, applied once")
+    version: int | None = Field(None, ge=0, strict=True,
+                                description="the version the client acted on: 409 'stale' if "
+                                            "the table has moved on since")
 
 
 class JoinBody(BaseModel):
@@ -354,7 +357,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
                   seat: int | None = None) -> dict[str, Any]:
         """Take an action for the token's seat; 409 with the rule if it is illegal."""
         room, s = await get_hub(request).authorize(table_id, bearer(request, token), seat)
-        return await room.submit(s, body.action, body.id)
+        return await submit(room, s, body.action, body.id, body.version)
 
     @app.get("/api/tables/{table_id}/hint", tags=["seats"])
     async def hint(request: Request, table_id: str, token: str | None = None,
@@ -506,6 +509,19 @@ def create_app(settings: Settings, hub: Hub | None = None,
     return app
 
 
+async def submit(room: Room, seat: int, action: str, client_id: str | None,
+                 expected: int | None) -> dict[str, Any]:
+    """A client's action; with ``expected`` (the version it acted on) it is refused, changing
+    nothing, if the table has moved on since: a card chosen for one trick never lands in the
+    next.  The same client id again is answered as the first time, whatever the version."""
+    try:
+        return await room.submit(seat, action, client_id, expected)
+    except Stale:
+        raise ApiError(409, "stale", f"the table has moved on to version {room.version} since "
+                                     f"version {expected}: look at the table again and act "
+                                     "on what is there now") from None
+
+
 async def _send_all(messages: AsyncIterator[str], send: Callable[[str], Awaitable[None]]) -> None:
     async for m in messages:
         await send(m)
@@ -536,11 +552,17 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None,
                 "message": "unknown message type: send {\"type\": \"action\", ...}"}}))
             continue
         action = msg.get("action")
+        expected = msg.get("version")
         if not isinstance(action, str) or len(action) > 200 or not (
                 cid is None or (isinstance(cid, str) and len(cid) <= 80)):
             await send(dumps({"type": "error", "id": cid, "error": {
                 "code": "bad_request", "rule": None,
                 "message": "an action message has a text action and a text id"}}))
+            continue
+        if expected is not None and (type(expected) is not int or expected < 0):
+            await send(dumps({"type": "error", "id": cid, "error": {
+                "code": "bad_request", "rule": None,
+                "message": "an action's version is a whole number (the version acted on)"}}))
             continue
         if seat is None:
             await send(dumps({"type": "error", "id": cid, "error": {
@@ -553,7 +575,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None,
             continue
         err: dict[str, Any]
         try:
-            answer = await room.submit(seat, action, cid)
+            answer = await submit(room, seat, action, cid, expected)
         except IllegalAction as e:
             err = {"code": "illegal", "rule": e.rule, "message": e.message}
         except MalformedAction as e:

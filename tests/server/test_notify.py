@@ -143,6 +143,37 @@ def test_turn_timer_lets_a_bot_play_for_an_absent_player(notifying: Server) -> N
     api.close()
 
 
+def test_table_info_says_when_the_turn_timer_plays(notifying: Server) -> None:
+    from datetime import datetime
+
+    api = Api(notifying.base)
+    before = time.time()
+    t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0,
+                   turn_timer_s=300)
+    tid, tokens = t["id"], tokens_of(t)
+
+    def ends() -> float | None:
+        info = api.public(tid)["table"]
+        e = info["turn_ends"]
+        return None if e is None else datetime.fromisoformat(e.replace("Z", "+00:00")).timestamp()
+
+    first = ends()
+    assert first is not None and before + 299 <= first <= time.time() + 301
+    time.sleep(0.05)
+    assert api.act(tid, tokens[0], "trump:H").status_code == 200
+    second = ends()
+    assert second is not None and second > first  # the clock restarts with every move
+    # No timer: no end; a bot to move: no end (the timer is for people).
+    plain = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0)
+    assert api.public(plain["id"])["table"]["turn_ends"] is None
+    bots = api.create("court-piece-2p", {"target": 1},
+                      [{"type": "human"}, {"type": "bot", "level": "random"}], first_seat=1,
+                      turn_timer_s=300, live=True, bot_delay_ms=60_000)
+    info = api.public(bots["id"])["table"]
+    assert info["to_move"] == 1 and info["turn_ends"] is None
+    api.close()
+
+
 def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         hooks: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Checked again before sending (a URL stored before, a name that moved), in process;

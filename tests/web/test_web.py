@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -293,6 +294,51 @@ def test_reconnect_after_server_restart(tmp_path: Path, new_page: Any) -> None:
         assert again.js_errors == []
     finally:
         srv.stop()
+
+
+def test_turn_timer_counts_down_on_the_seat_to_move(server: Server, new_page: Any) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 1}, first_seat=0, turn_timer_s=90)
+    tid = t["id"]
+    tokens = [s["token"] for s in t["seats"]]
+    page = new_page("phone", server.base)
+    page.goto(f"/t/{tid}?seat=1&token={tokens[1]}")
+    page.wait_for_selector("main.table[data-version='0']")
+    timer = page.locator(".seat[data-seat='0'] .timer")
+    timer.wait_for()
+    first = int(timer.get_attribute("data-left") or -1)
+    assert 75 <= first <= 90, first
+    assert re.fullmatch(r"1:[0-3]\d", timer.inner_text().strip()), timer.inner_text()
+    page.wait_for_function(
+        "(f) => Number(document.querySelector(\".seat[data-seat='0'] .timer\").dataset.left) < f",
+        arg=first, timeout=5000)
+    assert page.locator(".seat .timer").count() == 1  # only the seat to move has one
+    # The caller calls trumps: the clock starts again for whoever is to move now.
+    call(server.base, "POST", f"/api/tables/{tid}/actions", {"action": "trump:H", "id": "a"},
+         tokens[0])
+    page.wait_for_selector("main.table[data-version='1']")
+    mover = call(server.base, "GET", f"/api/tables/{tid}")["to_move"]
+    page.locator(f".seat[data-seat='{mover}'][data-turn='true'] .timer").wait_for()
+    assert page.locator(".seat .timer").count() == 1
+    assert int(page.locator(".seat .timer").get_attribute("data-left") or -1) >= 85
+    # A friends' table made on the home page with a 30-second timer counts 30 seconds.
+    page.goto("/")
+    press(page, "[data-game-choice='court-piece-2p']")
+    press(page, "[data-mode='friends']")
+    page.select_option("[data-field='turn_timer']", "30")
+    press(page, "[data-action='create-table']")
+    press(page, "dialog[data-dialog='invites'] [data-action='open-table']")
+    page.wait_for_selector("main.table[data-version='0'] .seat[data-turn='true'] .timer")
+    made = page.url.split("/t/")[1].split("?")[0]
+    assert call(server.base, "GET", f"/api/tables/{made}")["table"]["turn_timer_s"] == 30
+    assert 20 <= int(page.locator(".seat .timer").get_attribute("data-left") or -1) <= 30
+    # A table without a turn timer shows none.
+    plain = create_table(server.base, "court-piece-2p", [{"type": "human"}] * 2,
+                         options={"target": 1}, first_seat=0)
+    page.goto(f"/t/{plain['id']}?seat=1&token={plain['seats'][1]['token']}")
+    page.wait_for_selector("main.table[data-version='0'] .seat[data-turn='true']")
+    assert page.locator(".seat .timer").count() == 0
+    assert page.js_errors == []
 
 
 def test_urdu_is_right_to_left(server: Server, new_page: Any, screenshots: Path) -> None:

@@ -26,7 +26,7 @@ from taash.games import GAMES
 from taash.games.base import IllegalAction, MalformedAction
 from taash.server.config import Settings
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
-from taash.server.rooms import ApiError, Hub, Room, Stale, Subscriber, dumps
+from taash.server.rooms import ApiError, Hub, Room, Stale, Subscriber, dumps, iso
 
 log = logging.getLogger("taash.server")
 
@@ -207,7 +207,8 @@ async def pump(room: Room, sub: Subscriber, ping_s: float) -> AsyncIterator[str]
         try:
             await asyncio.wait_for(sub.wake.wait(), ping_s)
         except TimeoutError:
-            yield dumps({"type": "ping", "version": room.version})
+            yield dumps({"type": "ping", "version": room.version,
+                         "now": iso(time.time(), "milliseconds")})
 
 
 def create_app(settings: Settings, hub: Hub | None = None,
@@ -544,7 +545,8 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None,
         kind = msg.get("type")
         cid = msg.get("id")
         if kind == "ping":
-            await send(dumps({"type": "pong", "version": room.version}))
+            await send(dumps({"type": "pong", "version": room.version,
+                              "now": iso(time.time(), "milliseconds")}))
             continue
         if kind != "action":
             await send(dumps({"type": "error", "id": cid, "error": {

@@ -77,8 +77,8 @@ def new_table_id() -> str:
     return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
 
 
-def iso(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def iso(t: float, timespec: str = "seconds") -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
 
 
 def fork(state: Any) -> Any:
@@ -190,6 +190,7 @@ class Room:
         return {
             "id": m.id, "game": m.game, "options": m.options, "live": m.live, "open": m.open,
             "bot_delay_ms": m.bot_delay_ms, "turn_timer_s": m.turn_timer_s,
+            "turn_ends": self.turn_ends(),
             "created": iso(m.created), "updated": iso(m.updated), "version": self.version,
             "over": bool(self.state.is_over()), "to_move": m.to_move,
             "rematch": m.rematch_id, "rematch_of": m.rematch_of,
@@ -537,11 +538,22 @@ class Room:
             if not (moved or changed):
                 return
 
+    def timer_runs(self) -> bool:
+        """Whether the turn timer runs: one is set and a human seat is to move."""
+        m = self.meta
+        return bool(m.turn_timer_s) and not self.state.is_over() and m.to_move is not None \
+            and self.seat_row(m.to_move).type == "human"
+
+    def turn_ends(self) -> str | None:
+        """When the turn timer lets a bot move for the seat to move (ISO time), if it runs."""
+        m = self.meta
+        if not self.timer_runs() or m.turn_timer_s is None:
+            return None
+        return iso(m.updated + m.turn_timer_s, "milliseconds")
+
     def _arm_timer(self) -> None:
         m = self.meta
-        if not m.turn_timer_s or self.state.is_over() or m.to_move is None:
-            return
-        if self.seat_row(m.to_move).type != "human":
+        if not self.timer_runs() or m.turn_timer_s is None or m.to_move is None:
             return
         if self.timer is not None and not self.timer.done():
             if self.timer_version == self.version:

@@ -173,6 +173,11 @@ class Home {
       body.push(h('label', { class: 'field check' }, this.liveBox = h('input', { type: 'checkbox', checked: true, 'data-field': 'live' }),
         h('span', null, t('live_table'))));
       body.push(h('p', { class: 'sub' }, t('anytime_note')));
+      const timer = setting('turn_timer_s', '');
+      body.push(h('label', { class: 'field' }, h('span', null, t('turn_timer')),
+        this.timerBox = h('select', { 'data-field': 'turn_timer', onchange: (e) => setSetting('turn_timer_s', e.target.value) },
+          [['', 'timer_off'], ['30', 'timer_30s'], ['120', 'timer_2m'], ['86400', 'timer_1d']].map(([v, key]) =>
+            h('option', { value: v, selected: v === timer }, t(key))))));
       body.push(h('label', { class: 'field check' }, this.openBox = h('input', { type: 'checkbox', 'data-field': 'open' }),
         h('span', null, t('list_in_lobby'))));
       body.push(h('button', { class: 'btn primary big', type: 'button', 'data-action': 'create-table',
@@ -223,9 +228,11 @@ class Home {
       seats.push(type === 'human' ? { type: 'human' } : { type: 'bot', level: type });
     }
     const live = this.liveBox.checked;
+    const timer = Number(this.timerBox.value);
     const res = await this.create({
       game: this.game, options: this.options(), seats, live, open: this.openBox.checked,
       bot_delay_ms: Number(setting('bot_delay_ms', '600')),
+      ...(timer > 0 ? { turn_timer_s: timer } : {}),
     }, button);
     if (!res) return;
     const mine = res.seats.find((s) => s.token);

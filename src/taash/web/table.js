@@ -16,6 +16,12 @@ const cardsOf = (action) => {
 };
 const verbOf = (action) => action.split(':')[0];
 const setKey = (verb, cards) => `${verb}:${cards.slice().sort().join(',')}`;
+/** Seconds as a clock: 0:09, 4:05, 1:02:03 (a play-anytime turn may last hours). */
+const clockText = (sec) => {
+  const hh = Math.floor(sec / 3600), mm = Math.floor((sec % 3600) / 60), ss = sec % 60;
+  const two = (x) => String(x).padStart(2, '0');
+  return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+};
 
 export function mountTable(root, { id, seat, token, navigate }) {
   const view = new TableView(root, { id, seat, token, navigate });
@@ -72,6 +78,19 @@ class TableView {
     // Seat changes (a friend connects, a seat is taken or left, a rematch) come at once as
     // table messages; a slow look now and then is only a fallback.
     this.poll = setInterval(() => this.refreshInfo(), 60000);
+    this.ticker = setInterval(() => this.tickTimers(), 1000);
+  }
+
+  /** The turn timer's countdown on the seat to move, by the server's clock (pings bring it). */
+  tickTimers() {
+    const ends = this.info && this.info.turn_ends ? Date.parse(this.info.turn_ends) : NaN;
+    for (const el of this.root.querySelectorAll('.seat .timer')) {
+      if (Number.isNaN(ends)) { el.remove(); continue; }
+      const left = Math.max(0, Math.ceil((ends - (Date.now() + (this.clockOffset || 0))) / 1000));
+      el.textContent = clockText(left);
+      el.dataset.left = String(left);
+      el.classList.toggle('low', left <= 10);
+    }
   }
 
   async refreshInfo() {
@@ -95,6 +114,7 @@ class TableView {
     this.dead = true;
     if (this.live) this.live.stop();
     clearInterval(this.poll);
+    clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
     if (this.hand) this.hand.destroy();
     closeDialogs();
@@ -133,6 +153,8 @@ class TableView {
 
   handle(msg) {
     if (msg.type === 'ping') {
+      const now = typeof msg.now === 'string' ? Date.parse(msg.now) : NaN;
+      if (!Number.isNaN(now)) this.clockOffset = now - Date.now();
       if (typeof msg.version === 'number' && msg.version > this.version) this.resync();
       return;
     }
@@ -454,15 +476,18 @@ class TableView {
       const mini = pos === 'bottom' ? null : h('div', { class: 'mini-hand', title: t('n_cards', { n: count }), 'data-count': count },
         h('span', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(count, 8) }, () => h('i'))),
         h('span', { class: 'n' }, String(count)));
+      const timer = turn && this.info && this.info.turn_ends
+        ? h('span', { class: 'timer', title: t('time_left'), role: 'timer' }) : null;
       fill(el,
         h('div', { class: 'avatar', 'aria-hidden': 'true' }, (this.name(s)[0] || '?').toUpperCase()),
         h('div', { class: 'who' },
           h('b', null, this.name(s), online),
-          sub.length ? h('small', null, sub.join(' · ')) : null),
+          sub.length ? h('small', null, sub.join(' · ')) : null, timer),
         badges.length ? h('div', { class: 'badges' }, badges) : null,
         mini);
     }
     for (const pos of ['top', 'left', 'right', 'bottom']) if (!used.has(pos)) this.seatEls[pos].hidden = true;
+    this.tickTimers();
   }
 
   renderTrick() {

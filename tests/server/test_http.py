@@ -96,6 +96,8 @@ def test_illegal_and_malformed_actions(api: Api) -> None:
     assert r.status_code == 409
     err = r.json()["error"]
     assert err["code"] == "illegal" and err["rule"] == "TW-3" and "caller" in err["message"]
+    # The same reason as a key and parameters, for a client that speaks another language.
+    assert err["key"] == "only_caller" and err["params"] == {"seat": 0}
     r = api.act(t["id"], tokens[0], "play:XX")
     assert r.status_code == 400 and r.json()["error"]["code"] == "malformed"
     r = api.act(t["id"], tokens[0], "dance:now")

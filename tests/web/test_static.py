@@ -57,6 +57,18 @@ def test_every_key_used_exists() -> None:
     assert missing == set()
 
 
+@pytest.mark.parametrize("lang", ["en", "ur", "hi", "ru"])
+def test_every_illegal_action_reason_has_words(lang: str) -> None:
+    """The table says why an action is refused in the page's language: a sentence for every
+    key the rules core gives (taash.games.base.ILLEGAL_KEYS)."""
+    from taash.games.base import ILLEGAL_KEYS
+
+    d = strings(lang)
+    missing = {k for k in ILLEGAL_KEYS
+               if f"illegal_{k}" not in d and f"illegal_{k}_other" not in d}
+    assert missing == set()
+
+
 def test_nothing_comes_from_outside() -> None:
     html = (WEB / "index.html").read_text(encoding="utf-8")
     for ref in re.findall(r'(?:href|src)="([^"]+)"', html):

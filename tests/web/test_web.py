@@ -368,6 +368,27 @@ def test_urdu_is_right_to_left(server: Server, new_page: Any, screenshots: Path)
     assert page.js_errors == []
 
 
+def test_a_refused_card_is_explained_in_the_page_language(server: Server, new_page: Any) -> None:
+    tid, tokens = two_player_friends(server)
+    page = new_page("phone", server.base)
+    page.goto("/")
+    page.select_option("[data-lang]", "ru")
+    page.wait_for_selector("html[lang='ru']", state="attached")
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    view = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])
+    led = view["trick"][0]["card"][-1]
+    bad = page.locator("[data-hand] [data-card][data-playable='false']").first
+    tap_card(page, bad.get_attribute("data-card") or "")
+    toast = page.locator("[data-toast='error']")
+    toast.wait_for()
+    suit = {"S": "Пики", "H": "Червы", "D": "Бубны", "C": "Трефы"}[led]
+    text = toast.inner_text()
+    assert "Нужно ходить в масть" in text and suit in text and "TW-4" in text, text
+    assert version(page) == 2
+    assert page.js_errors == []
+
+
 def test_first_load_is_under_300_kb(server: Server, new_page: Any, screenshots: Path) -> None:
     page = new_page("phone", server.base)
     cdp = page.context.new_cdp_session(page)

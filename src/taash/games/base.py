@@ -19,13 +19,30 @@ CARD_VERBS = frozenset({"play", "lead", "beat", "pass", "molodka"})
 Json = Any
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now.  Raised before anything changes."""
+# The sentences an illegal action's ``key`` may name (a client has words for each of them).
+ILLEGAL_KEYS = frozenset({
+    "match_over", "deal_over", "game_over", "trump_called", "only_caller", "trump_first",
+    "not_your_turn", "not_held", "must_follow", "trump_most_held", "already_led",
+    "lead_one_suit", "you_lead", "play_exactly", "does_not_beat", "molodka_four",
+    "put_in_do_not_count", "molodka_once", "already_played", "molodka_lead",
+})
 
-    def __init__(self, rule: str, message: str) -> None:
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now.  Raised before anything changes.
+
+    ``message`` is English; ``key`` and ``params`` (where given) name the same sentence for a
+    client that shows it in another language (cards as codes like ``AS``, suits as letters)."""
+
+    def __init__(self, rule: str, message: str, key: str | None = None,
+                 params: dict[str, str | int] | None = None) -> None:
         super().__init__(f"{message} ({rule})")
         self.rule = rule
         self.message = message
+        if key is not None and key not in ILLEGAL_KEYS:
+            raise ValueError(f"unknown illegal-action key {key!r}")
+        self.key = key
+        self.params = params or {}
 
 
 class MalformedAction(ValueError):

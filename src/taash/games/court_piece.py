@@ -94,7 +94,9 @@ class CourtPiece(TrickMatch):
             best = most_held(self.hands[self.caller])
             if suit not in best:
                 names = " or ".join(SUIT_NAMES[s] for s in best)
-                raise IllegalAction("CP-4", f"trump must be a suit you hold most of: {names}")
+                raise IllegalAction("CP-4", f"trump must be a suit you hold most of: {names}",
+                                    "trump_most_held",
+                                    {"suits": "".join(SUITS[s] for s in best)})
 
     def _side(self, seat: int) -> int:
         return seat & 1

@@ -430,9 +430,10 @@ class Goat:
     def action_id(self, seat: int, action: str) -> int:
         p = parse_action(action)
         if self.phase == OVER:
-            raise IllegalAction("GT-12", "the match is over")
+            raise IllegalAction("GT-12", "the match is over", "match_over")
         if self.phase == WAIT:
-            raise IllegalAction("GT-10", "the game is over; the next game has not begun")
+            raise IllegalAction("GT-10", "the game is over; the next game has not begun",
+                                "game_over")
         if not 0 <= seat < 4:
             raise IllegalAction("GT-7", f"there is no seat {seat}")
         verbs = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
@@ -451,43 +452,54 @@ class Goat:
             self._check_molodka(seat, cards)
             return MOLODKA << SHIFT | cards
         if seat != self.to_move:
-            raise IllegalAction("GT-7", f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+            raise IllegalAction("GT-7", f"it is seat {self.to_move}'s turn, not seat {seat}'s",
+                                "not_your_turn", {"seat": self.to_move})
         missing = cards & ~hand
         if missing:
-            raise IllegalAction("GT-7", f"you do not hold {PACK.join(missing)}")
+            raise IllegalAction("GT-7", f"you do not hold {PACK.join(missing)}", "not_held",
+                                {"cards": PACK.join(missing)})
         if verb == LEAD:
             if self.plays:
                 raise IllegalAction("GT-7", f"the trick is already led: beat or pass {self.k} "
-                                    f"card{'s' if self.k > 1 else ''}")
+                                    f"card{'s' if self.k > 1 else ''}", "already_led",
+                                    {"n": self.k})
             if len({SUIT_OF[c] for c in bits(cards)}) > 1:
-                raise IllegalAction("GT-7", "a lead must be cards of one suit")
+                raise IllegalAction("GT-7", "a lead must be cards of one suit", "lead_one_suit")
             return LEAD << SHIFT | cards
         if not self.plays:
-            raise IllegalAction("GT-7", f"you lead this trick: {p.verb} is for answering a lead")
+            raise IllegalAction("GT-7", f"you lead this trick: {p.verb} is for answering a lead",
+                                "you_lead")
         n = cards.bit_count()
         if n != self.k:
             raise IllegalAction("GT-7", f"play exactly {self.k} card{'s' if self.k > 1 else ''}, "
-                                f"not {n}")
+                                f"not {n}", "play_exactly", {"n": self.k, "m": n})
         if verb == BEAT and not beats_all(cards, self.top, self.trump):
             raise IllegalAction("GT-6", f"{PACK.join(cards)} does not beat "
                                 f"{PACK.join(self.top)}: each card must beat its own card on top "
-                                f"(same suit and higher, or a trump on a non-trump)")
+                                f"(same suit and higher, or a trump on a non-trump)",
+                                "does_not_beat", {"cards": PACK.join(cards),
+                                                  "top": PACK.join(self.top)})
         return verb << SHIFT | cards
 
     def _check_molodka(self, seat: int, cards: int) -> None:
         if cards.bit_count() != 4 or not is_molodka(cards):
-            raise IllegalAction("GT-8", "a molodka is four cards of one suit")
+            raise IllegalAction("GT-8", "a molodka is four cards of one suit", "molodka_four")
         if cards & ~self.hands[seat]:
             held = cards & ~self.hands[seat]
-            why = ("cards you have put into this trick do not count"
-                   if self.played >> seat & 1 else "you do not hold " + PACK.join(held))
-            raise IllegalAction("GT-8", why)
+            if self.played >> seat & 1:
+                raise IllegalAction("GT-8", "cards you have put into this trick do not count",
+                                    "put_in_do_not_count")
+            raise IllegalAction("GT-8", "you do not hold " + PACK.join(held), "not_held",
+                                {"cards": PACK.join(held)})
         if self.molodka_done:
-            raise IllegalAction("GT-8", "only one molodka per trick, and this trick has one")
+            raise IllegalAction("GT-8", "only one molodka per trick, and this trick has one",
+                                "molodka_once")
         if self.played >> seat & 1:
-            raise IllegalAction("GT-8", "you have already played in this trick")
+            raise IllegalAction("GT-8", "you have already played in this trick",
+                                "already_played")
         if not self.plays and seat == self.to_move:
-            raise IllegalAction("GT-8", "you lead this trick: lead your four cards with lead:")
+            raise IllegalAction("GT-8", "you lead this trick: lead your four cards with lead:",
+                                "molodka_lead")
 
     def legal_actions(self, seat: int) -> list[str]:
         return sorted(action_text(a) for a in self.legal_ids(seat))

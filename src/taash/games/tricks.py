@@ -270,9 +270,10 @@ class TrickMatch:
         why it is not legal, naming the rule."""
         p = parse_action(action)
         if self.phase == OVER:
-            raise IllegalAction(self._over_rule(), "the match is over")
+            raise IllegalAction(self._over_rule(), "the match is over", "match_over")
         if self.phase == WAIT:
-            raise IllegalAction(self.play_rule, "the deal is over; the next deal has not begun")
+            raise IllegalAction(self.play_rule, "the deal is over; the next deal has not begun",
+                                "deal_over")
         if not 0 <= seat < self.num_seats:
             raise IllegalAction(self.play_rule, f"there is no seat {seat}")
         if p.verb == "trump":
@@ -286,9 +287,10 @@ class TrickMatch:
 
     def _trump_action(self, seat: int, arg: str) -> int:
         if self.phase != CALL:
-            raise IllegalAction(self.call_rule, "trump has already been called")
+            raise IllegalAction(self.call_rule, "trump has already been called", "trump_called")
         if seat != self.caller:
-            raise IllegalAction(self.call_rule, f"only the caller (seat {self.caller}) calls trump")
+            raise IllegalAction(self.call_rule, f"only the caller (seat {self.caller}) calls trump",
+                                "only_caller", {"seat": self.caller})
         t = arg.strip().upper()
         if len(t) != 1 or t not in SUITS:
             raise IllegalAction(self.call_rule, f"{arg!r} is not a suit: use S, H, D or C")
@@ -300,9 +302,11 @@ class TrickMatch:
         rule = self.play_rule
         if self.phase == CALL:
             raise IllegalAction(self.call_rule,
-                                f"trump must be called first, by seat {self.caller}")
+                                f"trump must be called first, by seat {self.caller}",
+                                "trump_first", {"seat": self.caller})
         if seat != self.to_move:
-            raise IllegalAction(rule, f"it is seat {self.to_move}'s turn, not seat {seat}'s")
+            raise IllegalAction(rule, f"it is seat {self.to_move}'s turn, not seat {seat}'s",
+                                "not_your_turn", {"seat": self.to_move})
         if len(cards) != 1:
             if not cards:
                 raise IllegalAction(rule, "play needs a card, like play:AS")
@@ -311,11 +315,13 @@ class TrickMatch:
         card = cards_mask(PACK, cards, rule).bit_length() - 1
         hand = self.hands[seat]
         if not hand >> card & 1:
-            raise IllegalAction(rule, f"you do not hold {CODES[card]}")
+            raise IllegalAction(rule, f"you do not hold {CODES[card]}", "not_held",
+                                {"cards": CODES[card]})
         if self.trick:
             led = SUIT_OF[self.trick[0]]
             if SUIT_OF[card] != led and hand & SUIT_MASK[led]:
-                raise IllegalAction(rule, f"must follow suit: you hold {SUIT_NAMES[led]}")
+                raise IllegalAction(rule, f"must follow suit: you hold {SUIT_NAMES[led]}",
+                                    "must_follow", {"suit": SUITS[led]})
         return card
 
     def legal_actions(self, seat: int) -> list[str]:

@@ -41,6 +41,16 @@ def error_response(status: int, code: str, message: str, rule: str | None = None
                         status_code=status, headers=headers)
 
 
+def illegal_error(e: IllegalAction) -> dict[str, Any]:
+    """An illegal action's error: the rule, the English sentence and, where the core gives
+    them, its key and parameters, so a client can say it in the player's language."""
+    err: dict[str, Any] = {"code": "illegal", "rule": e.rule, "message": e.message}
+    if e.key:
+        err["key"] = e.key
+        err["params"] = e.params
+    return err
+
+
 class BodyTooLarge(Exception):
     pass
 
@@ -252,7 +262,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
 
     @app.exception_handler(IllegalAction)
     async def illegal(request: Request, e: IllegalAction) -> Response:
-        return error_response(409, "illegal", e.message, e.rule)
+        return JSONResponse({"error": illegal_error(e)}, status_code=409)
 
     @app.exception_handler(MalformedAction)
     async def malformed(request: Request, e: MalformedAction) -> Response:
@@ -579,7 +589,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None,
         try:
             answer = await submit(room, seat, action, cid, expected)
         except IllegalAction as e:
-            err = {"code": "illegal", "rule": e.rule, "message": e.message}
+            err = illegal_error(e)
         except MalformedAction as e:
             err = {"code": "malformed", "rule": None, "message": str(e)}
         except ApiError as e:

@@ -2,11 +2,13 @@
 // the live channel that reconnects by itself and catches up with `since`.
 
 export class ApiError extends Error {
-  constructor(status, code, message, rule) {
+  constructor(status, code, message, rule, key = null, params = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.rule = rule;
+    this.key = key; // an illegal action's sentence, for saying it in the page's language
+    this.params = params;
   }
 }
 
@@ -31,7 +33,7 @@ export async function api(method, path, { body, token } = {}) {
   if (!res.ok) {
     const e = (data && data.error) || {};
     throw new ApiError(res.status, e.code || String(res.status), e.message || res.statusText,
-      e.rule || null);
+      e.rule || null, e.key || null, e.params || null);
   }
   return data;
 }

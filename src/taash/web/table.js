@@ -2,7 +2,7 @@
 // rendered from the latest view the server sent; the only local state is the Goat selection,
 // the action in flight, a hint, and a completed trick held on screen for a moment.
 import { api, Live, newId, seatAt, saveSeat, forgetSeat, setting, mySeats } from './api.js';
-import { backEl, cardEl, sortHand, SUIT_SIGN, cardName } from './cards.js';
+import { backEl, cardEl, sortHand, SUIT_SIGN, cardName, rankText } from './cards.js';
 import { Hand } from './hand.js';
 import { t } from './i18n.js';
 import { h, fill, toast, showDialog, closeDialogs, copyText } from './ui.js';
@@ -16,6 +16,22 @@ const cardsOf = (action) => {
 };
 const verbOf = (action) => action.split(':')[0];
 const setKey = (verb, cards) => `${verb}:${cards.slice().sort().join(',')}`;
+/** An illegal action's reason in the page's language, from the key and parameters the server
+ * gives (cards as codes, suits as letters); null where the page has no words for it (the
+ * server's English sentence is shown then). */
+const ruleText = (e, nameOf) => {
+  if (!e || !e.key) return null;
+  const key = `illegal_${e.key}`;
+  const p = { ...(e.params || {}) };
+  if (typeof p.suit === 'string') p.suit = t(`suit_${p.suit}`);
+  if (typeof p.suits === 'string') p.suits = [...p.suits].map((x) => t(`suit_${x}`)).join(' / ');
+  if (typeof p.seat === 'number') p.name = nameOf(p.seat);
+  for (const k of ['cards', 'top']) {
+    if (typeof p[k] === 'string') p[k] = p[k].split(',').map((c) => rankText(c[0]) + (SUIT_SIGN[c[1]] || c[1])).join(' ');
+  }
+  const text = t(key, p);
+  return text === key ? null : text;
+};
 /** Seconds as a clock: 0:09, 4:05, 1:02:03 (a play-anytime turn may last hours). */
 const clockText = (sec) => {
   const hh = Math.floor(sec / 3600), mm = Math.floor((sec % 3600) / 60), ss = sec % 60;
@@ -749,7 +765,7 @@ class TableView {
   }
 
   showError(e) {
-    const msg = e.message || String(e);
+    const msg = ruleText(e, (s) => this.name(s)) || e.message || String(e);
     const rule = e.rule ? ` (${e.rule})` : '';
     if (e.status === 409 || e.code === 'illegal') toast(`${t('not_allowed')}: ${msg}${rule}`, 'error');
     else if (e.status === 0) toast(t('err_network'), 'error');

@@ -538,28 +538,30 @@ class Room:
             if not (moved or changed):
                 return
 
-    def timer_runs(self) -> bool:
-        """Whether the turn timer runs: one is set and a human seat is to move."""
+    def turn_deadline(self) -> float | None:
+        """When the turn timer lets a bot move for the seat to move (a time.time() value):
+        None unless a timer is set and a human seat is to move."""
         m = self.meta
-        return bool(m.turn_timer_s) and not self.state.is_over() and m.to_move is not None \
-            and self.seat_row(m.to_move).type == "human"
+        if not m.turn_timer_s or self.state.is_over() or m.to_move is None \
+                or self.seat_row(m.to_move).type != "human":
+            return None
+        return m.updated + m.turn_timer_s
 
     def turn_ends(self) -> str | None:
-        """When the turn timer lets a bot move for the seat to move (ISO time), if it runs."""
-        m = self.meta
-        if not self.timer_runs() or m.turn_timer_s is None:
-            return None
-        return iso(m.updated + m.turn_timer_s, "milliseconds")
+        """``turn_deadline`` as the table info gives it (ISO time)."""
+        deadline = self.turn_deadline()
+        return None if deadline is None else iso(deadline, "milliseconds")
 
     def _arm_timer(self) -> None:
         m = self.meta
-        if not self.timer_runs() or m.turn_timer_s is None or m.to_move is None:
+        deadline = self.turn_deadline()
+        if deadline is None or m.to_move is None:
             return
         if self.timer is not None and not self.timer.done():
             if self.timer_version == self.version:
                 return
             self.timer.cancel()
-        delay = max(0.0, m.updated + m.turn_timer_s - time.time())
+        delay = max(0.0, deadline - time.time())
         self.timer_version = self.version
         self.timer = asyncio.create_task(self._timer(self.version, m.to_move, delay),
                                          name=f"timer-{self.id}")

@@ -62,6 +62,7 @@ class TableView {
     this.conn = 'connecting';
     this.live = null;
     this.poll = null;
+    this.clockOffset = 0; // the server's clock minus this one (pings bring the server's time)
     this.pace = Number(setting('pace', '900'));
     this.build();
   }
@@ -102,7 +103,7 @@ class TableView {
     const ends = this.info && this.info.turn_ends ? Date.parse(this.info.turn_ends) : NaN;
     for (const el of this.root.querySelectorAll('.seat .timer')) {
       if (Number.isNaN(ends)) { el.remove(); continue; }
-      const left = Math.max(0, Math.ceil((ends - (Date.now() + (this.clockOffset || 0))) / 1000));
+      const left = Math.max(0, Math.ceil((ends - (Date.now() + this.clockOffset)) / 1000));
       el.textContent = clockText(left);
       el.dataset.left = String(left);
       el.classList.toggle('low', left <= 10);

@@ -8,6 +8,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from email import message_from_bytes
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -144,8 +145,6 @@ def test_turn_timer_lets_a_bot_play_for_an_absent_player(notifying: Server) -> N
 
 
 def test_table_info_says_when_the_turn_timer_plays(notifying: Server) -> None:
-    from datetime import datetime
-
     api = Api(notifying.base)
     before = time.time()
     t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0,

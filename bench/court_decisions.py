@@ -3,6 +3,7 @@
     .venv/bin/python bench/court_decisions.py collect --boards 200 --out pos.jsonl
     .venv/bin/python bench/court_decisions.py errors pos.jsonl [--set NAME=VALUE ...]
     .venv/bin/python bench/court_decisions.py paired pos.jsonl --set NAME=VALUE [--every 3]
+    .venv/bin/python bench/court_decisions.py reading pos.jsonl [--set NAME=VALUE ...] [--uniform]
 
 ``collect`` plays four-player single sar, ``hard`` on one side and ``heuristic`` on the other
 (the side alternates by board), and saves every hard decision with a choice: the view, the real
@@ -19,6 +20,12 @@ cards differ, each is played on to the deal's end from the real position (the si
 at a 60 ms budget, the opponents by ``heuristic``, the same seeds both ways) and the deals each
 won are compared.
 
+``reading`` measures the hand reading alone: at each position it draws ``--samples`` deals from
+the posterior chain as ``hard`` does (``COURT_EPS``, ``BURN``, ``THIN``; ``--uniform``: deals drawn
+uniformly instead) and reports the share of the unseen cards each sample puts in the right hand
+(the partner's and the opponents' apart), and how many cards change hands from one sample to the
+next (consecutive chain samples are correlated; fully mixed samples change the most).
+
 ``--set`` names a module constant of ``taash.bots.hard`` (``Z_OVERRULE=0.5``,
 ``COURT_EPS=0.02``, ``SINGLE_SAR_BUDGET_MS=300`` ...).  A 2-core machine collects about 100 boards
 in 3 minutes (``--jobs 2``).
@@ -28,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import itertools
 import json
+import random
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -36,6 +45,7 @@ from typing import Any
 from taash.bots import court as cp
 from taash.bots import dd, hard
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
+from taash.bots.infer import CourtChain
 from taash.bots.sampling import CourtSampler
 from taash.games.tricks import PACK
 
@@ -126,6 +136,48 @@ def paired_task(task: tuple[int, dict[str, Any], Settings, Settings]) -> tuple[i
     return play_on(pos, a, 777 + i), play_on(pos, b, 777 + i)
 
 
+def reading_task(task: tuple[int, dict[str, Any], Settings, Settings, int, bool]
+                 ) -> tuple[int, float, float, float, float] | None:
+    """(stage, right share: all, partner, opponents; cards moved per sample) at one position."""
+    i, pos, settings, defaults, n, uniform = task
+    apply_settings({**defaults, **settings})
+    rng = random.Random(99 + i)
+    sampler = CourtSampler(pos["view"])
+    info = sampler.info
+    place = {c: s for s in sampler.others for c in sampler.unknown if pos["hands"][s] >> c & 1}
+    if uniform:
+        drawn = [sampler.hands(rng) for _ in range(n)]
+        samples = [h for h in drawn if h is not None]
+    else:
+        chain = CourtChain(sampler, hard.COURT_EPS, rng, burn=hard.BURN, thin=hard.THIN)
+        samples = [chain.next(rng) for _ in range(n)] if chain.ok else []
+    apply_settings(defaults)
+    if len(samples) < 2 or not place:
+        return None
+    partner = (info.seat + 2) % 4
+    right = {c: sum(h[s] >> c & 1 for h in samples) / len(samples) for c, s in place.items()}
+    mine = [right[c] for c, s in place.items() if s == partner] or [0.0]
+    theirs = [right[c] for c, s in place.items() if s != partner] or [0.0]
+    moved = sum(sum((a[s] ^ b[s]).bit_count() for s in sampler.others) / 2
+                for a, b in itertools.pairwise(samples)) / (len(samples) - 1)
+    stage = 0 if len(info.history) < 14 else 1 if len(info.history) < 30 else 2
+    return (stage, sum(right.values()) / len(right), sum(mine) / len(mine),
+            sum(theirs) / len(theirs), moved)
+
+
+def report_reading(res: list[tuple[int, float, float, float, float]], what: str) -> None:
+    print(f"hand reading, {what}: share of the unseen cards placed in the right hand "
+          f"(partner's, opponents'), cards moved between consecutive samples")
+    for name, rows in (("all", res), ("early", [r for r in res if r[0] == 0]),
+                       ("middle", [r for r in res if r[0] == 1]),
+                       ("late", [r for r in res if r[0] == 2])):
+        if rows:
+            k = len(rows)
+            print(f"  {name:7s}{k:5d} positions  right {sum(r[1] for r in rows) / k:.1%} "
+                  f"({sum(r[2] for r in rows) / k:.1%}, {sum(r[3] for r in rows) / k:.1%})  "
+                  f"moved {sum(r[4] for r in rows) / k:.2f}")
+
+
 def parse_settings(items: list[str]) -> Settings:
     out: Settings = {}
     for item in items:
@@ -155,11 +207,14 @@ def main() -> None:
     c.add_argument("--boards", type=int, default=200)
     c.add_argument("--first", type=int, default=0)
     c.add_argument("--out", required=True)
-    for name in ("errors", "paired"):
+    for name in ("errors", "paired", "reading"):
         p = sub.add_parser(name)
         p.add_argument("positions")
         p.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
         p.add_argument("--every", type=int, default=1, help="use every k-th position")
+    sub.choices["reading"].add_argument("--samples", type=int, default=40)
+    sub.choices["reading"].add_argument("--uniform", action="store_true",
+                                        help="deals drawn uniformly, not from the chain")
     for p in sub.choices.values():
         p.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -178,6 +233,14 @@ def main() -> None:
         settings = parse_settings(args.set)
         defaults = {name: getattr(hard, name) for name in settings}
         positions = load(args.positions, max(1, args.every))
+        if args.cmd == "reading":
+            asks = [(i, p, settings, defaults, max(2, args.samples), args.uniform)
+                    for i, p in enumerate(positions)]
+            read = [r for r in pool.map(reading_task, asks, chunksize=4) if r is not None]
+            what = (f"{max(2, args.samples)} chain samples, settings {settings or 'default'}"
+                    if not args.uniform else "uniform deals")
+            report_reading(read, what)
+            return
         if args.cmd == "errors":
             known = [(p, truth(p)) for p in positions]
             matter = [(p, w) for p, w in known if len(set(w.values())) > 1]

@@ -4,6 +4,8 @@ solver the single-sar benches measure with (its tests skip where ``endplay`` is 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -293,3 +295,38 @@ def test_court_play_searches_by_playouts_within_its_budget(
     action = hard.HardCourtBot("court-piece", seed=1, budget_ms=given).act(view)
     assert action in view["legal_actions"]  # type: ignore[operator]
     assert works == [want * hard.STEPS_PER_MS["court-piece"]]
+
+
+def reading_shares(out: str) -> dict[str, float]:
+    """The 'right' share of each stage line of ``court_decisions.py reading``'s report."""
+    shares = {}
+    for line in out.splitlines()[1:]:
+        words = line.split()
+        shares[words[0]] = float(words[words.index("right") + 1].rstrip("%"))
+    return shares
+
+
+@needs_dds
+def test_reading_bench_finds_the_chain_reads_hands_better_than_uniform_deals(
+        tmp_path: Path) -> None:
+    """``bench/court_decisions.py``: positions collected from one board, then the hand-reading
+    report for the posterior chain and for uniform deals; the chain puts more unseen cards in
+    the right hand, and an unknown constant is refused with a clear message."""
+    bench = Path(__file__).parents[2] / "bench" / "court_decisions.py"
+    pos = tmp_path / "pos.jsonl"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(bench), *args, "--jobs", "1"],
+                              capture_output=True, text=True, timeout=300, check=False)
+
+    got = run("collect", "--boards", "1", "--first", "3", "--out", str(pos))
+    assert got.returncode == 0, got.stderr
+    assert len(pos.read_text().splitlines()) >= 10
+    chain = run("reading", str(pos), "--samples", "20")
+    uniform = run("reading", str(pos), "--samples", "20", "--uniform")
+    assert chain.returncode == uniform.returncode == 0, chain.stderr + uniform.stderr
+    assert "settings default" in chain.stdout and "uniform deals" in uniform.stdout
+    c, u = reading_shares(chain.stdout), reading_shares(uniform.stdout)
+    assert c["all"] > u["all"] > 0
+    bad = run("reading", str(pos), "--set", "NO_SUCH=1")
+    assert bad.returncode != 0 and "NO_SUCH=1" in bad.stderr and "Traceback" not in bad.stderr

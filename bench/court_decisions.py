@@ -52,6 +52,9 @@ from taash.games.tricks import PACK
 GAME = "court-piece"
 CFG = ArenaConfig(GAME, {}, "hard", "heuristic", 0, 99)
 Settings = dict[str, Any]
+# One position's hand reading: (stage, right share: all, the partner's, the opponents'; cards
+# moved between consecutive samples); None where that seat holds no unseen card.
+Reading = tuple[int, float, float | None, float | None, float]
 
 
 def hard_side(board: int) -> int:
@@ -137,8 +140,8 @@ def paired_task(task: tuple[int, dict[str, Any], Settings, Settings]) -> tuple[i
 
 
 def reading_task(task: tuple[int, dict[str, Any], Settings, Settings, int, bool]
-                 ) -> tuple[int, float, float, float, float] | None:
-    """(stage, right share: all, partner, opponents; cards moved per sample) at one position."""
+                 ) -> Reading | None:
+    """The hand reading at one position (``Reading``); None if there is nothing to read."""
     i, pos, settings, defaults, n, uniform = task
     apply_settings({**defaults, **settings})
     rng = random.Random(99 + i)
@@ -156,16 +159,23 @@ def reading_task(task: tuple[int, dict[str, Any], Settings, Settings, int, bool]
         return None
     partner = (info.seat + 2) % 4
     right = {c: sum(h[s] >> c & 1 for h in samples) / len(samples) for c, s in place.items()}
-    mine = [right[c] for c, s in place.items() if s == partner] or [0.0]
-    theirs = [right[c] for c, s in place.items() if s != partner] or [0.0]
+    mine = [right[c] for c, s in place.items() if s == partner]
+    theirs = [right[c] for c, s in place.items() if s != partner]
     moved = sum(sum((a[s] ^ b[s]).bit_count() for s in sampler.others) / 2
                 for a, b in itertools.pairwise(samples)) / (len(samples) - 1)
     stage = 0 if len(info.history) < 14 else 1 if len(info.history) < 30 else 2
-    return (stage, sum(right.values()) / len(right), sum(mine) / len(mine),
-            sum(theirs) / len(theirs), moved)
+    return (stage, sum(right.values()) / len(right),
+            sum(mine) / len(mine) if mine else None,
+            sum(theirs) / len(theirs) if theirs else None, moved)
 
 
-def report_reading(res: list[tuple[int, float, float, float, float]], what: str) -> None:
+def mean_of(values: list[float | None]) -> float:
+    """The mean of the values given (None: nothing to measure at that position)."""
+    got = [v for v in values if v is not None]
+    return sum(got) / len(got) if got else float("nan")
+
+
+def report_reading(res: list[Reading], what: str) -> None:
     print(f"hand reading, {what}: share of the unseen cards placed in the right hand "
           f"(partner's, opponents'), cards moved between consecutive samples")
     for name, rows in (("all", res), ("early", [r for r in res if r[0] == 0]),
@@ -174,7 +184,7 @@ def report_reading(res: list[tuple[int, float, float, float, float]], what: str)
         if rows:
             k = len(rows)
             print(f"  {name:7s}{k:5d} positions  right {sum(r[1] for r in rows) / k:.1%} "
-                  f"({sum(r[2] for r in rows) / k:.1%}, {sum(r[3] for r in rows) / k:.1%})  "
+                  f"({mean_of([r[2] for r in rows]):.1%}, {mean_of([r[3] for r in rows]):.1%})  "
                   f"moved {sum(r[4] for r in rows) / k:.2f}")
 
 

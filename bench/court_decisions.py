@@ -182,10 +182,9 @@ def report_reading(res: list[Reading], what: str) -> None:
                        ("middle", [r for r in res if r[0] == 1]),
                        ("late", [r for r in res if r[0] == 2])):
         if rows:
-            k = len(rows)
-            print(f"  {name:7s}{k:5d} positions  right {sum(r[1] for r in rows) / k:.1%} "
-                  f"({mean_of([r[2] for r in rows]):.1%}, {mean_of([r[3] for r in rows]):.1%})  "
-                  f"moved {sum(r[4] for r in rows) / k:.2f}")
+            right, mine, theirs, moved = (mean_of([r[j] for r in rows]) for j in range(1, 5))
+            print(f"  {name:7s}{len(rows):5d} positions  right {right:.1%} ({mine:.1%}, "
+                  f"{theirs:.1%})  moved {moved:.2f}")
 
 
 def parse_settings(items: list[str]) -> Settings:

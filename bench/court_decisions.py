@@ -243,10 +243,10 @@ def main() -> None:
         defaults = {name: getattr(hard, name) for name in settings}
         positions = load(args.positions, max(1, args.every))
         if args.cmd == "reading":
-            asks = [(i, p, settings, defaults, max(2, args.samples), args.uniform)
-                    for i, p in enumerate(positions)]
+            n = max(2, args.samples)
+            asks = [(i, p, settings, defaults, n, args.uniform) for i, p in enumerate(positions)]
             read = [r for r in pool.map(reading_task, asks, chunksize=4) if r is not None]
-            what = (f"{max(2, args.samples)} chain samples, settings {settings or 'default'}"
+            what = (f"{n} chain samples, settings {settings or 'default'}"
                     if not args.uniform else "uniform deals")
             report_reading(read, what)
             return

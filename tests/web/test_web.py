@@ -389,6 +389,37 @@ def test_a_refused_card_is_explained_in_the_page_language(server: Server, new_pa
     assert page.js_errors == []
 
 
+def test_a_card_tapped_on_an_old_table_is_refused_not_played(server: Server,
+                                                            new_page: Any) -> None:
+    """The page sends the version it shows: a card tapped while the table has moved on (here
+    the same player called trumps from another device, and the page heard nothing of it) is
+    refused as stale, nothing is played, and the page shows the table as it is now."""
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 3}, first_seat=0)
+    tid, token = t["id"], t["seats"][0]["token"]
+    page = new_page("phone", server.base)
+    page.route_web_socket(f"**/api/tables/{tid}/ws**", lambda ws: None)  # no live updates
+    posted: list[Any] = []
+    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}"))
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.goto(f"/t/{tid}?seat=0&token={token}")
+    page.wait_for_selector("main.table[data-version='0'][data-your-turn='true']")
+    shown = page.locator("[data-hand] [data-card]").first.get_attribute("data-card") or ""
+    call(server.base, "POST", f"/api/tables/{tid}/actions", {"action": "trump:H", "id": "x"},
+         token)
+    assert f"play:{shown}" in call(server.base, "GET", f"/api/tables/{tid}/view",
+                                   token=token)["legal_actions"]
+    tap_card(page, shown)  # meant for the trump call's moment, not for the first lead
+    toast = page.locator("[data-toast='error']")
+    toast.wait_for()
+    assert "moved on" in toast.inner_text()
+    assert posted == [{"action": f"play:{shown}", "id": posted[0]["id"], "version": 0}]
+    page.wait_for_selector("main.table[data-version='1'][data-your-turn='true']")
+    now = call(server.base, "GET", f"/api/tables/{tid}/view", token=token)
+    assert now["version"] == 1 and shown in now["hand"]
+    assert page.js_errors == []
+
+
 def test_first_load_is_under_300_kb(server: Server, new_page: Any, screenshots: Path) -> None:
     page = new_page("phone", server.base)
     cdp = page.context.new_cdp_session(page)

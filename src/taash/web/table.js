@@ -720,14 +720,19 @@ class TableView {
   }
 
   /** Post an action.  One at a time: a tap made while the previous action is still on its
-   * way (the next view may come before the answer) waits for it instead of being lost. */
+   * way (the next view may come before the answer) waits for it instead of being lost.  The
+   * action carries the version of the table the player tapped on, so the server refuses it
+   * ('stale') if the table moved on in between: a card chosen for one trick never lands in the
+   * next.  A molodka is the exception: it may be played at any moment, so it goes whatever
+   * has happened since. */
   async act(action, cards = []) {
     if (!this.token) return;
     if (this.inflight && this.inflight.action === action) return;
     const prev = this.inflight;
+    const seen = action.startsWith('molodka:') || this.version < 0 ? null : this.version;
     const run = (async () => {
       if (prev) await prev.done;
-      await this.post(action, cards);
+      await this.post(action, cards, seen);
     })();
     const entry = { action, done: run };
     this.inflight = entry;
@@ -735,15 +740,16 @@ class TableView {
     if (this.inflight === entry) this.inflight = null;
   }
 
-  async post(action, cards) {
+  async post(action, cards, seen = null) {
     this.pending = { action, cards, from: this.version };
     this.renderHand();
     const cid = newId();
+    const body = seen === null ? { action, id: cid } : { action, id: cid, version: seen };
     try {
       let res;
       for (let i = 0; ; i++) {
         try {
-          res = await api('POST', `/api/tables/${this.id}/actions`, { body: { action, id: cid }, token: this.token });
+          res = await api('POST', `/api/tables/${this.id}/actions`, { body, token: this.token });
           break;
         } catch (e) {
           if ((e.status === 0 || e.status === 429 || e.status >= 500) && i < 5) {
@@ -760,7 +766,13 @@ class TableView {
       setTimeout(() => { if (!this.dead && this.version < want) this.resync(); }, 1500);
     } catch (e) {
       if (this.pending && this.pending.action === action) this.pending = null;
-      this.showError(e);
+      if (e.code === 'stale') {
+        // Nothing was played: show the table as it is now, for the player to choose again.
+        toast(t('stale'), 'error');
+        this.resync();
+      } else {
+        this.showError(e);
+      }
       this.render();
     }
   }

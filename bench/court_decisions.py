@@ -4,6 +4,7 @@
     .venv/bin/python bench/court_decisions.py errors pos.jsonl [--set NAME=VALUE ...]
     .venv/bin/python bench/court_decisions.py paired pos.jsonl --set NAME=VALUE [--every 3]
     .venv/bin/python bench/court_decisions.py reading pos.jsonl [--set NAME=VALUE ...] [--uniform]
+    .venv/bin/python bench/court_decisions.py calls --boards 600 [--first 0]
 
 ``collect`` plays four-player single sar, ``hard`` on one side and ``heuristic`` on the other
 (the side alternates by board), and saves every hard decision with a choice: the view, the real
@@ -25,6 +26,11 @@ the posterior chain as ``hard`` does (``COURT_EPS``, ``BURN``, ``THIN``; ``--uni
 uniformly instead) and reports the share of the unseen cards each sample puts in the right hand
 (the partner's and the opponents' apart), and how many cards change hands from one sample to the
 next (consecutive chain samples are correlated; fully mixed samples change the most).
+
+``calls`` looks at the trump call instead: on each board the caller's side is ``hard``; where its
+call differs from the rules of thumb's, the deal is played on from each call (the side ``hard``,
+the other ``heuristic``, both at their default budget, the same seeds both ways) and the deals
+each call won are compared.
 
 ``--set`` names a module constant of ``taash.bots.hard`` (``Z_OVERRULE=0.5``,
 ``COURT_EPS=0.02``, ``SINGLE_SAR_BUDGET_MS=300`` ...).  A 2-core machine collects about 100 boards
@@ -124,10 +130,38 @@ def play_on(pos: dict[str, Any], action: str, seed: int) -> int:
     side = view["seat"] & 1
     bots = [hard.HardCourtBot(GAME, seed=seed + s, budget_ms=60) if s & 1 == side
             else arena_bot(GAME, "heuristic", seed + s, None) for s in range(4)]
+    return finish(m, side, bots)
+
+
+def finish(m: Any, side: int, bots: list[Any]) -> int:
+    """Play the deal to its end with ``bots``; 1 if ``side`` won it."""
     while not (m.needs_deal() or m.is_over()):
         s = m.actors()[0]
         m.apply(s, bots[s].act(m.view(s)))
     return int(m.summary()["deals"][0]["winner"] == side)
+
+
+def calls_task(board: int) -> tuple[int, int] | None:
+    """The caller's side ``hard``: where its trump call differs from the rules of thumb's,
+    the deal played on from each call (the opponents ``heuristic``, the arena's seeds, each
+    level at its default budget); (won with hard's call, won with the rules' call)."""
+    m = board_match(CFG, board)
+    caller = m.actors()[0]
+    view = m.view(caller)
+    side = caller & 1
+    seeds = [hash_seed(CFG.seed, board, s, False) for s in range(4)]
+    mine = arena_bot(GAME, "hard", seeds[caller], None).act(view)
+    rule = cp.call_trump(view)
+    if mine == rule or mine is None:
+        return None
+    won = []
+    for call in (mine, rule):
+        x = m.clone()
+        x.apply(caller, call)
+        bots = [arena_bot(GAME, "hard" if s & 1 == side else "heuristic", seeds[s], None)
+                for s in range(4)]
+        won.append(finish(x, side, bots))
+    return won[0], won[1]
 
 
 def paired_task(task: tuple[int, dict[str, Any], Settings, Settings]) -> tuple[int, int] | None:
@@ -216,6 +250,9 @@ def main() -> None:
     c.add_argument("--boards", type=int, default=200)
     c.add_argument("--first", type=int, default=0)
     c.add_argument("--out", required=True)
+    t = sub.add_parser("calls")
+    t.add_argument("--boards", type=int, default=600)
+    t.add_argument("--first", type=int, default=0)
     for name in ("errors", "paired", "reading"):
         p = sub.add_parser(name)
         p.add_argument("positions")
@@ -238,6 +275,15 @@ def main() -> None:
                     for row in rows:
                         f.write(json.dumps(row) + "\n")
             print(f"{sum(map(len, got))} positions from {len(boards)} boards -> {args.out}")
+            return
+        if args.cmd == "calls":
+            boards = range(args.first, args.first + args.boards)
+            res = [r for r in pool.map(calls_task, boards, chunksize=4) if r is not None]
+            print(f"{len(res)} of {len(boards)} boards where hard's trump call differs from the "
+                  f"rules of thumb's; deals won with hard's call {sum(a for a, _ in res)}, "
+                  f"with the rules' call {sum(b for _, b in res)} (only with hard's "
+                  f"{sum(a > b for a, b in res)}, only with the rules' "
+                  f"{sum(b > a for a, b in res)})")
             return
         settings = parse_settings(args.set)
         defaults = {name: getattr(hard, name) for name in settings}

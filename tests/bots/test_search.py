@@ -4,6 +4,7 @@ solver the single-sar benches measure with (its tests skip where ``endplay`` is 
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from itertools import combinations
@@ -14,7 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from taash.bots import court as cp
 from taash.bots import dd, hard, make_bot
+from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
 from taash.bots.base import Bot
 from taash.bots.court import SUIT_OF, best_of
 from taash.bots.hard import cp_play_on, cp_rule_card, public_knowledge
@@ -330,3 +333,29 @@ def test_reading_bench_finds_the_chain_reads_hands_better_than_uniform_deals(
     assert c["all"] > u["all"] > 0
     bad = run("reading", str(pos), "--set", "NO_SUCH=1")
     assert bad.returncode != 0 and "NO_SUCH=1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@needs_dds
+def test_calls_bench_plays_on_only_where_the_trump_calls_differ() -> None:
+    """``bench/court_decisions.py calls``: of boards 20-22 (the bench's seed), only board 21
+    gets another trump call from ``hard`` than from the rules of thumb (checked here with the
+    bots themselves), so the report counts one board and at most one win for each call."""
+    bench = Path(__file__).parents[2] / "bench" / "court_decisions.py"
+    cfg = ArenaConfig("court-piece", {}, "hard", "heuristic", 0, 99)
+    differ = []
+    for board in (20, 21, 22):
+        m = board_match(cfg, board)
+        caller = m.actors()[0]
+        view = m.view(caller)
+        mine = arena_bot("court-piece", "hard", hash_seed(99, board, caller, False), None)
+        if mine.act(view) != cp.call_trump(view):
+            differ.append(board)
+    got = subprocess.run([sys.executable, str(bench), "calls", "--boards", "3", "--first", "20",
+                          "--jobs", "1"], capture_output=True, text=True, timeout=300,
+                         check=False)
+    assert got.returncode == 0, got.stderr
+    words = re.search(r"^(\d+) of 3 boards .* hard's call (\d), with the rules' call (\d)",
+                      got.stdout)
+    assert words, got.stdout
+    assert int(words[1]) == len(differ) == 1
+    assert int(words[2]) <= 1 and int(words[3]) <= 1

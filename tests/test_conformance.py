@@ -36,6 +36,10 @@ def test_scenario(path, tmp_path) -> None:
     if err["exit"] == 1:
         assert lines[0].startswith(f"deal {err['deal']}, action {err['action']}, seat "), lines[0]
         assert " is illegal: " in lines[0]
+    if err["exit"] == 3:  # the first word of the reason among commit, deck, trump_card
+        assert lines[0].startswith(f"deal {err['deal']}: not fair: "), lines[0]
+        words = lines[0].split(": not fair: ", 1)[1].replace(":", " ").split()
+        assert next(w for w in words if w in ("commit", "deck", "trump_card")) == err["reason"]
 
 
 def _assert_contains(expected, got, where="summary") -> None:

@@ -1,6 +1,7 @@
 """`taash`: play in a terminal, serve, check and make records, run the arena.
 
-Exit codes: 0 ok, 1 an illegal action, 2 bad input.  Errors are one clear line on stderr.
+Exit codes: 0 ok, 1 an illegal action, 2 bad input, 3 a fair deal whose proof fails (record
+verify).  Errors are one clear line on stderr.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def read_source(file: str) -> str:
 
 @record_app.command("verify")
 def record_verify(file: Annotated[str, typer.Argument(help="record file, or - for stdin")]) -> None:
-    """Replay a record, check every action, and print its summary as JSON."""
+    """Replay a record, check every action and fair deal, and print its summary as JSON."""
+    from taash.fair import NotFair
     from taash.record import ReplayError, verify
 
     text = read_source(file)
@@ -43,6 +45,9 @@ def record_verify(file: Annotated[str, typer.Argument(help="record file, or - fo
         raise typer.Exit(1) from None
     except RecordError as e:
         fail(f"malformed record: {e}")
+    except NotFair as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(3) from None
     typer.echo(json.dumps(summary))
 
 
@@ -53,13 +58,15 @@ def record_random(
     seed: Annotated[int | None, typer.Option(help="seed: the same seed, the same record")] = None,
     deals: Annotated[int | None, typer.Option(min=1, help="stop after this many deals")] = None,
     legal: Annotated[bool, typer.Option("--legal", help="add every seat's legal actions")] = False,
+    fair: Annotated[bool, typer.Option("--fair", help="fair deals: a taash-shuffle/1 proof "
+                                       "in every deal, made from the seed")] = False,
 ) -> None:
     """Play a match with uniformly random legal actions and print its record."""
     from taash.record import random_record
 
     game, opts = game_and_options(game, options)
     try:
-        rec = random_record(game, opts, seed=seed, deals=deals, legal=legal)
+        rec = random_record(game, opts, seed=seed, deals=deals, legal=legal, fair=fair)
     except RecordError as e:
         fail(str(e))
     typer.echo(json.dumps(rec))

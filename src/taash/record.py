@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from taash import fair as fair_deals
 from taash.games import get_game
 from taash.games.base import (
     IllegalAction,
@@ -86,6 +87,8 @@ def validate(rec: object) -> dict[str, Any]:
                 raise RecordError(f"{where}.trump_card: {e}") from None
             if idx not in deck[16:36]:
                 raise RecordError(f"{where}.trump_card: {tc} is not in the stock (deck[16:36])")
+        if "fair" in d:
+            fair_deals.check_form(d["fair"], n, f"{where}.fair")
         actions = d.get("actions")
         if not isinstance(actions, list):
             raise RecordError(f"{where}.actions: missing or not a list" if actions is None
@@ -150,16 +153,22 @@ def load(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
 
 
 def verify(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
-    """The summary of a record after checking every action (RecordError / ReplayError)."""
-    state = replay(load(source))
+    """The summary of a record after checking every action (RecordError / ReplayError), then
+    every fair deal's proof (NotFair); each deal's summary says ``"fair"``: true or null."""
+    rec = load(source)
+    state = replay(rec)
     summary: dict[str, Any] = state.summary()
+    fair_deals.check_record(rec, summary)
     return summary
 
 
 def random_record(game: str, options: object = None, seed: int | None = None,
-                  deals: int | None = None, legal: bool = False) -> dict[str, Any]:
+                  deals: int | None = None, legal: bool = False,
+                  fair: bool = False) -> dict[str, Any]:
     """A match (or its first ``deals`` deals) with every action drawn uniformly from the legal
-    actions of every seat that may act.  The same seed gives the same record."""
+    actions of every seat that may act.  The same seed gives the same record.  With ``fair``
+    every deal carries a ``fair`` object (secret and seeds drawn from the seed) and its deck
+    follows from it (taash-shuffle/1)."""
     cls = get_game(game)
     rng = random.Random(seed)
     state = cls.new_match(options, rng=rng, deal=False)
@@ -167,8 +176,14 @@ def random_record(game: str, options: object = None, seed: int | None = None,
     legal_maps: list[list[dict[str, list[str]]]] = []
     n = cls.num_seats
     played = 0
+    proofs: list[dict[str, Any]] = []
     while played < limit and state.needs_deal():
-        state.deal_from(rng)
+        if fair:
+            proofs.append(fair_deals.offline(rng, n))
+            p = proofs[-1]
+            state.deal(*fair_deals.derive(game, p["table"], played, p["seeds"], p["secret"]))
+        else:
+            state.deal_from(rng)
         maps: list[dict[str, list[str]]] = []
         legal_maps.append(maps)
         while not state.needs_deal() and not state.is_over():
@@ -183,4 +198,7 @@ def random_record(game: str, options: object = None, seed: int | None = None,
         for d, maps in zip(rec["deals"], legal_maps, strict=True):
             for a, m in zip(d["actions"], maps, strict=True):
                 a["legal"] = m
+    if fair:
+        for d, p in zip(rec["deals"], proofs, strict=True):
+            d["fair"] = p
     return rec

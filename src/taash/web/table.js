@@ -89,7 +89,7 @@ class TableView {
     this.info = info;
     if (this.view) {
       renderSeats(this);
-      this.renderStatus();
+      renderStatus(this);
     }
   }
 
@@ -306,20 +306,14 @@ class TableView {
     if (this.me() !== null) m.dataset.seat = String(this.me());
     this.game.mark(m, v);
     document.title = `${turn ? `(${t('your_turn_short')}) ` : ''}${t(`game_${v.game}`)} · taash`;
-    this.renderBar();
+    renderBar(this);
     fill(this.scores, ...this.game.scoreChips(v));
     renderSeats(this);
-    this.renderTrick();
-    this.renderStatus();
+    renderTrick(this);
+    renderStatus(this);
     this.renderActions();
     this.renderHand();
   }
-
-  renderBar() { renderBar(this); }
-
-  renderTrick() { renderTrick(this); }
-
-  renderStatus() { renderStatus(this); }
 
   renderActions() {
     const { className, buttons } = this.game.actions(this.view);

@@ -50,7 +50,8 @@ def test_every_string_is_translated(lang: str) -> None:
 
 def test_every_key_used_exists() -> None:
     en = strings("en")
-    code = "\n".join(p.read_text(encoding="utf-8") for p in WEB.glob("*.js") if p.name != "i18n.js")
+    code = "\n".join(p.read_text(encoding="utf-8") for p in WEB.rglob("*.js")
+                     if p.name != "i18n.js")
     used = set(re.findall(r"\bt\('([\w-]+)'", code))
     assert used
     missing = {k for k in used if k not in en and f"{k}_other" not in en}

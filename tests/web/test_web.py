@@ -544,3 +544,40 @@ def test_goat_buttons_follow_the_exact_selection(new_page: Any, server: Server) 
     press(page, "[data-action='beat']", force=True)
     page.locator("[data-toast='error']").wait_for()
     assert posted and posted[0]["action"].startswith("beat:")
+
+
+# -- the renderers: one per game, the same interface ------------------------------------------
+RENDERER_METHODS = [
+    "dealText", "goalText", "scoreChips", "trick", "completedTrick", "lastTrick", "topSeat",
+    "playLabel", "infoEls", "turnText", "waitingText", "resultText", "actions", "handItems",
+    "cardActivated", "posted", "hinted", "update", "mark", "dealTitle", "dealRows",
+    "historyLine"]
+
+
+def test_every_game_has_a_renderer_with_the_same_interface(server: Server,
+                                                          new_page: Any) -> None:
+    """The table asks each game's renderer (web/games/) the same questions: each game the
+    server knows has one, with every method games/base.js lists."""
+    from taash.games import GAMES
+
+    listed = (Path(__file__).resolve().parents[2] / "src" / "taash" / "web" / "games"
+              / "base.js").read_text(encoding="utf-8")
+    for name in RENDERER_METHODS:
+        assert re.search(rf"^//  .*\b{name}\(", listed, re.M), name
+    page = new_page("desktop", server.base)
+    page.goto("/")
+    found = page.evaluate("""async ([games, names]) => {
+      const { rendererFor } = await import('/assets/games/index.js');
+      const out = {};
+      for (const g of games) {
+        const r = rendererFor(g, {});
+        out[g] = { cls: r.constructor.name, seats: r.seats,
+                   missing: names.filter((n) => typeof r[n] !== 'function') };
+      }
+      return out;
+    }""", [list(GAMES), RENDERER_METHODS])
+    assert {g: f["missing"] for g, f in found.items()} == {g: [] for g in GAMES}
+    assert len({f["cls"] for f in found.values()}) == len(GAMES)
+    assert {g: f["seats"] for g, f in found.items()} == {
+        g: GAMES[g].num_seats for g in GAMES}
+    assert page.js_errors == []

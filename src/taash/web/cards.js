@@ -14,7 +14,6 @@ const ORDER = {
 const SUIT_CYCLE = ['S', 'H', 'C', 'D'];
 
 export const rankText = (r) => (r === 'T' ? '10' : r);
-export const suitOf = (code) => code[1];
 
 export function cardName(code) {
   return t('card', { rank: t(`rank_${code[0]}`), suit: t(`suit_${code[1]}_of`) });

@@ -1,0 +1,45 @@
+// Court Piece, four seats in two teams: tricks (or, with double sar, tricks collected and the
+// pile), deals and coats won, a session of so many deals or coats.
+import { t } from '../i18n.js';
+import { chip, pair, trumpChip } from './base.js';
+import { TrickGame } from './tricks.js';
+
+export class CourtPiece extends TrickGame {
+  dealText(o, n) {
+    return o.session_end && o.session_end.deals
+      ? t('deal_of', { n, m: o.session_end.deals }) : t('deal_no', { n });
+  }
+
+  goalText(o) {
+    return o.session_end && o.session_end.coats ? t('to_n_coats', { n: o.session_end.coats }) : null;
+  }
+
+  scoreChips(v) {
+    const tb = this.table;
+    const my = this.mySide();
+    const tr = v.tricks || [0, 0];
+    const live = !v.over;
+    const out = [];
+    if (live) out.push(trumpChip(v));
+    const double = v.options && v.options.sar === 'double';
+    if (live) {
+      out.push(chip(t(double ? 'collected' : 'tricks'), `${tb.teamName(my)} ${tr[my]} · ${tb.teamName(1 - my)} ${tr[1 - my]}`,
+        { 'data-score': 'tricks' }));
+    }
+    if (live && double) {
+      out.push(chip(t('pile'), String(v.pile || 0), { 'data-score': 'pile' }));
+    }
+    const mt = v.match || {};
+    const dw = mt.deals_won || [0, 0];
+    const co = mt.coats || [0, 0];
+    out.push(chip(t('deals_won'), `${pair(dw[my], dw[1 - my])} · ${t('coats')} ${pair(co[my], co[1 - my])}`,
+      { 'data-score': 'deals' }));
+    return out;
+  }
+
+  matchRows(d, match, my) {
+    const dw = match.deals_won || [0, 0];
+    const co = match.coats || [0, 0];
+    return [[t('deals_won'), dw[my], dw[1 - my]], [t('coats'), co[my], co[1 - my]]];
+  }
+}

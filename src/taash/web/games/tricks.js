@@ -1,0 +1,101 @@
+// What the two Court Piece games share: one card a play, a trump call before the play, the
+// trump sign beside the trick, a card played by a tap.
+import { backEl, SUIT_SIGN } from '../cards.js';
+import { t } from '../i18n.js';
+import { h } from '../ui.js';
+import { GameRenderer, scoreTable } from './base.js';
+
+export class TrickGame extends GameRenderer {
+  trick(v) {
+    return (v.trick || []).map((p) => ({ seat: p.seat, verb: 'play', cards: [p.card], count: 1 }));
+  }
+
+  /** A trick event carries its leader and cards. */
+  completedTrick(prev, v, events, ev) {
+    const n = this.table.numSeats();
+    return {
+      winner: ev.winner,
+      plays: ev.cards.map((c, i) => ({ seat: (ev.leader + i) % n, verb: 'play', cards: [c], count: 1 })),
+    };
+  }
+
+  lastTrick(lt) {
+    return lt.cards.map((c) => ({ seat: c.seat, verb: 'play', cards: [c.card], count: 1 }));
+  }
+
+  infoEls(v) {
+    if (!v.trump) return [];
+    const out = v.out_of_play && v.phase !== 'over'
+      ? h('div', { class: 'stock out', title: t('out_of_play', { n: v.out_of_play }) }, backEl({ small: true }),
+        h('span', { class: 'stock-count', 'aria-label': t('out_of_play', { n: v.out_of_play }) }, String(v.out_of_play)))
+      : null;
+    return [h('div', { class: `trump-sign suit-${v.trump}`, title: t('trump') }, SUIT_SIGN[v.trump]), out];
+  }
+
+  turnText(v) {
+    const led = (v.trick || [])[0];
+    const legal = (v.legal_actions || []).length;
+    const restricted = led && legal < (v.hand || []).length;
+    return restricted ? t('your_turn_follow', { suit: t(`suit_${led.card[1]}`) }) : t('your_turn_play');
+  }
+
+  resultText(v) {
+    const mt = v.match || {};
+    if (mt.winner === 'draw') return t('draw');
+    if (mt.winner === null || mt.winner === undefined) return t('match_over');
+    return this.table.said(mt.winner, 'match_won');
+  }
+
+  /** The four suits to call trump with, on the caller's turn to call. */
+  actions(v) {
+    const tb = this.table;
+    if (v.phase !== 'trump' || v.caller !== tb.me() || tb.me() === null) {
+      return { className: 'actions', buttons: [] };
+    }
+    const legal = v.legal_actions || [];
+    const hinted = new Set(v.trump_hint || []);
+    const buttons = ['S', 'H', 'D', 'C'].map((s) => {
+      const ok = legal.includes(`trump:${s}`);
+      return h('button', {
+        class: `btn suit-btn suit-${s}${hinted.has(s) ? ' suggested' : ''}${tb.hint && tb.hint.action === `trump:${s}` ? ' hinted' : ''}`,
+        type: 'button', 'data-action': `trump:${s}`, 'aria-disabled': ok ? 'false' : 'true',
+        onclick: () => tb.act(`trump:${s}`),
+      }, h('span', { class: 'suit-sign' }, SUIT_SIGN[s]), h('span', null, t(`suit_${s}`)),
+      hinted.has(s) ? h('small', null, t('most_held')) : null);
+    });
+    return { className: 'actions trump-call', buttons };
+  }
+
+  handItems(v, cards, { pending, hinted }) {
+    const legal = v.legal_actions || [];
+    const playable = new Set(legal.filter((a) => a.startsWith('play:')).map((a) => a.slice(5)));
+    const turn = this.table.yourTurn() && v.phase === 'play';
+    return cards.map((code) => ({
+      code, playable: playable.has(code), pending: pending.has(code),
+      hinted: hinted.has(code), dim: turn && !playable.has(code),
+    }));
+  }
+
+  cardActivated(code) {
+    this.table.act(`play:${code}`, [code]);
+  }
+
+  /** The deal's headline, its trump and a table: tricks, then the game's own rows. */
+  dealRows(d, match) {
+    const tb = this.table;
+    const my = this.mySide();
+    const tr = d.tricks || [0, 0];
+    let head = tb.said(d.winner, 'deal_won');
+    if (d.coat) head += ` · ${t('coat')}!`;
+    if (d.court) head += ` · ${t('court')}!`;
+    const rows = [h('p', { class: 'headline' }, head)];
+    if (d.trump) rows.push(h('p', null, `${t('trump')}: `, h('span', { class: `suit-sign suit-${d.trump}` }, SUIT_SIGN[d.trump]), ` ${t(`suit_${d.trump}`)}`));
+    rows.push(scoreTable([['', tb.sideName(my), tb.sideName(1 - my)], [t('tricks'), tr[my], tr[1 - my]],
+      ...this.matchRows(d, match, my)]));
+    return rows;
+  }
+
+  historyLine(d, side) {
+    return `${this.table.said(d.winner, 'deal_won')} (${side(d.tricks)})${d.coat ? ` · ${t('coat')}` : ''}${d.court ? ` · ${t('court')}` : ''}`;
+  }
+}

@@ -1,0 +1,53 @@
+// The table's menu: the invite links of a table this browser made, e-mail notices for this
+// seat, leaving the table.
+import { api, seatAt, forgetSeat, mySeats } from './api.js';
+import { t } from './i18n.js';
+import { h, toast, showDialog, copyText } from './ui.js';
+
+export function openMenu(tb) {
+  const invites = mySeats().find((x) => x.id === tb.id && x.invites);
+  const body = [];
+  if (invites) {
+    body.push(h('h3', null, t('invite_links')));
+    for (const inv of invites.invites) {
+      const url = new URL(inv.url, location.origin).href;
+      const field = h('input', { class: 'link', readonly: true, value: url, 'aria-label': t('seat_n', { n: inv.seat + 1 }) });
+      body.push(h('div', { class: 'invite' }, h('span', null, t('seat_n', { n: inv.seat + 1 })), field,
+        h('button', { class: 'btn', type: 'button', 'data-action': 'copy', onclick: async () => {
+          toast((await copyText(url, field)) ? t('copied') : t('copy_failed'));
+        } }, t('copy'))));
+    }
+  }
+  const playing = tb.token && tb.view && !tb.view.over;
+  if (playing) {
+    const email = h('input', { type: 'email', class: 'link', placeholder: t('email'), 'aria-label': t('email'),
+      'data-field': 'notify-email', autocomplete: 'email' });
+    body.push(h('h3', null, t('notify_title')), h('p', { class: 'sub' }, t('notify_note')),
+      h('form', { class: 'invite', onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          await api('PUT', `/api/tables/${tb.id}/notify`, { token: tb.token, body: { email: email.value.trim() || null } });
+          toast(email.value.trim() ? t('notify_on') : t('notify_off'));
+        } catch (err) { tb.showError(err); }
+      } }, h('span', null, '✉'), email, h('button', { class: 'btn', type: 'submit', 'data-action': 'notify' }, t('save'))));
+  }
+  body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
+  const actions = [];
+  if (playing) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });
+  actions.push({ label: t('home'), action: 'home', onClick: () => tb.navigate('/') });
+  actions.push({ label: t('close'), action: 'close', primary: true });
+  showDialog({ name: 'menu', title: t(`game_${tb.view ? tb.view.game : 'court-piece'}`), body, actions });
+}
+
+async function leave(tb) {
+  if (!window.confirm(t('leave_confirm'))) return false;
+  try {
+    await api('POST', `/api/tables/${tb.id}/leave`, { token: tb.token });
+    const mine = seatAt(tb.id, tb.me());
+    if (mine) forgetSeat(tb.id, mine.seat);
+    tb.navigate('/');
+  } catch (e) {
+    tb.showError(e);
+  }
+  return true;
+}

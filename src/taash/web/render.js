@@ -1,0 +1,91 @@
+// The table's parts drawn from its view: the title bar, the trick on the felt (with what the
+// game shows beside it) and the status line.  `tb` is the table (table.js); what differs by
+// game comes from its renderer, tb.game.
+import { backEl, cardEl } from './cards.js';
+import { t } from './i18n.js';
+import { h, fill } from './ui.js';
+
+export function renderBar(tb) {
+  const v = tb.view;
+  const dealNo = (v.deal_number || 0) + (v.phase === 'over' ? 0 : 1);
+  const o = v.options || {};
+  const sub = [v.over ? t('match_over') : tb.game.dealText(o, dealNo)];
+  const goal = tb.game.goalText(o);
+  if (goal) sub.push(goal);
+  fill(tb.titleEl, h('b', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')));
+  tb.lastTrickBtn.disabled = !v.last_trick;
+  tb.hintBtn.disabled = !tb.token || !(v.legal_actions || []).length;
+}
+
+/** The trick in progress, or the one just completed (held for a moment with its winner),
+ * and beside it what the game shows there. */
+export function renderTrick(tb) {
+  const v = tb.view;
+  const done = tb.shownTrick;
+  const plays = done ? done.plays : tb.game.trick(v);
+  const topSeat = tb.game.topSeat(v, done);
+  const slots = plays.map((p) => {
+    const cards = p.cards
+      ? p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }))
+      : Array.from({ length: p.count }, () => backEl({ small: true }));
+    const label = tb.game.playLabel(p);
+    return h('div', {
+      class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
+      'data-seat': p.seat, 'data-verb': p.verb,
+    }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
+  });
+  tb.trick.classList.toggle('done', !!done);
+  tb.trick.style.setProperty('--pace', `${tb.pace}ms`);
+  if (done) {
+    tb.trick.dataset.winner = tb.pos(done.winner);
+    slots.push(h('div', { class: 'trick-won' }, t('won_by', { name: tb.name(done.winner) })));
+  } else {
+    delete tb.trick.dataset.winner;
+  }
+  if (v.pile > 0 && !done) {
+    slots.push(h('div', { class: 'pile', title: t('pile'), 'data-pile': String(v.pile) },
+      Array.from({ length: Math.min(v.pile, 4) }, () => backEl({ small: true })),
+      h('span', { class: 'stock-count' }, String(v.pile))));
+  }
+  if (!plays.length && v.phase === 'trump' && v.caller !== tb.me()) {
+    slots.push(h('div', { class: 'trick-note' }, t('waiting_trump', { name: tb.name(v.caller) })));
+  }
+  fill(tb.trick, ...slots);
+  fill(tb.info2, ...tb.game.infoEls(v));
+}
+
+export function renderStatus(tb) {
+  const v = tb.view;
+  const me = tb.me();
+  let text;
+  let cls = '';
+  if (v.over) {
+    // Once a seat has asked for the rematch, the others are asked to join it.
+    const ready = !!(tb.info && tb.info.rematch);
+    const label = t(ready ? 'rematch_join' : 'rematch');
+    const inDialog = document.querySelector("dialog[data-dialog='match-summary'] [data-action='rematch']");
+    if (inDialog) {
+      inDialog.textContent = label;
+      inDialog.dataset.ready = String(ready);
+    }
+    fill(tb.status, h('span', { class: 'result' }, tb.game.resultText(v)),
+      tb.token ? h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch', 'data-ready': String(ready), onclick: () => tb.rematch() }, label) : null,
+      h('button', { class: 'btn', type: 'button', 'data-action': 'summary', onclick: () => tb.summaries.showMatch() }, t('summary')));
+    tb.status.className = 'status over';
+    return;
+  }
+  if (v.phase === 'trump') {
+    text = v.caller === me ? t('call_trump') : t('waiting_trump', { name: tb.name(v.caller) });
+  } else if (v.phase !== 'play') {
+    text = t('dealing');
+  } else if (tb.yourTurn()) {
+    cls = 'turn';
+    text = tb.game.turnText(v);
+  } else if (me === null) {
+    text = `${t('watching')} · ${t('waiting_for', { name: tb.name(v.to_move) })}`;
+  } else {
+    text = tb.game.waitingText(v, t('waiting_for', { name: tb.name(v.to_move) }));
+  }
+  tb.status.className = `status ${cls}`;
+  fill(tb.status, h('span', null, text));
+}

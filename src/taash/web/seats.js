@@ -1,0 +1,77 @@
+// The seats around the felt: who sits there, their cards' backs, the dealer and caller
+// badges, and the turn timer counting down on the seat to move.
+import { t } from './i18n.js';
+import { h, fill } from './ui.js';
+
+const POSITIONS = { 2: ['bottom', 'top'], 4: ['bottom', 'left', 'top', 'right'] };
+export const PLACES = ['top', 'left', 'right', 'bottom'];
+
+/** Where a seat shows from this seat's side (the bottom). */
+export function place(seat, me, n) {
+  return POSITIONS[n][(seat - (me ?? 0) + n) % n];
+}
+
+/** Seconds as a clock: 0:09, 4:05, 1:02:03 (a play-anytime turn may last hours). */
+const clockText = (sec) => {
+  const hh = Math.floor(sec / 3600), mm = Math.floor((sec % 3600) / 60), ss = sec % 60;
+  const two = (x) => String(x).padStart(2, '0');
+  return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+};
+
+/** The turn timer's countdown on the seat to move, by the server's clock (clockOffset: the
+ * server's clock minus this one). */
+export function tickTimers(root, info, clockOffset) {
+  const ends = info && info.turn_ends ? Date.parse(info.turn_ends) : NaN;
+  for (const el of root.querySelectorAll('.seat .timer')) {
+    if (Number.isNaN(ends)) { el.remove(); continue; }
+    const left = Math.max(0, Math.ceil((ends - (Date.now() + clockOffset)) / 1000));
+    el.textContent = clockText(left);
+    el.dataset.left = String(left);
+    el.classList.toggle('low', left <= 10);
+  }
+}
+
+/** Fill the seat elements (by place) for the table's view and seat info. */
+export function renderSeats(tb) {
+  const v = tb.view;
+  const n = tb.numSeats();
+  const me = tb.me();
+  const used = new Set();
+  for (let s = 0; s < n; s++) {
+    const pos = tb.pos(s);
+    used.add(pos);
+    const el = tb.seatEls[pos];
+    const info = tb.seatInfo(s);
+    const count = (v.hand_counts || [])[s] || 0;
+    const badges = [];
+    if (v.dealer === s) badges.push(h('span', { class: 'badge', title: t('dealer') }, t('dealer_short')));
+    if (v.caller === s) badges.push(h('span', { class: 'badge caller', title: t('caller') }, t('caller_short')));
+    const turn = !v.over && v.to_move === s;
+    el.dataset.seat = String(s);
+    el.dataset.turn = turn ? 'true' : 'false';
+    el.dataset.team = n === 4 ? String(s % 2) : String(s);
+    el.hidden = false;
+    const sub = [];
+    if (s !== me) {
+      if (n === 4 && me !== null) sub.push(s % 2 === me % 2 ? t('partner') : t('opponent'));
+      else if (info.type === 'bot') sub.push(t(`level_${info.level || 'easy'}`));
+      if (info.type === 'human' && info.claimed === false) sub.push(t('not_joined'));
+    }
+    const online = info.type === 'human' && s !== me
+      ? h('span', { class: `dot${info.connected ? ' on' : ''}`, title: info.connected ? t('online') : t('offline') }) : null;
+    const mini = pos === 'bottom' ? null : h('div', { class: 'mini-hand', title: t('n_cards', { n: count }), 'data-count': count },
+      h('span', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(count, 8) }, () => h('i'))),
+      h('span', { class: 'n' }, String(count)));
+    const timer = turn && tb.info && tb.info.turn_ends
+      ? h('span', { class: 'timer', title: t('time_left'), role: 'timer' }) : null;
+    fill(el,
+      h('div', { class: 'avatar', 'aria-hidden': 'true' }, (tb.name(s)[0] || '?').toUpperCase()),
+      h('div', { class: 'who' },
+        h('b', null, tb.name(s), online),
+        sub.length ? h('small', null, sub.join(' · ')) : null, timer),
+      badges.length ? h('div', { class: 'badges' }, badges) : null,
+      mini);
+  }
+  for (const pos of PLACES) if (!used.has(pos)) tb.seatEls[pos].hidden = true;
+  tickTimers(tb.root, tb.info, tb.clockOffset);
+}

@@ -1,0 +1,109 @@
+// The dialogs about what happened: the end of each deal (one at a time, in order), the end of
+// the match with every deal, and the last trick.
+import { backEl, cardEl } from './cards.js';
+import { t } from './i18n.js';
+import { h, toast, showDialog, closeDialogs } from './ui.js';
+
+export const completeDeals = (v) => (v.deals || []).filter((d) => d.complete).length;
+
+export class Summaries {
+  constructor(table) {
+    this.table = table;
+    this.queue = []; // deals ended and not shown yet: {index, deal, trick, match, quiet}
+    this.open = false;
+  }
+
+  /** Queue what a new view ended: a deal (with its last trick), or, on a first view of a
+   * finished match, the match (shown only when asked). */
+  seen(prev, v, trick) {
+    if (prev && completeDeals(v) > completeDeals(prev)) {
+      const i = completeDeals(v) - 1;
+      this.queue.push({ index: i, deal: v.deals[i], trick, match: v.match });
+    } else if (!prev && v.over) {
+      this.queue.push({ index: completeDeals(v) - 1, deal: v.deals[completeDeals(v) - 1],
+        trick: null, match: v.match, quiet: true });
+    }
+  }
+
+  show() {
+    if (this.open || !this.queue.length) return;
+    const s = this.queue.shift();
+    if (s.match && s.match.over) {
+      this.queue = [];
+      if (!s.quiet) this.showMatch(s);
+      return;
+    }
+    this.open = true;
+    showDialog({
+      name: 'deal-summary',
+      title: this.table.game.dealTitle(s.index + 1),
+      body: this.dealBody(s),
+      actions: [{ label: t('continue'), action: 'continue', primary: true }],
+      onClose: () => { this.open = false; this.show(); },
+    });
+  }
+
+  dealBody(s) {
+    const rows = this.table.game.dealRows(s.deal || {}, s.match);
+    if (s.trick) {
+      rows.push(h('p', { class: 'sub' }, t('final_trick')), this.playsBlock(s.trick.plays, s.trick.winner));
+    }
+    return rows;
+  }
+
+  /** A trick as rows: who played what, the winner starred. */
+  playsBlock(plays, winner) {
+    const tb = this.table;
+    const v = tb.view;
+    return h('div', { class: 'trick-list' }, plays.map((p) => {
+      const label = tb.game.playLabel(p);
+      return h('div', {
+        class: `trick-row${p.seat === winner ? ' winner' : ''}`, 'data-seat': p.seat,
+      },
+      h('span', { class: 'trick-who' }, tb.name(p.seat), label ? h('small', null, ` · ${label}`) : null),
+      h('span', { class: 'trick-cards' },
+        p.cards ? p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }))
+          : Array.from({ length: p.count }, () => backEl({ small: true }))),
+      p.seat === winner ? h('span', { class: 'won-mark' }, '★') : null);
+    }));
+  }
+
+  showLastTrick() {
+    const tb = this.table;
+    const lt = tb.view && tb.view.last_trick;
+    if (!lt) { toast(t('no_last_trick')); return; }
+    showDialog({
+      name: 'last-trick', title: t('last_trick'),
+      body: [h('p', null, t('won_by', { name: tb.name(lt.winner) })), this.playsBlock(tb.game.lastTrick(lt), lt.winner)],
+      actions: [{ label: t('close'), action: 'close', primary: true }],
+    });
+  }
+
+  /** The match's result, its last deal and (of two or more) every deal. */
+  showMatch(s) {
+    const tb = this.table;
+    const v = tb.view;
+    closeDialogs('deal-summary');
+    closeDialogs('match-summary');
+    const last = s || { index: completeDeals(v) - 1, deal: v.deals[completeDeals(v) - 1], match: v.match };
+    const body = [h('p', { class: 'headline big' }, tb.game.resultText(v))];
+    if (last.deal) body.push(h('p', { class: 'sub' }, tb.game.dealTitle(last.index + 1)), ...this.dealBody(last));
+    body.push(this.history(v));
+    const actions = [];
+    if (tb.token) actions.push({ label: t(tb.info && tb.info.rematch ? 'rematch_join' : 'rematch'), action: 'rematch', primary: true, onClick: () => tb.rematch() });
+    actions.push({ label: t('home'), action: 'home', onClick: () => tb.navigate('/') });
+    actions.push({ label: t('close'), action: 'close' });
+    this.open = true;
+    showDialog({ name: 'match-summary', title: t('match_over'), body, actions,
+      onClose: () => { this.open = false; } });
+  }
+
+  history(v) {
+    const done = (v.deals || []).filter((d) => d.complete);
+    if (done.length < 2) return null;
+    const my = this.table.game.mySide();
+    const side = (x) => `${(x || [])[my]} – ${(x || [])[1 - my]}`;
+    return h('details', { class: 'history' }, h('summary', null, t('all_deals', { n: done.length })),
+      h('ol', null, done.map((d) => h('li', null, this.table.game.historyLine(d, side)))));
+  }
+}

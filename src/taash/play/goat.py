@@ -17,6 +17,7 @@ HELP_ORDER = {"lead": 0, "beat": 1, "molodka": 2, "pass": 3}
 class GoatNarration(Narration):
     title: ClassVar[str] = "Goat"
     deal_word: ClassVar[str] = "game"
+    verbs: ClassVar[bool] = True
 
     def rules_text(self) -> str:
         o = self.options

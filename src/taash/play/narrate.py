@@ -24,6 +24,7 @@ class Narration:
     title: ClassVar[str]
     deal_word: ClassVar[str] = "deal"  # "Deal 1", "Press Enter for the next deal"
     dim_illegal: ClassVar[bool] = False  # grey out the cards of the hand that may not be played
+    verbs: ClassVar[bool] = False  # answers name a verb (Goat's lead, beat, pass, molodka)
 
     def __init__(self, screen: Screen, match: MatchState, options: Mapping[str, Json]) -> None:
         self.screen = screen

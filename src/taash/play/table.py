@@ -212,7 +212,7 @@ class Table:
     def understand(self, answer: str, v: View) -> str | None:
         """Action text for what the player typed, or None after a command (Unreadable when it
         cannot be read)."""
-        turn = parse.Turn(goat=self.match.game_id == "goat", trump_call=v["phase"] == "trump",
+        turn = parse.Turn(goat=self.narration.verbs, trump_call=v["phase"] == "trump",
                           numbered=self.numbered, suit_menu=self.suit_menu, hand=v["hand"],
                           can_molodka=bool(v.get("can_molodka")),
                           leading=not v["trick"] and v["to_move"] == self.human)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from taash.games.base import check_options, first_seat, positive_int
+from taash.games.base import Outcome, check_options, positive_int
+from taash.games.base import first_seat as _first_seat
 from taash.games.tricks import TrickMatch
 
 DEFAULTS: dict[str, Any] = {"target": 5}
 CHECKS = {"target": positive_int}
+OUT_OF_PLAY = tuple(range(26, 52))
 
 
 class CourtPiece2P(TrickMatch):
@@ -34,9 +36,10 @@ class CourtPiece2P(TrickMatch):
     @classmethod
     def new_match(cls, options: object = None, *, seed: int | None = None,
                   first_caller: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True) -> CourtPiece2P:
+                  deal: bool = True, first_seat: int | None = None) -> CourtPiece2P:
         opts = cls.check_options(options)
-        rng, caller = first_seat(2, first_caller, seed, rng, "caller")
+        seat = first_caller if first_caller is not None else first_seat
+        rng, caller = _first_seat(2, seat, seed, rng, "caller")
         return cls(opts, caller, rng if deal else None)
 
     def _init_match(self) -> None:
@@ -52,11 +55,14 @@ class CourtPiece2P(TrickMatch):
         c = self.next_caller
         return 1 - c, c
 
-    def _first_packets(self) -> list[tuple[int, int, int]]:
-        return [(self.caller, 0, 5), (1 - self.caller, 5, 10)]
+    def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
+        return [(caller, 0, 5), (1 - caller, 5, 10)]  # TW-3
 
-    def _packets(self) -> list[tuple[int, int, int]]:
-        return [(self.caller, 10, 18), (1 - self.caller, 18, 26)]
+    def _packets(self, caller: int) -> list[tuple[int, int, int]]:
+        return [(caller, 10, 18), (1 - caller, 18, 26)]
+
+    def _out_of_play(self) -> tuple[int, ...]:
+        return OUT_OF_PLAY  # TW-3: deck[26:52], unseen by both
 
     def _side(self, seat: int) -> int:
         return seat
@@ -82,6 +88,10 @@ class CourtPiece2P(TrickMatch):
 
     def is_over(self) -> bool:
         return self._over
+
+    def outcome(self) -> Outcome | None:
+        """TW-6: the seat that reached the target first."""
+        return Outcome(self._winner, False, "TW-6") if self._over else None
 
     def match_summary(self) -> dict[str, Any]:
         return {"over": self._over, "winner": self._winner, "points": list(self.points)}

@@ -14,6 +14,7 @@ from taash.games import (
     CourtPiece2P,
     DealSlots,
     Goat,
+    OptionError,
     Outcome,
     RecordError,
     collect_step,
@@ -257,3 +258,17 @@ def test_trump_call_ids_unchanged() -> None:
     """The additions leave the action ids as they were (bots and adapters rely on them)."""
     m = CourtPiece2P.new_match(seed=3, first_caller=0)
     assert m.legal_ids(0) == [TRUMP_BASE + s for s in range(4)]
+
+
+def test_one_new_match_for_every_game() -> None:
+    """MatchBase: the game's own first-seat keyword, or first_seat; other keywords refused."""
+    assert CourtPiece.new_match(seed=1, first_dealer=2).first_seat == 2
+    assert CourtPiece.new_match(seed=1, first_seat=3).first_seat == 3
+    assert CourtPiece2P.new_match(seed=1, first_caller=1).first_seat == 1
+    assert Goat.new_match(seed=1, first_dealer=1, first_seat=3).first_seat == 1
+    with pytest.raises(TypeError, match="first_caller"):
+        CourtPiece.new_match(seed=1, first_caller=1)
+    with pytest.raises(OptionError, match=r"the first caller must be a seat 0\.\.1"):
+        CourtPiece2P.new_match(first_seat=2)
+    with pytest.raises(OptionError, match="unknown option 'sar' for goat"):
+        Goat.new_match({"sar": "single"})

@@ -8,15 +8,16 @@ game state offers both: ``legal_actions``/``apply`` take and give canonical stri
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeGuard
+from typing import Any, ClassVar, Protocol, Self, TypeGuard
 
 from taash.cards import CardError, Pack, parse_card
 
 CARD_VERBS = frozenset({"play", "lead", "beat", "pass", "molodka"})
 
-Json = Any
+Json = Any  # a JSON value: options, views, records (truly untyped at this edge)
+Check = Callable[[object], "str | None"]  # an option check: an error text, or None if good
 
 
 # The sentences an illegal action's ``key`` may name (a client has words for each of them).
@@ -160,7 +161,7 @@ def is_int(v: object) -> TypeGuard[int]:
 
 
 def check_options(game: str, given: object, defaults: Mapping[str, Json],
-                  checks: Mapping[str, Any]) -> dict[str, Json]:
+                  checks: Mapping[str, Check]) -> dict[str, Json]:
     """Options merged over defaults; each given value is checked by ``checks[name](value)``,
     which returns an error text or None."""
     if given is None:
@@ -183,7 +184,7 @@ def positive_int(v: object) -> str | None:
     return None if is_int(v) and v >= 1 else "must be an integer of at least 1"
 
 
-def one_of(*values: object) -> Any:
+def one_of(*values: object) -> Check:
     def check(v: object) -> str | None:
         if isinstance(v, bool) != any(isinstance(x, bool) for x in values) or v not in values:
             return "must be one of " + ", ".join(_show(x) for x in values)
@@ -304,8 +305,49 @@ class GameClass(Protocol):
 
 
 
-def first_seat(num_seats: int, seat: object, seed: int | None, rng: random.Random | None,
-               what: str) -> tuple[random.Random, int]:
+class MatchBase:
+    """What every game's class does the same way: options checked against its ``DEFAULTS`` and
+    ``CHECKS``, and ``new_match``.  A game gives ``game_id``, ``num_seats``, ``first_seat_key``
+    and ``seat_word`` (what its first seat is: ``"dealer"`` or ``"caller"``)."""
+
+    __slots__ = ()
+
+    game_id: ClassVar[str] = ""
+    num_seats: ClassVar[int] = 4
+    first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[Mapping[str, Json]] = {}
+    CHECKS: ClassVar[Mapping[str, Check]] = {}
+
+    def __init__(self, options: dict[str, Json], first_seat: int,
+                 rng: random.Random | None = None) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def check_options(cls, options: object) -> dict[str, Json]:
+        """The options of a new match: ``options`` (an object or None) over the defaults;
+        OptionError naming the option and what it must be."""
+        return check_options(cls.game_id, options, cls.DEFAULTS, cls.CHECKS)
+
+    @classmethod
+    def new_match(cls, options: object = None, *, seed: int | None = None,
+                  rng: random.Random | None = None, deal: bool = True,
+                  first_seat: int | None = None, **first: int | None) -> Self:
+        """A new match; with a seed (or rng) its decks are shuffled from it, and the first
+        dealer or caller (``first_seat``, or the game's own ``first_dealer``/``first_caller``)
+        is drawn from it unless given.  ``deal=False`` waits for ``deal(deck)``."""
+        opts = cls.check_options(options)
+        for key, seat in first.items():
+            if key != cls.first_seat_key:
+                raise TypeError(f"new_match() got an unexpected keyword argument {key!r}")
+            if seat is not None:
+                first_seat = seat
+        rng, seat0 = _first_seat(cls.num_seats, first_seat, seed, rng, cls.seat_word)
+        return cls(opts, seat0, rng if deal else None)
+
+
+def _first_seat(num_seats: int, seat: object, seed: int | None, rng: random.Random | None,
+                what: str) -> tuple[random.Random, int]:
     """The rng of a new match (from ``seed`` unless given) and its first dealer or caller:
     ``seat`` if given (checked), else drawn from that rng."""
     if rng is None:

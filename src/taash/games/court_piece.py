@@ -8,13 +8,11 @@ free or most-held trump calls, coats, dealer rotation and sessions.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
-from taash.games.base import IllegalAction, Outcome, check_options, is_int, one_of
-from taash.games.base import first_seat as _first_seat
+from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
 from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, most_held
 
 DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
@@ -30,7 +28,7 @@ def _session_end(v: object) -> str | None:
     return 'must be null, {"coats": N} or {"deals": N} with N an integer of at least 1'
 
 
-CHECKS = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
+CHECKS: dict[str, Check] = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
           "trump_rule": one_of("free", "most-held"), "session_end": _session_end}
 
 
@@ -79,25 +77,12 @@ class CourtPiece(TrickMatch):
     game_id: ClassVar[str] = "court-piece"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = ("double", "ace_rule", "most_held_rule", "next_dealer", "deals_won", "coats",
                  "_over", "_winner")
-
-    @classmethod
-    def check_options(cls, options: object) -> dict[str, Any]:
-        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
-
-    @classmethod
-    def new_match(cls, options: object = None, *, seed: int | None = None,
-                  first_dealer: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True, first_seat: int | None = None) -> CourtPiece:
-        """A new match; with a seed (or rng) its decks are shuffled from it, and the first
-        dealer (``first_dealer`` or ``first_seat``) is drawn from it unless given.
-        ``deal=False`` waits for ``deal(deck)``."""
-        opts = cls.check_options(options)
-        seat = first_dealer if first_dealer is not None else first_seat
-        rng, dealer = _first_seat(4, seat, seed, rng, "dealer")
-        return cls(opts, dealer, rng if deal else None)
 
     def _init_match(self) -> None:
         o = self.options

@@ -8,15 +8,13 @@ thirteen cards each, 26 out of play, first to seven tricks, match to ``target`` 
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
-from taash.games.base import Outcome, check_options, positive_int
-from taash.games.base import first_seat as _first_seat
+from taash.games.base import Check, Json, Outcome, positive_int
 from taash.games.tricks import TrickMatch
 
 DEFAULTS: dict[str, Any] = {"target": 5}
-CHECKS = {"target": positive_int}
+CHECKS: dict[str, Check] = {"target": positive_int}
 OUT_OF_PLAY = tuple(range(26, 52))
 
 
@@ -26,21 +24,11 @@ class CourtPiece2P(TrickMatch):
     first_seat_key: ClassVar[str] = "first_caller"
     play_rule: ClassVar[str] = "TW-4"
     call_rule: ClassVar[str] = "TW-3"
+    seat_word: ClassVar[str] = "caller"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = ("next_caller", "points", "_over", "_winner")
-
-    @classmethod
-    def check_options(cls, options: object) -> dict[str, Any]:
-        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
-
-    @classmethod
-    def new_match(cls, options: object = None, *, seed: int | None = None,
-                  first_caller: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True, first_seat: int | None = None) -> CourtPiece2P:
-        opts = cls.check_options(options)
-        seat = first_caller if first_caller is not None else first_seat
-        rng, caller = _first_seat(2, seat, seed, rng, "caller")
-        return cls(opts, caller, rng if deal else None)
 
     def _init_match(self) -> None:
         self.next_caller = self.first_seat

@@ -17,19 +17,20 @@ from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS, CardError, Pack, bits, parse_card
 from taash.games.base import (
+    Check,
     DealSlots,
     IllegalAction,
+    Json,
+    MatchBase,
     Outcome,
     Packet,
     RecordError,
     cards_mask,
     check_deck,
-    check_options,
     one_of,
     parse_action,
     positive_int,
 )
-from taash.games.base import first_seat as _first_seat
 
 PACK = Pack("6789JQKTA")
 CODES = tuple(PACK.code(c) for c in range(36))
@@ -47,7 +48,7 @@ DEALT = 16  # GT-3: deck[0:16] is dealt one card at a time ...
 STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16] on
 
 DEFAULTS: dict[str, Any] = {"eggs": "none", "target": 12}
-CHECKS = {"eggs": one_of("none", "double-next"), "target": positive_int}
+CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
 
 
 def points(mask: int) -> int:
@@ -207,7 +208,7 @@ def _record_action(seat: int, a: int, hide: bool) -> dict[str, Any]:
     return {"seat": seat, "action": action_text(a)}
 
 
-class Goat:
+class Goat(MatchBase):
     """A whole Goat match: games until a team has ``target`` defeat points.
 
     Search may read these attributes directly on its fast path (never write them): ``hands``,
@@ -220,6 +221,9 @@ class Goat:
     game_id: ClassVar[str] = "goat"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
@@ -228,19 +232,6 @@ class Goat:
         "next_dealer", "next_leader", "defeat", "prev_eggs", "_over", "_loser", "_log", "_past",
         "_results",
     )
-
-    @classmethod
-    def check_options(cls, options: object) -> dict[str, Any]:
-        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
-
-    @classmethod
-    def new_match(cls, options: object = None, *, seed: int | None = None,
-                  first_dealer: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True, first_seat: int | None = None) -> Goat:
-        opts = cls.check_options(options)
-        seat = first_dealer if first_dealer is not None else first_seat
-        rng, dealer = _first_seat(4, seat, seed, rng, "dealer")
-        return cls(opts, dealer, rng if deal else None)
 
     def __init__(self, options: dict[str, Any], first_dealer: int,
                  rng: random.Random | None = None) -> None:

@@ -15,6 +15,7 @@ from taash.cards import SUIT_NAMES, SUITS, Pack, bits, card_list
 from taash.games.base import (
     DealSlots,
     IllegalAction,
+    MatchBase,
     Outcome,
     Packet,
     RecordError,
@@ -66,7 +67,7 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
     return bi
 
 
-class TrickMatch:
+class TrickMatch(MatchBase):
     """A whole match of a Court Piece game; subclasses give the rules that differ.
 
     Search may read these attributes directly on its fast path (never write them): ``hands``

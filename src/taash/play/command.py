@@ -77,7 +77,7 @@ def play(
     bots: dict[int, Bot] = {s: make_bot(game, level.value, base * 10 + s + 1)
                             for s in range(seats) if s != seat}
     screen = Screen(make_console(), seat, seats, pause)
-    table = Table(match, match.options, screen, bots, hint_seed=base * 10)
+    table = Table(match, screen, bots, hint_seed=base * 10)
     try:
         code = table.run()
     except KeyboardInterrupt:

@@ -9,8 +9,6 @@ from rich.text import Text
 
 from taash.play.narrate import Event, Narration, View
 
-COURT_RANKS = "23456789TJQKA"
-
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n > 1 else ''}"
@@ -71,9 +69,12 @@ class CourtNarration(Narration):
 
     def show_played(self, v: View) -> None:
         sc = self.screen
-        parts = [Text.assemble(f"{sc.name(p['seat'])} ", sc.card(p["card"])) for p in v["trick"]]
-        best = winning(v["trick"], v["trump"])
-        parts[best].append("  \u2190 winning", style="bold")
+        parts = []
+        for p in v["trick"]:
+            part = Text.assemble(f"{sc.name(p['seat'])} ", sc.card(p["card"]))
+            if p["seat"] == v["winning"]:  # the core's word for who would take the trick now
+                part.append("  \u2190 winning", style="bold")
+            parts.append(part)
         sc.console.print(Text.assemble("Table: ", Text(" \u00b7 ").join(parts)))
 
     def prompt(self, v: View, suit_menu: Sequence[str]) -> Text:
@@ -239,17 +240,3 @@ class CourtTwo(CourtNarration):
         points = self.match.summary()["match"]["points"]
         self.screen.say(f"Points so far: {self.screen.sides(points)}.")
 
-
-def winning(trick: Sequence[View], trump: str | None) -> int:
-    """Index of the card winning a Court Piece trick so far (for showing; the core decides).
-
-    >>> winning([{"card": "9H"}, {"card": "KH"}, {"card": "2S"}, {"card": "AH"}], "S")
-    2
-    """
-    best = 0
-    for i, p in enumerate(trick):
-        c, b = p["card"], trick[best]["card"]
-        if (c[1] == b[1] and COURT_RANKS.index(c[0]) > COURT_RANKS.index(b[0])) or (
-                c[1] == trump and b[1] != trump):
-            best = i
-    return best

@@ -6,7 +6,7 @@ loop never asks which game it is playing.  Views and events are the core's JSON 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -26,10 +26,10 @@ class Narration:
     dim_illegal: ClassVar[bool] = False  # grey out the cards of the hand that may not be played
     verbs: ClassVar[bool] = False  # answers name a verb (Goat's lead, beat, pass, molodka)
 
-    def __init__(self, screen: Screen, match: MatchState, options: Mapping[str, Json]) -> None:
+    def __init__(self, screen: Screen, match: MatchState) -> None:
         self.screen = screen
         self.match = match
-        self.options = options
+        self.options = match.options  # with the defaults filled in
 
     def rules_text(self) -> str:
         raise NotImplementedError

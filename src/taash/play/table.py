@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from taash.games import IllegalAction, MalformedAction
-from taash.games.base import Json, MatchState
+from taash.games.base import MatchState
 from taash.play import parse
 from taash.play.court import CourtTeams, CourtTwo
 from taash.play.goat import GoatNarration
@@ -40,7 +40,6 @@ class Table:
     """One player at a table of bots, for a whole match."""
 
     match: MatchState
-    options: Mapping[str, Json]
     screen: Screen
     bots: Mapping[int, Bot]
     hint_seed: int = 0
@@ -52,7 +51,7 @@ class Table:
     _hinter: Bot | None = None
 
     def __post_init__(self) -> None:
-        self.narration = NARRATIONS[self.match.game_id](self.screen, self.match, self.options)
+        self.narration = NARRATIONS[self.match.game_id](self.screen, self.match)
 
     @property
     def human(self) -> int:

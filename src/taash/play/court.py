@@ -180,8 +180,8 @@ class CourtTeams(CourtNarration):
 
     def tell_match_over(self, ev: Event) -> None:
         sc = self.screen
-        w = ev["winner"]
-        if w == "draw":
+        w = self.winner()
+        if w is None:
             sc.say(("The session is drawn.", "bold"))
         elif sc.side_name(w) == "us":
             sc.say(("Your team wins the session!", "bold green"))
@@ -230,7 +230,7 @@ class CourtTwo(CourtNarration):
 
     def tell_match_over(self, ev: Event) -> None:
         sc = self.screen
-        if ev["winner"] == sc.human:
+        if self.winner() == sc.human:
             sc.say(("You win the match!", "bold green"))
         else:
             sc.say(("The bot wins the match.", "bold red"))

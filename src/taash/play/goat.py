@@ -85,10 +85,11 @@ class GoatNarration(Narration):
 
     def tell_match_over(self, ev: Event) -> None:
         sc = self.screen
-        if sc.side_name(ev["loser"]) == "us":
-            sc.say(("Our team is the goat. You lose the match.", "bold red"))
-        else:
+        w = self.winner()  # the team that is not the goat
+        if w is not None and sc.side_name(w) == "us":
             sc.say(("Their team is the goat. You win the match!", "bold green"))
+        else:
+            sc.say(("Our team is the goat. You lose the match.", "bold red"))
         sc.say(f"Defeat points: {sc.sides(ev['defeat'])}.")
 
     def standing(self) -> None:

@@ -88,6 +88,12 @@ class Narration:
             return
         self.show_played(v)
 
+    def winner(self) -> int | None:
+        """The team (seat in two-player games) that won the match, None for a draw."""
+        outcome = self.match.outcome()
+        assert outcome is not None, "the match is over"
+        return outcome.winner
+
     def after_trick(self, before: View) -> tuple[View, bool]:
         """The player's view after a trick, and whether the same deal goes on."""
         after = self.match.view(self.screen.human)

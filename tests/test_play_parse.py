@@ -160,3 +160,12 @@ def test_read_verb() -> None:
 ])
 def test_read_yes(typed: str, yes: bool | None) -> None:
     assert read_yes(typed) is yes
+
+
+def test_every_game_has_a_narration() -> None:
+    from taash.games import GAMES
+    from taash.play.table import NARRATIONS
+
+    assert set(NARRATIONS) == set(GAMES)
+    for game, cls in NARRATIONS.items():
+        assert cls.title, game

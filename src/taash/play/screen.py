@@ -65,7 +65,12 @@ class Screen:
         return f"{where} ({seat})"
 
     def does(self, seat: int, verb: str) -> str:
-        """``verb`` (third person) agreeing with the seat's name: "You play", "Left plays"."""
+        """``verb`` (third person) agreeing with the seat's name: "You play", "Left plays".
+
+        >>> sc = Screen(Console(), human=0, seats=4)
+        >>> sc.name(1), sc.does(1, "beats with"), sc.name(0), sc.does(0, "beats with")
+        ('Left (1)', 'beats with', 'You', 'beat with')
+        """
         if seat != self.human:
             return verb
         first, _, rest = verb.partition(" ")
@@ -79,6 +84,11 @@ class Screen:
         return "you" if side == self.human else "bot"
 
     def sides(self, values: Sequence[object]) -> str:
+        """A pair of scores, the player's side first.
+
+        >>> Screen(Console(), human=1, seats=4).sides([3, 5]), Screen(Console(), 0, 2).sides([1, 2])
+        ('us 5 \u00b7 them 3', 'you 1 \u00b7 bot 2')
+        """
         mine = self.human & 1 if self.teams else self.human
         return f"{self.side_name(mine)} {values[mine]} \u00b7 {self.side_name(1 - mine)} " \
                f"{values[1 - mine]}"

@@ -21,6 +21,13 @@ Part = str | Text | tuple[str, str]
 
 
 def make_console() -> Console:
+    """The console to play on.  A terminal that cannot show the suit symbols gets letters for
+    suits, and any other character it cannot show (a dash in a title) written as ``?``, rather
+    than a traceback."""
+    if not can_write_symbols():
+        reconfigure = getattr(sys.stdout, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     return Console(highlight=False, emoji=False)
 
 

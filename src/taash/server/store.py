@@ -23,6 +23,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Float,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -64,6 +65,8 @@ game_tables = Table(
     Column("rematch_id", String(24), nullable=True),
     Column("rematch_of", String(24), nullable=True),
 )
+# the lobby's query (open tables not over); migration 0001 creates it under this name
+Index("ix_game_tables_open", game_tables.c.open, game_tables.c.over)
 
 seats = Table(
     "seats", metadata,

@@ -46,8 +46,8 @@ async def open_hub(settings: Settings) -> Any:
     from sqlalchemy.exc import SQLAlchemyError
 
     from taash.server.bus import Bus, RedisBus
+    from taash.server.hub import Hub
     from taash.server.notify import NotifyConfigError
-    from taash.server.rooms import Hub
     from taash.server.store import Store
 
     url = settings.resolved_db_url()

@@ -20,8 +20,7 @@ class Step:
 
 def build_match(t: TableRow) -> MatchState:
     """The table's match before its first action (its seed and first seat)."""
-    state: MatchState = new_match(t.game, t.options, seed=t.seed, first_seat=t.first_seat)
-    return state
+    return new_match(t.game, t.options, seed=t.seed, first_seat=t.first_seat)
 
 
 def fork(state: MatchState) -> MatchState:

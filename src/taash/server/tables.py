@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from taash.bots import LEVELS
-from taash.games import get_game
+from taash.games import game_class
 from taash.games.base import Json, RecordError
 from taash.server.errors import BadRequest, Conflict, Forbidden, Full, NotOver, Unauthorized
 from taash.server.match import build_match, turn_of
@@ -119,11 +119,11 @@ class Tables:
         once) and the tokens of its human seats."""
         hub = self.hub
         try:
-            cls = get_game(game)
+            cls = game_class(game)
             opts = cls.check_options(options)
         except RecordError as e:
             raise BadRequest(str(e)) from None
-        n: int = cls.num_seats
+        n = cls.num_seats
         specs = seat_specs if seat_specs is not None else [{"type": "human"}] * n
         if len(specs) != n:
             raise BadRequest(f"{game} has {n} seats, not {len(specs)}")

@@ -97,20 +97,8 @@ def ping_message(kind: str, version: int, now: float) -> str:
 
 
 def record(room: Room) -> JsonObject:
-    """The match's record; an unfinished deal without its deck or face-down cards."""
-    rec = room.state.record()
-    if not room.state.is_over() and not room.state.needs_deal() and rec["deals"]:
-        deal = rec["deals"][-1]
-        deal.pop("deck", None)
-        deal["hidden"] = True
-        acts = []
-        for a in deal["actions"]:
-            verb, _, cards = a["action"].partition(":")
-            if verb == "pass":
-                acts.append({"seat": a["seat"], "action": "pass",
-                             "count": len(cards.split(","))})
-            else:
-                acts.append(a)
-        deal["actions"] = acts
+    """The match's record; an unfinished deal without its deck or face-down cards (the core
+    hides them)."""
+    rec = room.state.record(hide_current=True)
     rec["table"] = room.id
     return rec

@@ -4,12 +4,13 @@ them)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Body, FastAPI, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import GAMES
+from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
 from taash.server.errors import BadRequest
@@ -28,7 +29,7 @@ class SeatSpec(BaseModel):
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=32, examples=["court-piece"])
-    options: dict[str, Any] | None = Field(None, examples=[{"sar": "double"}])
+    options: dict[str, Json] | None = Field(None, examples=[{"sar": "double"}])
     seats: list[SeatSpec] | None = Field(None, max_length=8)
     live: bool = True
     open: bool = False
@@ -77,20 +78,20 @@ def get_hub(request: Request | WebSocket) -> Hub:
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:
-    """The API's routes (the answers' types, ``dict[str, Any]``, are the OpenAPI schema's)."""
+    """The API's routes; their answers are JSON objects (``Json``, untyped to the schema)."""
 
     @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, Any]:
+    async def health() -> dict[str, Json]:
         return {"ok": True}
 
     @app.get("/api/games", tags=["server"])
-    async def games() -> list[dict[str, Any]]:
+    async def games() -> list[dict[str, Json]]:
         """The games, their seats and their default options."""
         return [{"id": gid, "seats": cls.num_seats, "options": cls.check_options(None)}
                 for gid, cls in GAMES.items()]
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
-    async def create(request: Request, body: CreateTable) -> dict[str, Any]:
+    async def create(request: Request, body: CreateTable) -> dict[str, Json]:
         """A new table; a token and invite url for each human seat."""
         hub = get_hub(request)
         specs = None
@@ -102,7 +103,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                                             body.first_seat)
         seats = []
         for s in t.seats:
-            item: dict[str, Any] = {"seat": s.seat, "type": s.type}
+            item: dict[str, Json] = {"seat": s.seat, "type": s.type}
             if s.type == "bot":
                 item["level"] = s.level
             if s.seat in tokens:
@@ -112,13 +113,13 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         return {"id": t.id, "url": f"/t/{t.id}", "seats": seats}
 
     @app.get("/api/lobby", tags=["tables"])
-    async def lobby(request: Request) -> list[dict[str, Any]]:
+    async def lobby(request: Request) -> list[dict[str, Json]]:
         """Open tables with a free human seat."""
         return await get_hub(request).tables.lobby()
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(request: Request, table_id: str,
-                   body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Any]:
+                   body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
         """Claim a free seat of an open table."""
         b = body or JoinBody(seat=None, name=None)
         seat, token = await get_hub(request).tables.join(table_id, b.seat, b.name)
@@ -126,19 +127,19 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                 "url": f"/t/{table_id}?seat={seat}&token={token}"}
 
     @app.post("/api/my-tables", tags=["tables"])
-    async def my_tables(request: Request, body: TokensBody) -> list[dict[str, Any]]:
+    async def my_tables(request: Request, body: TokensBody) -> list[dict[str, Json]]:
         """The tables of these seat tokens, with whose turn it is."""
         return await get_hub(request).tables.mine(body.tokens)
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    async def public(request: Request, table_id: str) -> dict[str, Any]:
+    async def public(request: Request, table_id: str) -> dict[str, Json]:
         """What anyone may see: the core's public view, the version and the table's info."""
         room = await get_hub(request).room(table_id)
         return wire.public(room)
 
     @app.get("/api/tables/{table_id}/view", tags=["seats"])
     async def seat_view(request: Request, table_id: str, token: str | None = None,
-                        seat: int | None = None) -> dict[str, Any]:
+                        seat: int | None = None) -> dict[str, Json]:
         """The seat's view (its own hand, its legal actions) with the version."""
         room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
                                                           seat)
@@ -146,7 +147,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.post("/api/tables/{table_id}/actions", tags=["seats"])
     async def act(request: Request, table_id: str, body: ActionBody, token: str | None = None,
-                  seat: int | None = None) -> dict[str, Any]:
+                  seat: int | None = None) -> dict[str, Json]:
         """Take an action for the token's seat; 409 with the rule if it is illegal."""
         room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
                                                           seat)
@@ -154,7 +155,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/api/tables/{table_id}/hint", tags=["seats"])
     async def hint(request: Request, table_id: str, token: str | None = None,
-                   seat: int | None = None) -> dict[str, Any]:
+                   seat: int | None = None) -> dict[str, Json]:
         """What the easy bot would do for this seat now."""
         from taash.bots import make_bot, trump_hint
 
@@ -171,12 +172,12 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         return {"action": action, "trump_hint": th, "version": room.version}
 
     @app.get("/api/tables/{table_id}/record", tags=["tables"])
-    async def record(request: Request, table_id: str) -> dict[str, Any]:
+    async def record(request: Request, table_id: str) -> dict[str, Json]:
         """taash-record/1 of the match; an unfinished deal without its deck."""
         return wire.record(await get_hub(request).room(table_id))
 
     @app.post("/api/tables/{table_id}/rematch", tags=["seats"])
-    async def rematch(request: Request, table_id: str, token: str | None = None) -> dict[str, Any]:
+    async def rematch(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
         """The rematch table (made once) and this seat's token there."""
         tables = get_hub(request).tables
         tok = bearer(request, token)
@@ -186,7 +187,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
 
     @app.post("/api/tables/{table_id}/leave", tags=["seats"])
-    async def leave(request: Request, table_id: str, token: str | None = None) -> dict[str, Any]:
+    async def leave(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
         """Give the seat to a bot; the token stops working."""
         tables = get_hub(request).tables
         room, s = await tables.authorize(table_id, bearer(request, token), None)
@@ -195,7 +196,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.put("/api/tables/{table_id}/notify", tags=["seats"])
     async def notify(request: Request, table_id: str, body: NotifyBody,
-                     token: str | None = None) -> dict[str, Any]:
+                     token: str | None = None) -> dict[str, Json]:
         """Where to tell this seat that it is its turn (null turns one off)."""
         tables = get_hub(request).tables
         room, s = await tables.authorize(table_id, bearer(request, token), None)

@@ -22,6 +22,8 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from taash.games.base import Json
+
 metadata = MetaData()
 
 game_tables = Table(
@@ -92,7 +94,7 @@ class SeatRow:
 class TableRow:
     id: str
     game: str
-    options: dict[str, Any]
+    options: dict[str, Json]
     seed: int
     first_seat: int
     live: bool
@@ -115,7 +117,7 @@ class ActionRow:
     seat: int
     action: str
     client_id: str | None
-    events: list[dict[str, Any]]
+    events: list[dict[str, Json]]
 
 
 def table_row_of(r: Any) -> TableRow:

@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -22,6 +23,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from taash.games.base import Json
 from taash.server.schema import (
     ActionRow,
     SeatRow,
@@ -88,7 +90,7 @@ class Store:
     def __init__(self, url: URL) -> None:
         self.url = url
         self.is_sqlite = url.get_backend_name() == "sqlite"
-        kw: dict[str, Any] = {}
+        kw: dict[str, int | bool] = {}
         if not self.is_sqlite:
             kw.update(pool_size=10, max_overflow=20, pool_pre_ping=False)
         self.engine: AsyncEngine = create_async_engine(url, **kw)
@@ -140,7 +142,7 @@ class Store:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
 
-    def _writing(self) -> Any:
+    def _writing(self) -> AbstractAsyncContextManager[None]:
         return self._write_lock if self._write_lock is not None else _NullLock()
 
     # -- tables ------------------------------------------------------------------------------
@@ -191,7 +193,7 @@ class Store:
                     for r in rows]
 
     async def append_action(self, table_id: str, expected: int, seat: int, action: str,
-                            client_id: str | None, events: list[dict[str, Any]],
+                            client_id: str | None, events: list[dict[str, Json]],
                             to_move: int | None, over: bool) -> float:
         """Commit action number ``expected + 1``; VersionConflict if another writer took it
         (or this seat already used ``client_id``).  Returns the commit time.
@@ -230,7 +232,7 @@ class Store:
         params = [{"tid": i.table_id, "expected": i.expected, "new_version": i.expected + 1,
                    "now": now, "tm": i.to_move, "ov": i.over} for i in batch]
 
-        def rows(items: list[_Pending]) -> list[dict[str, Any]]:
+        def rows(items: list[_Pending]) -> list[dict[str, object]]:
             return [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
                      "action": i.action, "client_id": i.client_id, "events": i.events,
                      "created": now} for i in items]
@@ -262,7 +264,7 @@ class Store:
                     item.done.set_exception(VersionConflict(item.table_id))
 
     async def update_seat(self, table_id: str, seat: int, *, only_unclaimed: bool = False,
-                          **values: Any) -> bool:
+                          **values: str | int | bool | None) -> bool:
         """Change a seat's fields; with ``only_unclaimed``, only a human seat nobody has
         claimed.  True if a row changed."""
         cond = and_(seats.c.table_id == table_id, seats.c.seat == seat)
@@ -294,7 +296,7 @@ class Store:
                                     .where(seats.c.token_hash == token_hash))).first()
             return None if r is None else (str(r.table_id), int(r.seat))
 
-    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Any]]:
+    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
         if not hashes:
             return []
         async with self.engine.connect() as conn:

@@ -167,7 +167,7 @@ class Tables:
             free = [seat]
         for s in free:
             token = new_token()
-            values: dict[str, Json] = {"token_hash": token_hash(token), "claimed": True}
+            values: dict[str, str | bool] = {"token_hash": token_hash(token), "claimed": True}
             if name:
                 values["name"] = name
             if await hub.store.update_seat(table_id, s, only_unclaimed=True, **values):

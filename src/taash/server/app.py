@@ -36,12 +36,12 @@ from taash.server.errors import (
     Unauthorized,
     error_of,
 )
-from taash.server.guard import Guard, TokenBuckets
+from taash.server.guard import Guard
 from taash.server.hub import Hub
 from taash.server.live import add_live
 from taash.server.routes import add_routes
 
-__all__ = ["STATUS", "STATUS_CODES", "TokenBuckets", "create_app", "status_of"]
+__all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 
 log = logging.getLogger("taash.server")
 

@@ -1,11 +1,60 @@
 from __future__ import annotations
 
+import asyncio
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import unavailable
 from tests.server.helpers import Api, Server
+
+# PostgreSQL and Redis for the tests that scale out (scripts/services starts them); missing,
+# those tests skip, or fail under CI=true.
+PG_ADMIN = os.environ.get("TAASH_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("TAASH_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN, timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for the module (dropped after it), as an asyncpg URL."""
+    name = f"taash_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        error = None
+    except Exception as e:
+        error = e
+    if error is not None:  # outside the except: a failure under CI says one line, no chain
+        unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {error}")
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    yield f"{base}/{name}"
+    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=2).ping()
+        error = None
+    except Exception as e:
+        error = e
+    if error is not None:
+        unavailable(f"Redis is not reachable at {REDIS}: {error}")
+    return REDIS
 
 
 @pytest.fixture(scope="session")

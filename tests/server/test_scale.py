@@ -1,16 +1,14 @@
 """Scale out: PostgreSQL as the store, Redis as the bus, two server processes sharing them.
 
-Each test session makes its own database (dropped at the end) on 127.0.0.1:5432; the Redis
-channel is named after the database, so sessions never hear each other.
+This module makes its own database (dropped at the end) on 127.0.0.1:5432 (the pg_url and
+redis_url fixtures, in conftest.py); the Redis channel is named after the database, so
+sessions never hear each other.
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
 import random
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,42 +20,6 @@ from taash.record import verify
 from tests.server.helpers import Api, Server, Truth, pick_actor, tokens_of
 from tests.server.test_http import SEATS, SHORT
 from tests.server.test_live import Seat, connected
-
-PG_ADMIN = os.environ.get("TAASH_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS = os.environ.get("TAASH_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-async def _admin(sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(PG_ADMIN, timeout=5)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    name = f"taash_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    except (OSError, Exception) as e:  # no PostgreSQL here: scripts/services starts it in CI
-        pytest.skip(f"PostgreSQL is not reachable at {PG_ADMIN}: {e}")
-    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    yield f"{base}/{name}"
-    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> str:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS, socket_timeout=2).ping()
-    except Exception as e:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {e}")
-    return REDIS
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import unavailable
 from tests.web.helpers import CHROMIUM, Server
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -37,8 +38,13 @@ def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+        unavailable(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        sync_api = None
+    if sync_api is None:
+        unavailable("browser tests need playwright (scripts/setup --test installs it)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b

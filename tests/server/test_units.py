@@ -223,9 +223,17 @@ def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
             told = [(m["k"], m["rooms"]) for m in bus.sent]
             assert told == [("here", {t.id: [0]}), ("here", {t.id: []})]
             assert bus.sent[0]["n"] < bus.sent[1]["n"]
+            quiet = hub.presence.n
             hub.presence.on_message({"k": "who", "i": "other", "t": t.id})  # nothing here to tell
-            await asyncio.sleep(0)
-            assert len(bus.sent) == 2
+            assert hub.presence.n == quiet  # decided at once: no message made, none to wait for
+            room.subscribe(0)
+            hub.presence.on_message({"k": "who", "i": "other", "t": t.id})  # now there is
+            for _ in range(100):
+                if len(bus.sent) == 4:
+                    break
+                await asyncio.sleep(0)
+            assert [(m["k"], m["rooms"], m["n"]) for m in bus.sent[2:]] == [
+                ("here", {t.id: [0]}, quiet + 1), ("here", {t.id: [0]}, quiet + 2)]
         finally:
             await hub.close()
             await store.close()

@@ -19,12 +19,12 @@ from taash.bots import court as cp
 from taash.bots import dd, hard, make_bot
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
 from taash.bots.base import Bot
-from taash.bots.court import SUIT_OF, best_of
+from taash.bots.court import best_of
 from taash.bots.hard import cp_play_on, cp_rule_card, public_knowledge
 from taash.bots.infer import CourtChain, CourtModel, most_held_chance
 from taash.bots.sampling import CourtSampler
 from taash.games import get_game, new_match
-from taash.games.tricks import PACK
+from taash.games.tricks import PACK, SUIT_OF
 
 needs_dds = pytest.mark.skipif(not dd.available(), reason="the DDS library did not load")
 

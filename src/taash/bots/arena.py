@@ -153,8 +153,8 @@ def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Any],
     if game == "goat":
         eggs = bool(r["eggs"])
         p = r["points"]
-        score = 0.5 if eggs else float(p[mine] >= 61)
-        d = r["defeat"]
+        d = r["defeat"]  # GT-11: only the losing side takes defeat points
+        score = 0.5 if eggs else float(d[other] > 0)
         return DealOutcome(board, swapped, score, eggs, (p[mine], p[other]), (d[mine], d[other]),
                            ms)
     win = r["winner"] == mine

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from taash.bots.base import Json, must_move
 from taash.cards import SUITS
 from taash.cards import card_list as _cards
-from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
+from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, SUIT_OF, TRUMP_BASE
 
-SUIT_OF = tuple(c // 13 for c in range(52))
 RANK_OF = tuple(c % 13 for c in range(52))
-ALL = (1 << 52) - 1
+ALL = PACK.all_mask
 
 
 def low(mask: int) -> int:

@@ -13,16 +13,24 @@ from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
 from taash.cards import SUITS, card_list
-from taash.games.goat import PACK, POINTS
+from taash.games.goat import (
+    BEAT,
+    CARDS,
+    LEAD,
+    MOLODKA,
+    PACK,
+    PASS,
+    POINTS,
+    SHIFT,
+    SUIT_MASK,
+    SUIT_OF,
+    VERBS,
+)
 from taash.games.goat import action_text as action_text
 
-SHIFT = 36
-CARDS = (1 << SHIFT) - 1
-LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
-VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
-SUIT_OF = tuple(c // 9 for c in range(36))
-SUIT_MASK = PACK.suit_masks
-ALL = (1 << 36) - 1
+# A verb's id from its name in a view ("beat" -> BEAT), read off the core's own table.
+VERB_IDS = {v: i for i, v in enumerate(VERBS) if v}
+ALL = PACK.all_mask
 
 
 def pts(mask: int) -> int:

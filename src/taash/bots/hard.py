@@ -41,9 +41,11 @@ from taash.bots.infer import CourtChain
 from taash.bots.sampling import CourtInfo, CourtSampler, GoatSampler
 from taash.cards import SUITS, card_list
 from taash.games import get_game
+from taash.games.goat import CARDS, MOLODKA, PASS, SHIFT, defeat_points
 from taash.games.goat import CODES as GOAT_CODES
 from taash.games.goat import points as goat_points
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
+from taash.games.tricks import SUIT_OF as CP_SUIT
 
 DEFAULT_BUDGET_MS = 200.0
 # Four-player single sar's default: its deals are close (a side needs 7 of 13 tricks), and more
@@ -53,7 +55,6 @@ SINGLE_SAR_BUDGET_MS = 600.0
 # Playout actions per millisecond of one reference core (measured with bench/arena runs):
 # the work budget is budget_ms times this, so the median move stays near or under budget_ms.
 STEPS_PER_MS = {"court-piece": 150.0, "court-piece-2p": 150.0, "goat": 40.0}
-CP_SUIT = cp.SUIT_OF
 # What one trick of margin is worth beside a win (1): a little, so that among moves that
 # win or lose alike the search still prefers more tricks, which is a smoother signal.
 MARGIN = 0.1
@@ -397,7 +398,7 @@ def goat_knowledge(st: Any, seat: int, seen: int = -1) -> gt.GoatKnowledge:
     hands = st.hands
     if seen >= 0:
         unseen = gt.ALL & ~hands[seat] & ~seen
-        plays = [(s, v, 0 if v == gt.PASS and s != seat else m) for s, v, m in st.plays]
+        plays = [(s, v, 0 if v == PASS and s != seat else m) for s, v, m in st.plays]
     else:
         unseen = 0
         for o in range(4):
@@ -419,8 +420,8 @@ def goat_playout(st: Any, seen: int = -1) -> int:
         seat = st.to_move
         legal = st.legal_ids(seat)
         a = legal[0] if len(legal) == 1 else gt.choose(goat_knowledge(st, seat, seen), legal)
-        if seen >= 0 and a >> gt.SHIFT != gt.PASS:
-            seen |= a & gt.CARDS
+        if seen >= 0 and a >> SHIFT != PASS:
+            seen |= a & CARDS
         st.apply_id(seat, a)
         steps += 1
     return steps
@@ -440,20 +441,20 @@ def goat_replay(sampler: GoatSampler, deck: list[int], ids: list[int], floor: fl
     w = 1.0
     for p, a in zip(sampler.plays, ids, strict=True):
         s = p.seat
-        if s != me and s == st.to_move and p.verb != gt.MOLODKA:
+        if s != me and s == st.to_move and p.verb != MOLODKA:
             legal = st.legal_ids(s)
             if len(legal) > 1:
                 mine = gt.choose(goat_knowledge(st, s, seen), legal)
-                if p.verb == gt.PASS:
-                    differs = mine >> gt.SHIFT != gt.PASS
+                if p.verb == PASS:
+                    differs = mine >> SHIFT != PASS
                 else:
                     differs = mine != a
                 if differs:
                     w *= eps
                     if w < floor:
                         return None, w
-        if p.verb != gt.PASS:
-            seen |= a & gt.CARDS
+        if p.verb != PASS:
+            seen |= a & CARDS
         st.apply_id(s, a)
     return st, w
 
@@ -461,20 +462,21 @@ def goat_replay(sampler: GoatSampler, deck: list[int], ids: list[int], floor: fl
 def goat_score(st: Any, team: int) -> float:
     """A finished game from ``team``'s side: the win (eggs half) and the points margin."""
     mine, theirs = goat_points(st.taken[team]), goat_points(st.taken[1 - team])
-    s = 0.5 if mine == theirs == 60 else (1.0 if mine >= 61 else 0.0)
+    lost, won = defeat_points((mine, theirs), (st.tricks[team], st.tricks[1 - team]))
+    s = 1.0 if won else (0.0 if lost else 0.5)  # neither side defeated: eggs (60-60)
     return s + 0.5 * (mine - theirs) / 120
 
 
 def goat_candidates(k: gt.GoatKnowledge, legal: list[int], prior: int, limit: int) -> list[int]:
     """The actions worth searching: every beat, lead and molodka, but only the passes that
     give away least (a pass of other cheap cards plays out the same)."""
-    passes = [a for a in legal if a >> gt.SHIFT == gt.PASS]
-    rest = [a for a in legal if a >> gt.SHIFT != gt.PASS]
-    passes.sort(key=lambda a: (gt.pts(a & gt.CARDS), sum(gt.card_value(c, k.trump)
-                                                         for c in card_list(a & gt.CARDS))))
+    passes = [a for a in legal if a >> SHIFT == PASS]
+    rest = [a for a in legal if a >> SHIFT != PASS]
+    passes.sort(key=lambda a: (gt.pts(a & CARDS), sum(gt.card_value(c, k.trump)
+                                                         for c in card_list(a & CARDS))))
     out = rest + passes[:3]
     if len(out) > limit:
-        out.sort(key=lambda a: gt.pts(a & gt.CARDS))
+        out.sort(key=lambda a: gt.pts(a & CARDS))
         out = out[:limit]
     if prior not in out:
         out.append(prior)
@@ -505,7 +507,7 @@ class HardGoatBot:
         work = self.budget_ms * STEPS_PER_MS["goat"]
         if not must_move(view):
             # Out of turn the choice is a molodka now or nothing (-1: let play go on).
-            mol = [a for a in legal if a >> gt.SHIFT == gt.MOLODKA]
+            mol = [a for a in legal if a >> SHIFT == MOLODKA]
             if not mol:
                 return None
             prior = mol[0] if gt.want_molodka(k) else -1
@@ -529,7 +531,7 @@ def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Rand
     the rules of thumb explain the others' play, and played out faithfully."""
     seen0 = 0
     for p in sampler.plays:
-        if p.verb != gt.PASS:
+        if p.verb != PASS:
             seen0 |= p.cards
 
     def evaluate(st: Any, a: int) -> tuple[float, int]:
@@ -537,11 +539,11 @@ def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Rand
         seen = seen0
         if a >= 0:
             c.apply_id(seat, a)
-            seen |= a & gt.CARDS if a >> gt.SHIFT != gt.PASS else 0
+            seen |= a & CARDS if a >> SHIFT != PASS else 0
         else:
             mover = c.to_move
             b = gt.choose(goat_knowledge(c, mover, seen), c.legal_ids(mover))
-            seen |= b & gt.CARDS if b >> gt.SHIFT != gt.PASS else 0
+            seen |= b & CARDS if b >> SHIFT != PASS else 0
             c.apply_id(mover, b)
         steps = goat_playout(c, seen)
         return goat_score(c, team), steps

@@ -25,8 +25,8 @@ from taash.bots import court as cp
 from taash.bots.sampling import CourtInfo, CourtSampler
 from taash.cards import card_list
 from taash.games.tricks import SUIT_MASK, TRUMP_BASE
+from taash.games.tricks import SUIT_OF as CP_SUIT
 
-CP_SUIT = cp.SUIT_OF
 # Burn-in sharpens the likelihood in this many stages, from this loose eps.
 ANNEAL_STAGES = 4
 ANNEAL_FROM = 0.5

@@ -14,16 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from taash.bots.base import Json
+from taash.bots.goat import VERB_IDS
 from taash.cards import SUITS, card_list
 from taash.games import get_game
 from taash.games.goat import CODES as GOAT_CODES
+from taash.games.goat import MOLODKA, PASS, SHIFT
 from taash.games.goat import PACK as GOAT_PACK
 from taash.games.tricks import CODES as CP_CODES
 from taash.games.tricks import PACK as CP_PACK
+from taash.games.tricks import SUIT_OF as CP_SUIT
 from taash.games.tricks import TRUMP_BASE
-
-CP_SUIT = tuple(c // 13 for c in range(52))
-GOAT_SUIT = tuple(c // 9 for c in range(36))
 
 
 def fill(cards: list[int], suit_of: tuple[int, ...], caps: list[int], banned: list[int],
@@ -238,11 +238,6 @@ class CourtSampler:
 
 
 # -- Goat ----------------------------------------------------------------------------------
-
-LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
-VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
-SHIFT = 36
-
 
 @dataclass(slots=True)
 class GoatPlay:

@@ -25,12 +25,11 @@ from typing import Any
 
 from taash.cards import bits
 from taash.games import get_game
+from taash.games.goat import CARDS, MOLODKA, PASS, SHIFT
+from taash.games.tricks import SUIT_OF, TRUMP_BASE
 
 CHANCE = -1
 TERMINAL = -4
-SHIFT = 36
-CARDS = (1 << SHIFT) - 1
-MOLODKA = 4
 DECLINE = 64
 
 NUM_ACTIONS = {"court-piece": 56, "court-piece-2p": 56, "goat": 65}
@@ -231,7 +230,7 @@ class Episode:
             for s, a in self.history:
                 if a < 0:
                     parts.append(f"{s}:decline")
-                elif a >> SHIFT == 3 and s != seat:
+                elif a >> SHIFT == PASS and s != seat:
                     parts.append(f"{s}:pass{(a & CARDS).bit_count()}")
                 else:
                     parts.append(f"{s}:{a:x}")
@@ -246,7 +245,7 @@ class Episode:
         st = self.state
         parts = [f"p{seat}", f"hand {st.hands[seat]:x}", f"trump {st.trump}"]
         if self.game_id == "goat":
-            plays = [f"{s}:pass{m.bit_count()}" if v == 3 and s != seat else f"{s}:{v}:{m:x}"
+            plays = [f"{s}:pass{m.bit_count()}" if v == PASS and s != seat else f"{s}:{v}:{m:x}"
                      for s, v, m in st.plays]
             parts += [f"card {self.trump_card}", "trick " + " ".join(plays),
                       f"stock {36 - st.stock_pos}", f"tricks {st.tricks}",
@@ -278,12 +277,12 @@ class Episode:
         count = 0
         lead_suit = -1
         for s, a in self.history:
-            if a >= 52:
+            if a >= TRUMP_BASE:
                 continue
             out[base + a] = 1.0
             if count % n == 0:
-                lead_suit = a // 13
-            elif a // 13 != lead_suit:
+                lead_suit = SUIT_OF[a]
+            elif SUIT_OF[a] != lead_suit:
                 voids[s] |= 1 << lead_suit
             count += 1
         base += 52
@@ -316,7 +315,7 @@ class Episode:
         base = 36
         for s, v, m in st.plays:
             rel = (s - seat) % 4
-            if v == 3 and s != seat:
+            if v == PASS and s != seat:
                 out[base + rel * 37 + 36] = m.bit_count() / 4
             else:
                 for c in bits(m):
@@ -332,7 +331,7 @@ class Episode:
             if a < 0:
                 continue
             m = a & CARDS
-            if a >> SHIFT == 3:
+            if a >> SHIFT == PASS:
                 if s == seat:
                     for c in bits(m):
                         out[base + 36 + c] = 1.0

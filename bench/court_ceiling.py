@@ -32,8 +32,8 @@ from collections.abc import Callable
 from multiprocessing import Pool
 from typing import Any
 
+import dd  # bench/dd.py: this script runs from bench/, beside it
 from taash.bots import court as cp
-from taash.bots import dd
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, confidence, hash_seed
 from taash.bots.hard import cp_candidates, cp_playout, cp_rule_card, public_knowledge
 from taash.bots.sampling import CourtSampler

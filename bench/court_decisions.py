@@ -48,8 +48,9 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+import dd  # bench/dd.py: this script runs from bench/, beside it
 from taash.bots import court as cp
-from taash.bots import dd, hard
+from taash.bots import hard
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
 from taash.bots.infer import CourtChain
 from taash.bots.sampling import CourtSampler

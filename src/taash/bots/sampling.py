@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from taash.bots.base import Json
 from taash.bots.goat import VERB_IDS
 from taash.cards import SUITS, card_list
 from taash.games import get_game
 from taash.games.goat import CODES as GOAT_CODES
-from taash.games.goat import MOLODKA, PASS, SHIFT
+from taash.games.goat import MOLODKA, PASS, SHIFT, Goat
 from taash.games.goat import PACK as GOAT_PACK
 from taash.games.tricks import CODES as CP_CODES
 from taash.games.tricks import PACK as CP_PACK
 from taash.games.tricks import SUIT_OF as CP_SUIT
-from taash.games.tricks import TRUMP_BASE
+from taash.games.tricks import TRUMP_BASE, TrickMatch
 
 
 def fill(cards: list[int], suit_of: tuple[int, ...], caps: list[int], banned: list[int],
@@ -158,21 +158,21 @@ class CourtSampler:
                 out[info.seats] |= 1 << c
         return out
 
-    def sample(self, rng: random.Random) -> Any:
+    def sample(self, rng: random.Random) -> TrickMatch | None:
         """A state at the view's moment whose hidden cards are drawn at random; None if the
         view's constraints could not be met."""
         hands = self.hands(rng)
         return None if hands is None else self.state_for(hands, rng)
 
-    def state_for(self, hands: list[int], rng: random.Random) -> Any:
+    def state_for(self, hands: list[int], rng: random.Random) -> TrickMatch:
         """The state at the view's moment in which the seats hold ``hands``."""
         return self.build(hands, rng)
 
-    def build(self, hands: list[int], rng: random.Random) -> Any:
+    def build(self, hands: list[int], rng: random.Random) -> TrickMatch:
         """Deal a deck giving each seat its played cards plus ``hands`` and replay."""
         deck = self.deck_for(hands, rng)
         # (A fresh match each time: the core cannot clone a match before its first deal.)
-        st = self.cls.new_match(self.info.options, deal=False, **self.first)
+        st = cast(TrickMatch, self.cls.new_match(self.info.options, deal=False, **self.first))
         st.deal([CP_CODES[c] for c in deck])
         for s, a in self.info.history:
             st.apply_id(s, a)
@@ -335,7 +335,7 @@ class GoatSampler:
                     p.count for i, p in enumerate(plays)
                     if p.seat == s and not p.cards and kept[i])
 
-    def sample(self, rng: random.Random) -> Any:
+    def sample(self, rng: random.Random) -> Goat | None:
         """A state at the view's moment with the hidden cards drawn at random, or None."""
         got = self.sample_deck(rng)
         return None if got is None else self._replay(*got)
@@ -420,9 +420,8 @@ class GoatSampler:
             deck[where] = c
         return deck, cards_of
 
-    def _replay(self, deck: list[int], ids: list[int]) -> Any:
-        cls = get_game("goat")
-        st = cls.new_match(self.options, deal=False, first_dealer=self.dealer)
+    def _replay(self, deck: list[int], ids: list[int]) -> Goat:
+        st = Goat.new_match(self.options, deal=False, first_dealer=self.dealer)
         st.deal([GOAT_CODES[c] for c in deck], GOAT_CODES[self.trump_card])
         for p, a in zip(self.plays, ids, strict=True):
             st.apply_id(p.seat, a)

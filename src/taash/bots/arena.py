@@ -28,15 +28,15 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from taash.bots import ALIASES, LEVELS, BotError, level_name, make_bot
-from taash.bots.base import Bot
+from taash.bots.base import Bot, Json
 from taash.cli_common import fail, game_and_options
 from taash.games import GAMES
-from taash.games.base import RecordError
+from taash.games.base import MatchState, RecordError
 
 EXTRA_LEVELS = ("openspiel-ismcts",)
 
@@ -48,7 +48,7 @@ class ArenaConfig:
     the hard level stops early on clear moves, so that the two can be given equal time."""
 
     game: str
-    options: Any
+    options: object  # as given: the game checks it (check_options)
     team0: str
     team1: str
     deals: int
@@ -105,11 +105,11 @@ def board_deal(cfg: ArenaConfig, board: int) -> tuple[list[str], int, str | None
     return deck, board % cls.num_seats, trump_card
 
 
-def board_match(cfg: ArenaConfig, board: int) -> Any:
+def board_match(cfg: ArenaConfig, board: int) -> MatchState:
     """A new match of ``cfg``'s game and options with the board's deck dealt."""
     cls = GAMES[cfg.game]
     deck, first, trump_card = board_deal(cfg, board)
-    m = cls.new_match(cfg.options, deal=False, **{cls.first_seat_key: first})
+    m: MatchState = cls.new_match(cfg.options, deal=False, **{cls.first_seat_key: first})
     m.deal(deck, trump_card) if trump_card else m.deal(deck)
     return m
 
@@ -146,7 +146,7 @@ def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
     return outcome(cfg.game, board, swapped, mine, result, ms)
 
 
-def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Any],
+def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Json],
             ms: dict[str, list[float]]) -> DealOutcome:
     """A finished deal's summary entry, turned to arena team 0's point of view."""
     other = 1 - mine
@@ -208,7 +208,7 @@ def run(cfg: ArenaConfig, jobs: int = 1,
     return out
 
 
-def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Any]:
+def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Json]:
     """The arena's figures as plain data (what ``--json`` prints)."""
     n = len(outs)
     wins0 = sum(o.score0 for o in outs)
@@ -270,7 +270,7 @@ def _mean(xs: list[float]) -> float:
     return round(sum(xs) / len(xs), 3) if xs else 0.0
 
 
-def text_report(r: dict[str, Any]) -> str:
+def text_report(r: dict[str, Json]) -> str:
     lo, hi = r["ci95"]
     extra = next(k for k in ("coats", "courts", "defeat_points") if k in r)
     lines = [

@@ -43,7 +43,7 @@ UTILITY = {"court-piece": 2.0, "court-piece-2p": 4.0, "goat": 6.0}
 class Episode:
     """One deal of ``game_id`` from an empty deck to its result."""
 
-    def __init__(self, game_id: str, options: Any = None, first_seat: int = 0) -> None:
+    def __init__(self, game_id: str, options: object = None, first_seat: int = 0) -> None:
         self.game_id = game_id
         self.cls = get_game(game_id)
         self.options = self.cls.check_options(options)
@@ -68,7 +68,7 @@ class Episode:
         return new
 
     @classmethod
-    def from_deal(cls, game_id: str, options: Any, first_seat: int, deck: list[int],
+    def from_deal(cls, game_id: str, options: object, first_seat: int, deck: list[int],
                   trump_card: int, decisions: list[tuple[int, int]]) -> Episode:
         """An episode dealt from ``deck`` with ``decisions`` (core ids, -1 declines) replayed."""
         ep = cls(game_id, options, first_seat)

@@ -215,7 +215,7 @@ for _cls in (CourtPieceGame, CourtPiece2PGame, GoatGame):
     pyspiel.register_game(_game_type(_cls.game_id), _cls)
 
 
-def load(game_id: str, options: Any = None, first_seat: int = 0) -> Any:
+def load(game_id: str, options: dict[str, object] | None = None, first_seat: int = 0) -> Any:
     """The pyspiel game of one deal of ``game_id`` with taash options."""
     params: dict[str, Any] = {"first_seat": first_seat}
     for k, v in (options or {}).items():

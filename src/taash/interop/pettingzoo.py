@@ -32,7 +32,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo names its classes so
     two-player Court Piece)."""
 
 
-    def __init__(self, game_id: str = "court-piece", options: Any = None, first_seat: int = 0,
+    def __init__(self, game_id: str = "court-piece", options: object = None, first_seat: int = 0,
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id

@@ -69,7 +69,8 @@ def card_list(mask: int) -> list[int]:
 class Pack:
     """One game's pack: its ranks (low to high) in each of the four suits."""
 
-    __slots__ = ("ranks", "n", "size", "all_mask", "suit_masks", "_codes", "_index")
+    __slots__ = ("ranks", "n", "size", "all_mask", "suit_masks", "suit_of", "rank_of", "_codes",
+                 "_index")
 
     def __init__(self, ranks_low_to_high: str) -> None:
         self.ranks = ranks_low_to_high
@@ -77,6 +78,9 @@ class Pack:
         self.size = 4 * self.n
         self.all_mask = (1 << self.size) - 1
         self.suit_masks = tuple(((1 << self.n) - 1) << (s * self.n) for s in range(4))
+        # suit_of[card], rank_of[card] (rank order from this pack's lowest): for hot loops
+        self.suit_of = tuple(c // self.n for c in range(self.size))
+        self.rank_of = tuple(c % self.n for c in range(self.size))
         self._codes = tuple(r + s for s in SUITS for r in ranks_low_to_high)
         self._index = {c: i for i, c in enumerate(self._codes)}
 

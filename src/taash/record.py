@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taash import fair as fair_deals
-from taash.games import get_game
+from taash.games import Goat, MatchState, game_class
 from taash.games.base import (
     IllegalAction,
     MalformedAction,
@@ -59,7 +59,7 @@ def validate(rec: object) -> dict[str, Any]:
         raise RecordError(f"format: must be {FORMAT!r}, not {rec['format']!r}")
     if "game" not in rec:
         raise RecordError("game: missing")
-    cls = get_game(rec["game"])
+    cls = game_class(rec["game"])
     options = cls.check_options(rec.get("options"))
     key = cls.first_seat_key
     n = cls.num_seats
@@ -81,12 +81,7 @@ def validate(rec: object) -> dict[str, Any]:
             tc = d.get("trump_card")
             if not isinstance(tc, str):
                 raise RecordError(f"{where}.trump_card: missing or not a card code")
-            try:
-                idx = pack.index(tc)
-            except ValueError as e:
-                raise RecordError(f"{where}.trump_card: {e}") from None
-            if idx not in deck[16:36]:
-                raise RecordError(f"{where}.trump_card: {tc} is not in the stock (deck[16:36])")
+            Goat.check_trump_card(deck, tc, f"{where}.trump_card")
         if "fair" in d:
             fair_deals.check_form(d["fair"], n, f"{where}.fair")
         actions = d.get("actions")
@@ -111,11 +106,11 @@ def validate(rec: object) -> dict[str, Any]:
     return {**rec, "options": options}
 
 
-def replay(rec: dict[str, Any]) -> Any:
+def replay(rec: dict[str, Any]) -> MatchState:
     """Replay a validated record; returns the match state.  Raises ReplayError on the first
     illegal action, RecordError when a deal follows one that stopped early or when a deal with
     no actions is listed after the match has ended."""
-    cls = get_game(rec["game"])
+    cls = game_class(rec["game"])
     state = cls(rec["options"], rec[cls.first_seat_key], None)
     deals = rec["deals"]
     for i, d in enumerate(deals):
@@ -169,7 +164,7 @@ def random_record(game: str, options: object = None, seed: int | None = None,
     actions of every seat that may act.  The same seed gives the same record.  With ``fair``
     every deal carries a ``fair`` object (secret and seeds drawn from the seed) and its deck
     follows from it (taash-shuffle/1)."""
-    cls = get_game(game)
+    cls = game_class(game)
     rng = random.Random(seed)
     state = cls.new_match(options, rng=rng, deal=False)
     limit = MAX_RANDOM_DEALS if deals is None else deals

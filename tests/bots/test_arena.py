@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,11 +63,30 @@ def test_arena_bad_input_exits_2_with_one_line(args: list[str]) -> None:
     assert "Traceback" not in r.stderr
 
 
+def pool_workers(pid: int) -> int:
+    """How many processes ``pid`` has forked (same command line: the arena's worker pool)."""
+    own = Path(f"/proc/{pid}/cmdline").read_bytes()
+    n = 0
+    for proc in Path("/proc").iterdir():
+        try:
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            n += ppid == pid and (proc / "cmdline").read_bytes() == own
+        except (OSError, ValueError, IndexError):  # not a process, or gone meanwhile
+            continue
+    return n
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_arena_ctrl_c_stops_cleanly() -> None:
     p = subprocess.Popen([sys.executable, "-m", "taash", "arena", "--game", "court-piece",
                           "--team0", "hard", "--team1", "easy", "--deals", "400", "--jobs", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    # Ctrl-C once the arena is playing: its two workers are there (not after a guessed delay,
+    # which on a busy machine may still be Python starting up).
+    deadline = time.monotonic() + 60
+    while pool_workers(p.pid) < 2:
+        assert p.poll() is None and time.monotonic() < deadline, "the arena did not start"
+        time.sleep(0.05)
     p.send_signal(signal.SIGINT)
     _out, err = p.communicate(timeout=30)
     assert p.returncode == 130

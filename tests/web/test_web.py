@@ -116,6 +116,9 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
     code = playable.first.get_attribute("data-card")
     card = page.locator(f"[data-hand] [data-card='{code}']")
     x, y = card.evaluate(VISIBLE_POINT)
+    posted: list[str] = []  # the actions the page sends, in order (it sends one at a time)
+    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}")["action"])
+            if r.method == "POST" and r.url.endswith("/actions") else None)
 
     # Press a card, slide off it and let go elsewhere: nothing is played.
     if is_touch(page):
@@ -135,19 +138,21 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
         page.mouse.move(x, y - 200, steps=5)
         assert "pressed" not in (card.get_attribute("class") or "")
         page.mouse.up()
-    page.wait_for_timeout(600)
     assert version(page) == 2
     assert card.count() == 1 and "pending" not in (card.get_attribute("class") or "")
-    assert call(server.base, "GET", f"/api/tables/{tid}")["version"] == 2
 
     # A card that may not be played looks disabled; trying it anyway says why.
     bad = page.locator("[data-hand] [data-card][data-playable='false']").first
     assert "dim" in (bad.get_attribute("class") or "")
-    tap_card(page, bad.get_attribute("data-card"))
+    bad_code = bad.get_attribute("data-card")
+    tap_card(page, bad_code)
     toast = page.locator("[data-toast='error']")
     toast.wait_for()
     assert "follow suit" in toast.inner_text() and "TW-4" in toast.inner_text()
     assert version(page) == 2
+    # The refusal answered the page's first action, so the slide-off above sent none.
+    assert posted == [f"play:{bad_code}"]
+    assert call(server.base, "GET", f"/api/tables/{tid}")["version"] == 2
 
     # The bot's hint, on request, points at a card that may be played.
     press(page, "[data-action='hint']")
@@ -162,6 +167,7 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
         card.focus()
         page.keyboard.press("Enter")
     wait_version_after(page, 2)
+    assert posted == [f"play:{bad_code}", f"play:{code}"]
     assert page.locator(f"[data-hand] [data-card='{code}']").count() == 0
     # That card finished the trick: the last trick, on request, shows both cards.
     press(page, "[data-action='last-trick']")

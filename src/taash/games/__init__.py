@@ -1,31 +1,59 @@
-"""The rules core: one class per game, all following ``taash.games.base.MatchState``."""
+"""The rules core: one class per game, all following ``taash.games.base.MatchState``.
+
+>>> m = new_match("court-piece-2p", seed=3, first_seat=0)
+>>> m.outcome() is None, m.deal_slots().positions(0, before_call_only=True)
+(True, (0, 1, 2, 3, 4))
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from taash.games.base import IllegalAction, MalformedAction, OptionError, RecordError
-from taash.games.court_piece import CourtPiece
+from taash.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from taash.games.base import (
+    DealSlots,
+    GameClass,
+    IllegalAction,
+    MalformedAction,
+    MatchState,
+    OptionError,
+    Outcome,
+    Packet,
+    RecordError,
+)
+from taash.games.court_piece import Collector, CourtPiece, collect_step
 from taash.games.court_piece_2p import CourtPiece2P
 from taash.games.goat import Goat
+from taash.games.tricks import trick_winner
 
-GAMES: dict[str, Any] = {"court-piece": CourtPiece, "court-piece-2p": CourtPiece2P, "goat": Goat}
+CLASSES: dict[str, GameClass] = {"court-piece": CourtPiece, "court-piece-2p": CourtPiece2P,
+                                 "goat": Goat}  # typed: mypy checks each class is a GameClass
+# The same, untyped, for callers that pass a first seat by the game's own keyword.
+GAMES: dict[str, Any] = dict(CLASSES)
+
+
+def game_class(game_id: object) -> GameClass:
+    """The match class of a game id, typed by the GameClass protocol; RecordError naming the
+    known ids if unknown."""
+    if not isinstance(game_id, str) or game_id not in CLASSES:
+        raise RecordError(f"unknown game {game_id!r} (games: {', '.join(CLASSES)})")
+    return CLASSES[game_id]
 
 
 def get_game(game_id: object) -> Any:
-    """The match class of a game id; RecordError naming the known ids if unknown."""
-    if not isinstance(game_id, str) or game_id not in GAMES:
-        raise RecordError(f"unknown game {game_id!r} (games: {', '.join(GAMES)})")
-    return GAMES[game_id]
+    """``game_class`` untyped, for the callers that still read a game's own fast-path
+    attributes (``hands``, ``to_move``) or pass its first seat by its own keyword."""
+    return game_class(game_id)
 
 
 def new_match(game_id: str, options: object = None, *, seed: int | None = None,
-              first_seat: int | None = None) -> Any:
-    """A new match of any game, its decks shuffled from ``seed``."""
-    cls = get_game(game_id)
-    kw = {"first_caller" if cls.first_seat_key == "first_caller" else "first_dealer": first_seat}
-    return cls.new_match(options, seed=seed, **kw)
+              first_seat: int | None = None) -> MatchState:
+    """A new match of any game, its decks shuffled from ``seed``; ``first_seat`` is the first
+    dealer (Court Piece, Goat) or caller (two-player Court Piece)."""
+    return game_class(game_id).new_match(options, seed=seed, first_seat=first_seat)
 
 
-__all__ = ["GAMES", "CourtPiece", "CourtPiece2P", "Goat", "IllegalAction", "MalformedAction",
-           "OptionError", "RecordError", "get_game", "new_match"]
+__all__ = ["CLASSES", "GAMES", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "Collector", "CourtPiece",
+           "CourtPiece2P", "DealSlots", "GameClass", "Goat", "IllegalAction", "MalformedAction",
+           "MatchState", "OptionError", "Outcome", "Packet", "RecordError", "collect_step",
+           "game_class", "get_game", "new_match", "trick_winner"]

@@ -8,15 +8,16 @@ game state offers both: ``legal_actions``/``apply`` take and give canonical stri
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeGuard
+from typing import Any, ClassVar, Protocol, Self, TypeGuard
 
 from taash.cards import CardError, Pack, parse_card
 
 CARD_VERBS = frozenset({"play", "lead", "beat", "pass", "molodka"})
 
-Json = Any
+Json = Any  # a JSON value: options, views, records (truly untyped at this edge)
+Check = Callable[[object], "str | None"]  # an option check: an error text, or None if good
 
 
 # The sentences an illegal action's ``key`` may name (a client has words for each of them).
@@ -160,7 +161,7 @@ def is_int(v: object) -> TypeGuard[int]:
 
 
 def check_options(game: str, given: object, defaults: Mapping[str, Json],
-                  checks: Mapping[str, Any]) -> dict[str, Json]:
+                  checks: Mapping[str, Check]) -> dict[str, Json]:
     """Options merged over defaults; each given value is checked by ``checks[name](value)``,
     which returns an error text or None."""
     if given is None:
@@ -183,7 +184,7 @@ def positive_int(v: object) -> str | None:
     return None if is_int(v) and v >= 1 else "must be an integer of at least 1"
 
 
-def one_of(*values: object) -> Any:
+def one_of(*values: object) -> Check:
     def check(v: object) -> str | None:
         if isinstance(v, bool) != any(isinstance(x, bool) for x in values) or v not in values:
             return "must be one of " + ", ".join(_show(x) for x in values)
@@ -197,11 +198,70 @@ def _show(v: object) -> str:
     return f'"{v}"' if isinstance(v, str) else str(v)
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended (``state.outcome()``; None until it is over).
+
+    ``winner`` is a team (0 or 1) in four-player games and a seat in two-player Court Piece,
+    None on a draw; ``reason`` names the rule that ended the match (CP-11, TW-6, GT-12).  In
+    Goat the summaries keep naming the goat (``loser``); the Outcome names the other team.
+
+    >>> Outcome(1, False, "GT-12").winner
+    1
+    """
+
+    winner: int | None
+    draw: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Packet:
+    """Deck positions ``start:stop`` (top card first) dealt to ``seat``, in that order."""
+
+    seat: int
+    start: int
+    stop: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealSlots:
+    """Where the cards of a deal go (``state.deal_slots()``, CP-3, TW-3, GT-3, GT-4).
+
+    ``packets`` in dealing order; the first ``before_call`` of them are dealt before the trump
+    call (Court Piece), the rest after it.  ``stock``: deck positions left to draw, in drawing
+    order (Goat).  ``trump_card``: the deck position of the shown trump card (Goat, once dealt;
+    None otherwise).  ``out_of_play``: positions no one is dealt (two-player Court Piece).
+    ``hand_size``: cards a hand holds when the deal is complete (Court Piece) or full (Goat).
+
+    >>> s = DealSlots((Packet(1, 0, 5), Packet(0, 5, 10), Packet(1, 10, 13)), hand_size=8)
+    >>> s.positions(1), s.positions(0, before_call_only=True)
+    ((0, 1, 2, 3, 4, 10, 11, 12), (5, 6, 7, 8, 9))
+    """
+
+    packets: tuple[Packet, ...]
+    stock: tuple[int, ...] = ()
+    trump_card: int | None = None
+    hand_size: int = 0
+    before_call: int = 0
+    out_of_play: tuple[int, ...] = ()
+
+    def positions(self, seat: int, before_call_only: bool = False) -> tuple[int, ...]:
+        """The deck positions dealt to ``seat``, in the order received (only those dealt
+        before the trump call with ``before_call_only``; every packet when no call splits
+        the deal)."""
+        packets = self.packets[:self.before_call] if before_call_only and self.before_call \
+            else self.packets
+        return tuple(i for p in packets if p.seat == seat for i in range(p.start, p.stop))
+
+
 class MatchState(Protocol):
     """The protocol every game's match state follows (DESIGN.md)."""
 
     game_id: ClassVar[str]
     num_seats: ClassVar[int]
+    first_seat_key: ClassVar[str]
+    options: dict[str, Json]
 
     def actors(self) -> list[int]: ...
     def legal_actions(self, seat: int) -> list[str]: ...
@@ -215,14 +275,79 @@ class MatchState(Protocol):
     def view(self, seat: int) -> dict[str, Json]: ...
     def public_view(self) -> dict[str, Json]: ...
     def summary(self) -> dict[str, Json]: ...
-    def record(self) -> dict[str, Json]: ...
+    def record(self, hide_current: bool = False) -> dict[str, Json]: ...
     def is_over(self) -> bool: ...
+    def outcome(self) -> Outcome | None: ...
+    def over_rule(self) -> str: ...
     def needs_deal(self) -> bool: ...
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None: ...
+    def deal_from(self, rng: random.Random) -> None: ...
+    def deal_slots(self) -> DealSlots: ...
 
 
-def first_seat(num_seats: int, seat: object, seed: int | None, rng: random.Random | None,
-               what: str) -> tuple[random.Random, int]:
+class GameClass(Protocol):
+    """What a game's class offers before there is a match (``get_game(id)``)."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def num_seats(self) -> int: ...
+    @property
+    def first_seat_key(self) -> str: ...
+
+    def __call__(self, options: dict[str, Json], first_seat: int,
+                 rng: random.Random | None = None, /) -> MatchState: ...
+    def pack(self) -> Pack: ...
+    def check_options(self, options: object) -> dict[str, Json]: ...
+    def new_match(self, options: object = None, *, seed: int | None = None,
+                  rng: random.Random | None = None, deal: bool = True,
+                  first_seat: int | None = None) -> MatchState: ...
+
+
+
+class MatchBase:
+    """What every game's class does the same way: options checked against its ``DEFAULTS`` and
+    ``CHECKS``, and ``new_match``.  A game gives ``game_id``, ``num_seats``, ``first_seat_key``
+    and ``seat_word`` (what its first seat is: ``"dealer"`` or ``"caller"``)."""
+
+    __slots__ = ()
+
+    game_id: ClassVar[str] = ""
+    num_seats: ClassVar[int] = 4
+    first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[Mapping[str, Json]] = {}
+    CHECKS: ClassVar[Mapping[str, Check]] = {}
+
+    def __init__(self, options: dict[str, Json], first_seat: int,
+                 rng: random.Random | None = None) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def check_options(cls, options: object) -> dict[str, Json]:
+        """The options of a new match: ``options`` (an object or None) over the defaults;
+        OptionError naming the option and what it must be."""
+        return check_options(cls.game_id, options, cls.DEFAULTS, cls.CHECKS)
+
+    @classmethod
+    def new_match(cls, options: object = None, *, seed: int | None = None,
+                  rng: random.Random | None = None, deal: bool = True,
+                  first_seat: int | None = None, **first: int | None) -> Self:
+        """A new match; with a seed (or rng) its decks are shuffled from it, and the first
+        dealer or caller (``first_seat``, or the game's own ``first_dealer``/``first_caller``)
+        is drawn from it unless given.  ``deal=False`` waits for ``deal(deck)``."""
+        opts = cls.check_options(options)
+        for key, seat in first.items():
+            if key != cls.first_seat_key:
+                raise TypeError(f"new_match() got an unexpected keyword argument {key!r}")
+            if seat is not None:
+                first_seat = seat
+        rng, seat0 = _first_seat(cls.num_seats, first_seat, seed, rng, cls.seat_word)
+        return cls(opts, seat0, rng if deal else None)
+
+
+def _first_seat(num_seats: int, seat: object, seed: int | None, rng: random.Random | None,
+                what: str) -> tuple[random.Random, int]:
     """The rng of a new match (from ``seed`` unless given) and its first dealer or caller:
     ``seat`` if given (checked), else drawn from that rng."""
     if rng is None:

@@ -8,12 +8,12 @@ free or most-held trump calls, coats, dealer rotation and sessions.
 
 from __future__ import annotations
 
-import random
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
-from taash.games.base import IllegalAction, check_options, first_seat, is_int, one_of
-from taash.games.tricks import ACE, TRUMP_BASE, TrickMatch, most_held
+from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
+from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, most_held
 
 DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
                             "session_end": {"coats": 2}}
@@ -28,8 +28,47 @@ def _session_end(v: object) -> str | None:
     return 'must be null, {"coats": N} or {"deals": N} with N an integer of at least 1'
 
 
-CHECKS = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
+CHECKS: dict[str, Check] = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
           "trump_rule": one_of("free", "most-held"), "session_end": _session_end}
+
+
+@dataclass(frozen=True, slots=True)
+class Collector:
+    """The double-sar pile in the trick in progress (CP-7, CP-8).
+
+    ``pile``: tricks lying in the pile.  ``seat``: the player who won the trick before and so
+    collects the pile (this trick included) by winning this one, or None; under the ace rule
+    (CP-8) they do not collect if their winning card is an ace, and keep the chance.  ``last``:
+    this is the 13th trick, whose winner collects the pile whatever happened before (CP-7d).
+    """
+
+    pile: int
+    seat: int | None
+    last: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"pile": self.pile, "seat": self.seat, "last": self.last}
+
+
+def collect_step(chain: int, trick_no: int, winner: int, card: int,
+                 ace_rule: bool) -> tuple[bool, int]:
+    """CP-7, CP-8 for one finished trick in double sar: ``trick_no`` (1..13) was won by
+    ``winner`` with ``card``; ``chain`` is the seat that won the trick before and may collect
+    (-1: no one).  Returns (whether the pile is collected now, the new chain).  ``_trick_won``
+    keeps the same steps inline for speed; a test holds the two together.
+
+    >>> collect_step(-1, 1, 2, 0, False), collect_step(-1, 2, 2, 0, False)
+    ((False, -1), (False, 2))
+    >>> collect_step(2, 3, 2, 0, False), collect_step(2, 3, 2, 12, True)  # 12: the ace of S
+    ((True, -1), (False, 2))
+    >>> collect_step(-1, 13, 1, 12, True)
+    (True, -1)
+    """
+    if trick_no == 13:
+        return True, -1  # CP-7d: the last trick collects whatever is in the pile
+    if trick_no > 1 and chain == winner and not (ace_rule and card in ACE):
+        return True, -1  # CP-7b, CP-7c: the collecting trick does not start the next pair
+    return False, winner if trick_no > 1 else -1  # CP-7a; CP-8: an ace trick still counts
 
 
 class CourtPiece(TrickMatch):
@@ -38,23 +77,12 @@ class CourtPiece(TrickMatch):
     game_id: ClassVar[str] = "court-piece"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = ("double", "ace_rule", "most_held_rule", "next_dealer", "deals_won", "coats",
                  "_over", "_winner")
-
-    @classmethod
-    def check_options(cls, options: object) -> dict[str, Any]:
-        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
-
-    @classmethod
-    def new_match(cls, options: object = None, *, seed: int | None = None,
-                  first_dealer: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True) -> CourtPiece:
-        """A new match; with a seed (or rng) its decks are shuffled from it, and the first
-        dealer is drawn from it unless given.  ``deal=False`` waits for ``deal(deck)``."""
-        opts = cls.check_options(options)
-        rng, dealer = first_seat(4, first_dealer, seed, rng, "dealer")
-        return cls(opts, dealer, rng if deal else None)
 
     def _init_match(self) -> None:
         o = self.options
@@ -75,12 +103,12 @@ class CourtPiece(TrickMatch):
         d = self.next_dealer
         return d, (d + 1) % 4
 
-    def _first_packets(self) -> list[tuple[int, int, int]]:
-        c = self.caller
+    def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
+        c = caller  # CP-3: five each from the caller on, then the call
         return [((c + i) % 4, 5 * i, 5 * i + 5) for i in range(4)]
 
-    def _packets(self) -> list[tuple[int, int, int]]:
-        c = self.caller
+    def _packets(self, caller: int) -> list[tuple[int, int, int]]:
+        c = caller  # CP-3: then four each, twice
         return ([((c + i) % 4, 20 + 4 * i, 24 + 4 * i) for i in range(4)]
                 + [((c + i) % 4, 36 + 4 * i, 40 + 4 * i) for i in range(4)])
 
@@ -158,6 +186,23 @@ class CourtPiece(TrickMatch):
     def is_over(self) -> bool:
         return self._over
 
+    def outcome(self) -> Outcome | None:
+        """CP-11: the winning team, or a draw after ``{"deals": N}`` with everything level."""
+        if not self._over:
+            return None
+        if self._winner == "draw":
+            return Outcome(None, True, "CP-11")
+        assert isinstance(self._winner, int)
+        return Outcome(self._winner, False, "CP-11")
+
+    def collector(self) -> Collector | None:
+        """The double-sar pile and who collects it by winning the trick in progress (CP-7,
+        CP-8); None in single sar or between deals."""
+        if not self.double or self.phase not in (CALL, PLAY):
+            return None
+        return Collector(self.pile, self.chain if self.chain >= 0 else None,
+                         self.tricks_played == 12)
+
     def match_summary(self) -> dict[str, Any]:
         return {"over": self._over, "winner": self._winner, "deals_won": list(self.deals_won),
                 "coats": list(self.coats)}
@@ -171,10 +216,12 @@ class CourtPiece(TrickMatch):
         return "level"
 
     def _extra_public(self) -> dict[str, Any]:
-        return {"pile": self.pile if self.double else 0, "teams": [[0, 2], [1, 3]]}
+        c = self.collector()
+        return {"pile": self.pile if self.double else 0, "teams": [[0, 2], [1, 3]],
+                "collector": c.as_json() if c is not None else None}
 
     def _over_rule(self) -> str:
         return "CP-11"
 
 
-__all__ = ["CourtPiece", "DEFAULTS", "SUITS"]
+__all__ = ["Collector", "CourtPiece", "DEFAULTS", "SUITS", "collect_step"]

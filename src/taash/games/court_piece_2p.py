@@ -8,14 +8,14 @@ thirteen cards each, 26 out of play, first to seven tricks, match to ``target`` 
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
-from taash.games.base import check_options, first_seat, positive_int
+from taash.games.base import Check, Json, Outcome, positive_int
 from taash.games.tricks import TrickMatch
 
 DEFAULTS: dict[str, Any] = {"target": 5}
-CHECKS = {"target": positive_int}
+CHECKS: dict[str, Check] = {"target": positive_int}
+OUT_OF_PLAY = tuple(range(26, 52))
 
 
 class CourtPiece2P(TrickMatch):
@@ -24,20 +24,11 @@ class CourtPiece2P(TrickMatch):
     first_seat_key: ClassVar[str] = "first_caller"
     play_rule: ClassVar[str] = "TW-4"
     call_rule: ClassVar[str] = "TW-3"
+    seat_word: ClassVar[str] = "caller"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = ("next_caller", "points", "_over", "_winner")
-
-    @classmethod
-    def check_options(cls, options: object) -> dict[str, Any]:
-        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
-
-    @classmethod
-    def new_match(cls, options: object = None, *, seed: int | None = None,
-                  first_caller: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True) -> CourtPiece2P:
-        opts = cls.check_options(options)
-        rng, caller = first_seat(2, first_caller, seed, rng, "caller")
-        return cls(opts, caller, rng if deal else None)
 
     def _init_match(self) -> None:
         self.next_caller = self.first_seat
@@ -52,11 +43,14 @@ class CourtPiece2P(TrickMatch):
         c = self.next_caller
         return 1 - c, c
 
-    def _first_packets(self) -> list[tuple[int, int, int]]:
-        return [(self.caller, 0, 5), (1 - self.caller, 5, 10)]
+    def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
+        return [(caller, 0, 5), (1 - caller, 5, 10)]  # TW-3
 
-    def _packets(self) -> list[tuple[int, int, int]]:
-        return [(self.caller, 10, 18), (1 - self.caller, 18, 26)]
+    def _packets(self, caller: int) -> list[tuple[int, int, int]]:
+        return [(caller, 10, 18), (1 - caller, 18, 26)]
+
+    def _out_of_play(self) -> tuple[int, ...]:
+        return OUT_OF_PLAY  # TW-3: deck[26:52], unseen by both
 
     def _side(self, seat: int) -> int:
         return seat
@@ -82,6 +76,10 @@ class CourtPiece2P(TrickMatch):
 
     def is_over(self) -> bool:
         return self._over
+
+    def outcome(self) -> Outcome | None:
+        """TW-6: the seat that reached the target first."""
+        return Outcome(self._winner, False, "TW-6") if self._over else None
 
     def match_summary(self) -> dict[str, Any]:
         return {"over": self._over, "winner": self._winner, "points": list(self.points)}

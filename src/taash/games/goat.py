@@ -10,18 +10,23 @@ Action ids are ``verb << 36 | cards`` (a card bitmask); text is ``verb:card,card
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from taash.cards import SUIT_NAMES, SUITS, Pack, bits
+from taash.cards import SUIT_NAMES, SUITS, CardError, Pack, bits, parse_card
 from taash.games.base import (
+    Check,
+    DealSlots,
     IllegalAction,
+    Json,
+    MatchBase,
+    Outcome,
+    Packet,
     RecordError,
     cards_mask,
     check_deck,
-    check_options,
-    first_seat,
     one_of,
     parse_action,
     positive_int,
@@ -30,7 +35,8 @@ from taash.games.base import (
 PACK = Pack("6789JQKTA")
 CODES = tuple(PACK.code(c) for c in range(36))
 POINTS = tuple((0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 9] for c in range(36))
-SUIT_OF = tuple(c // 9 for c in range(36))
+SUIT_OF = PACK.suit_of
+RANK_OF = PACK.rank_of
 SUIT_MASK = PACK.suit_masks
 LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
 VERBS = ("", "lead", "beat", "pass", "molodka")
@@ -38,9 +44,11 @@ SHIFT = 36
 CARDS = (1 << SHIFT) - 1
 PLAY, WAIT, OVER = 1, 2, 3
 PHASE_NAMES = ("", "play", "waiting", "over")
+DEALT = 16  # GT-3: deck[0:16] is dealt one card at a time ...
+STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16] on
 
 DEFAULTS: dict[str, Any] = {"eggs": "none", "target": 12}
-CHECKS = {"eggs": one_of("none", "double-next"), "target": positive_int}
+CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
 
 
 def points(mask: int) -> int:
@@ -168,7 +176,39 @@ def action_text(a: int) -> str:
     return VERBS[a >> SHIFT] + ":" + PACK.join(a & CARDS)
 
 
-class Goat:
+def trick_winner(plays: Sequence[tuple[int, int, int]]) -> int:
+    """GT-7: the seat whose cards are on top of a trick so far (``(seat, verb, cards)`` plays
+    in order): the last to beat, else the leader.
+
+    >>> trick_winner([(1, LEAD, 1), (2, BEAT, 2), (3, PASS, 4)])
+    2
+    """
+    for seat, verb, _ in reversed(plays):
+        if verb != PASS:
+            return seat
+    raise ValueError("an empty trick has no winner")
+
+
+def plays_for(plays: Sequence[tuple[int, int, int]], seat: int | None) -> list[dict[str, Any]]:
+    """Plays of a trick as ``seat`` may see them (None: a spectator): every play's seat, verb
+    and card count, and its cards unless it is a face-down pass by someone else (Who sees
+    what)."""
+    out = []
+    for s, verb, m in plays:
+        p: dict[str, Any] = {"seat": s, "verb": VERBS[verb], "count": m.bit_count()}
+        if verb != PASS or s == seat:
+            p["cards"] = PACK.codes(m)
+        out.append(p)
+    return out
+
+
+def _record_action(seat: int, a: int, hide: bool) -> dict[str, Any]:
+    if hide and a >> SHIFT == PASS:  # a face-down pass, as a record of a hidden deal shows it
+        return {"seat": seat, "action": "pass", "count": (a & CARDS).bit_count()}
+    return {"seat": seat, "action": action_text(a)}
+
+
+class Goat(MatchBase):
     """A whole Goat match: games until a team has ``target`` defeat points.
 
     Search may read these attributes directly on its fast path (never write them): ``hands``,
@@ -181,6 +221,9 @@ class Goat:
     game_id: ClassVar[str] = "goat"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
@@ -189,18 +232,6 @@ class Goat:
         "next_dealer", "next_leader", "defeat", "prev_eggs", "_over", "_loser", "_log", "_past",
         "_results",
     )
-
-    @classmethod
-    def check_options(cls, options: object) -> dict[str, Any]:
-        return check_options(cls.game_id, options, DEFAULTS, CHECKS)
-
-    @classmethod
-    def new_match(cls, options: object = None, *, seed: int | None = None,
-                  first_dealer: int | None = None, rng: random.Random | None = None,
-                  deal: bool = True) -> Goat:
-        opts = cls.check_options(options)
-        rng, dealer = first_seat(4, first_dealer, seed, rng, "dealer")
-        return cls(opts, dealer, rng if deal else None)
 
     def __init__(self, options: dict[str, Any], first_dealer: int,
                  rng: random.Random | None = None) -> None:
@@ -246,20 +277,48 @@ class Goat:
         uniformly from the stock (GT-4)."""
         cards = list(range(36))
         rng.shuffle(cards)
-        self._start(cards, rng.choice(cards[16:36]))
+        self._start(cards, rng.choice(cards[DEALT:]))
 
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
         """Start the next game from a deck order and the shown trump card (GT-3, GT-4)."""
         cards = check_deck(PACK, list(deck))
         if not isinstance(trump_card, str):
             raise RecordError("trump_card: a Goat deal needs the shown trump card")
+        with contextlib.suppress(CardError):  # if it does not parse, check_trump_card says so
+            trump_card = parse_card(trump_card)
+        self._start(cards, self.check_trump_card(cards, trump_card))
+
+    @staticmethod
+    def check_trump_card(deck: Sequence[int] | Sequence[str], trump_card: str,
+                         where: str = "trump_card") -> int:
+        """GT-4: the card index of the shown trump card, which must be a card of the stock of
+        ``deck`` (card indexes or codes, top first); RecordError naming ``where`` if not.
+
+        >>> deck = PACK.full_deck()
+        >>> Goat.check_trump_card(deck, "AC")
+        35
+        >>> Goat.check_trump_card(deck, "6S")
+        Traceback (most recent call last):
+        taash.games.base.RecordError: trump_card: 6S is not in the stock (deck[16:36])
+        """
         try:
             tc = PACK.index(trump_card)
         except ValueError as e:
-            raise RecordError(f"trump_card: {e}") from None
-        if tc not in cards[16:36]:
-            raise RecordError(f"trump_card: {CODES[tc]} is not in the stock (deck[16:36])")
-        self._start(cards, tc)
+            raise RecordError(f"{where}: {e}") from None
+        stock = deck[STOCK.start:STOCK.stop]
+        if (CODES[tc] if stock and isinstance(stock[0], str) else tc) not in stock:
+            raise RecordError(f"{where}: {trump_card} is not in the stock "
+                              f"(deck[{STOCK.start}:{STOCK.stop}])")
+        return tc
+
+    def deal_slots(self) -> DealSlots:
+        """GT-3, GT-4: ``deck[i]`` to seat ``dealer + 1 + i`` for the first 16, then the
+        stock; the trump card's position once the game is dealt.  Between games: the next."""
+        playing = self.phase == PLAY
+        d = self.dealer if playing else self.next_dealer
+        return DealSlots(tuple(Packet((d + 1 + i) % 4, i, i + 1) for i in range(DEALT)),
+                         stock=tuple(STOCK), hand_size=4,
+                         trump_card=self.deck.index(self.trump_card) if playing else None)
 
     def _start(self, cards: list[int], tc: int) -> None:
         if self.phase != WAIT:
@@ -270,9 +329,9 @@ class Goat:
         self.trump = SUIT_OF[tc]
         d = self.dealer = self.next_dealer
         self.hands = [0, 0, 0, 0]
-        for i in range(16):
+        for i in range(DEALT):
             self.hands[(d + 1 + i) % 4] |= 1 << cards[i]
-        self.stock_pos = 16
+        self.stock_pos = DEALT
         leader = (d + 1) % 4 if self.next_leader < 0 else self.next_leader  # GT-5
         self.game_leader = leader
         self.taken = [0, 0]
@@ -509,6 +568,7 @@ class Goat:
         a = self.action_id(seat, action)
         games = len(self._past)
         tricks = sum(self.tricks)
+        plays = self.plays  # the trick's plays, if this action completes it
         self.apply_id(seat, a)
         verb = a >> SHIFT
         ev: dict[str, Any] = {"type": "action", "seat": seat, "verb": VERBS[verb], "deal": games}
@@ -517,11 +577,9 @@ class Goat:
         else:
             ev["action"] = action_text(a)
         events = [ev]
-        if len(self._past) > games:
-            events.append({"type": "trick", "winner": self.next_leader})
-        elif sum(self.tricks) > tricks:
-            assert self.last_trick is not None
-            events.append({"type": "trick", "winner": self.last_trick[0]})
+        if len(self._past) > games or sum(self.tricks) > tricks:
+            events.append({"type": "trick", "winner": trick_winner(plays),
+                           "leader": plays[0][0], "plays": plays_for(plays, None)})
         if len(self._past) > games:
             events.append({"type": "deal_over", "deal": games, **self._results[-1]})
             if self.phase == OVER:
@@ -531,6 +589,10 @@ class Goat:
     # -- summaries, records, views -----------------------------------------------------------
     def is_over(self) -> bool:
         return self._over
+
+    def outcome(self) -> Outcome | None:
+        """GT-12: the team that is not the goat wins."""
+        return Outcome(1 - self._loser, False, "GT-12") if self._loser is not None else None
 
     def match_summary(self) -> dict[str, Any]:
         return {"over": self._over, "loser": self._loser, "defeat": list(self.defeat)}
@@ -543,31 +605,28 @@ class Goat:
                           "points": None, "eggs": None, "defeat": None})
         return {"game": "goat", "deals": deals, "match": self.match_summary()}
 
-    def record(self) -> dict[str, Any]:
+    def record(self, hide_current: bool = False) -> dict[str, Any]:
+        """The match's taash-record/1.  With ``hide_current`` a game still in progress appears
+        without its deck, its face-down passes as counts, and ``"hidden": true``."""
         def one(deck: list[int], tc: int, log: Sequence[tuple[int, int]]) -> dict[str, Any]:
             return {"deck": [CODES[c] for c in deck], "trump_card": CODES[tc],
                     "actions": [{"seat": s, "action": action_text(a)} for s, a in log]}
         deals = [one(*p) for p in self._past]
-        if self.phase == PLAY:
+        if self.phase == PLAY and hide_current:
+            deals.append({"trump_card": CODES[self.trump_card],
+                          "actions": [_record_action(s, a, True) for s, a in self._log],
+                          "hidden": True})
+        elif self.phase == PLAY:
             deals.append(one(self.deck, self.trump_card, self._log))
         return {"format": "taash-record/1", "game": "goat", "options": dict(self.options),
                 "first_dealer": self.first_seat, "deals": deals}
-
-    def _plays_for(self, plays: list[tuple[int, int, int]], seat: int | None) -> list[Any]:
-        out = []
-        for s, verb, m in plays:
-            p: dict[str, Any] = {"seat": s, "verb": VERBS[verb], "count": m.bit_count()}
-            if verb != PASS or s == seat:
-                p["cards"] = PACK.codes(m)
-            out.append(p)
-        return out
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         playing = self.phase == PLAY
         last = None
         if self.last_trick is not None and playing:
             w, plays = self.last_trick
-            last = {"winner": w, "plays": self._plays_for(plays, seat)}
+            last = {"winner": w, "plays": plays_for(plays, seat)}
         summ = self.summary()
         return {
             "game": "goat", "options": dict(self.options), "seats": 4,
@@ -579,11 +638,12 @@ class Goat:
             "actors": [self.to_move] if playing else [],
             "leader": self.lead_seat if playing else None,
             "k": self.k, "molodka_played": self.molodka_done,
-            "trick": self._plays_for(self.plays, seat) if playing else [],
+            "trick": plays_for(self.plays, seat) if playing else [],
             "top": PACK.codes(self.top) if playing else [],
             "top_seat": self.top_seat if playing and self.plays else None,
+            "winning": self.top_seat if playing and self.plays else None,
             "last_trick": last,
-            "history": self._plays_for([(s, a >> SHIFT, a & CARDS) for s, a in self._log], seat)
+            "history": plays_for([(s, a >> SHIFT, a & CARDS) for s, a in self._log], seat)
             if playing else [],
             "stock": 36 - self.stock_pos if playing else 0,
             "hand_counts": [h.bit_count() for h in self.hands] if playing else [0] * 4,
@@ -608,4 +668,6 @@ class Goat:
         return v
 
 
-__all__ = ["Goat", "PACK", "beats", "beats_all", "points", "SUIT_NAMES"]
+__all__ = ["Goat", "PACK", "beats", "beats_all", "points", "plays_for", "trick_winner",
+           "SUIT_NAMES", "SUIT_OF", "RANK_OF", "SUIT_MASK", "SHIFT", "CARDS", "LEAD", "BEAT",
+           "PASS", "MOLODKA", "VERBS", "DEALT", "STOCK", "CODES", "POINTS"]

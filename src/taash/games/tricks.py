@@ -13,7 +13,11 @@ from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS, Pack, bits, card_list
 from taash.games.base import (
+    DealSlots,
     IllegalAction,
+    MatchBase,
+    Outcome,
+    Packet,
     RecordError,
     cards_mask,
     check_deck,
@@ -22,7 +26,8 @@ from taash.games.base import (
 
 PACK = Pack("23456789TJQKA")
 TRUMP_BASE = 52
-SUIT_OF = tuple(c // 13 for c in range(52))
+SUIT_OF = PACK.suit_of
+RANK_OF = PACK.rank_of
 SUIT_MASK = PACK.suit_masks
 ACE = frozenset(12 + 13 * s for s in range(4))
 CODES = tuple(PACK.code(c) for c in range(52))
@@ -43,7 +48,26 @@ def most_held(mask: int) -> list[int]:
     return [s for s in range(4) if counts[s] == top]
 
 
-class TrickMatch:
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """CP-5, TW-4: the index in ``cards`` (a trick so far, in playing order) of the card
+    winning it: the highest trump, else the highest card of the led suit.  (``apply_id`` keeps
+    the same comparison inline, card by card, for speed.)
+
+    >>> T = PACK.index
+    >>> trick_winner([T("9H"), T("KH"), T("2S"), T("AH")], 0)  # spades trump
+    2
+    """
+    bi = 0
+    b = cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        sc, sb = SUIT_OF[c], SUIT_OF[b]
+        if (sc == sb and c > b) or (sc == trump and sb != trump):
+            bi, b = i, c
+    return bi
+
+
+class TrickMatch(MatchBase):
     """A whole match of a Court Piece game; subclasses give the rules that differ.
 
     Search may read these attributes directly on its fast path (never write them): ``hands``
@@ -97,11 +121,20 @@ class TrickMatch:
         """(dealer, caller) of the deal about to be dealt."""
         raise NotImplementedError
 
-    def _packets(self) -> list[tuple[int, int, int]]:
+    def _packets(self, caller: int) -> list[tuple[int, int, int]]:
         """(seat, start, stop) slices of the deck dealt after the trump call."""
         raise NotImplementedError
 
-    def _first_packets(self) -> list[tuple[int, int, int]]:
+    def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
+        """(seat, start, stop) slices of the deck dealt before the trump call."""
+        raise NotImplementedError
+
+    def _out_of_play(self) -> tuple[int, ...]:
+        """Deck positions dealt to no one."""
+        return ()
+
+    def outcome(self) -> Outcome | None:
+        """How the match ended; None while it goes on."""
         raise NotImplementedError
 
     def _trump_ids(self) -> list[int]:
@@ -150,6 +183,14 @@ class TrickMatch:
         """Start the next deal from a deck order (top card first)."""
         self._start(check_deck(PACK, list(deck)))
 
+    def deal_slots(self) -> DealSlots:
+        """Which deck positions go to which seat (CP-3, TW-3), for the deal in progress or,
+        between deals, the next one."""
+        caller = self.caller if self.phase in (CALL, PLAY) else self._roles()[1]
+        first = self._first_packets(caller)
+        return DealSlots(tuple(Packet(*p) for p in first + self._packets(caller)),
+                         hand_size=13, before_call=len(first), out_of_play=self._out_of_play())
+
     def _start(self, cards: list[int]) -> None:
         if self.phase != WAIT:
             raise RecordError("a deal is already in progress" if self.phase != OVER
@@ -157,7 +198,7 @@ class TrickMatch:
         self.deck = cards
         self.dealer, self.caller = self._roles()
         self.hands = [0] * self.num_seats
-        for seat, a, b in self._first_packets():
+        for seat, a, b in self._first_packets(self.caller):
             for c in cards[a:b]:
                 self.hands[seat] |= 1 << c
         self.trump = -1
@@ -194,7 +235,7 @@ class TrickMatch:
         self._log.append((seat, a))
         if a >= TRUMP_BASE:
             self.trump = a - TRUMP_BASE
-            for s, lo, hi in self._packets():
+            for s, lo, hi in self._packets(self.caller):
                 for c in self.deck[lo:hi]:
                     self.hands[s] |= 1 << c
             self.phase = PLAY
@@ -363,13 +404,19 @@ class TrickMatch:
     def _result_keys(self) -> tuple[str, ...]:
         raise NotImplementedError
 
-    def record(self) -> dict[str, Any]:
-        deals = [{"deck": [CODES[c] for c in deck],
-                  "actions": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in log]}
-                 for deck, log in self._past]
+    def record(self, hide_current: bool = False) -> dict[str, Any]:
+        """The match's taash-record/1.  With ``hide_current`` a deal still in progress appears
+        without its deck and with ``"hidden": true`` (what spectators and catch-up may see)."""
+        deals: list[dict[str, Any]] = [
+            {"deck": [CODES[c] for c in deck],
+             "actions": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in log]}
+            for deck, log in self._past]
         if self.phase in (CALL, PLAY):
-            deals.append({"deck": [CODES[c] for c in self.deck],
-                          "actions": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in self._log]})
+            actions = [{"seat": s, "action": ACTION_TEXT[a]} for s, a in self._log]
+            if hide_current:
+                deals.append({"actions": actions, "hidden": True})
+            else:
+                deals.append({"deck": [CODES[c] for c in self.deck], "actions": actions})
         return {"format": "taash-record/1", "game": self.game_id, "options": dict(self.options),
                 self.first_seat_key: self.first_seat, "deals": deals}
 
@@ -392,7 +439,8 @@ class TrickMatch:
             "trump": SUITS[self.trump] if self.trump >= 0 and self.phase < WAIT else None,
             "to_move": self.to_move if self.phase < WAIT else None,
             "actors": self.actors(), "leader": self.leader if self.phase == PLAY else None,
-            "trick": trick, "last_trick": last,
+            "trick": trick, "winning": self.best_seat if self.phase == PLAY and self.trick
+            else None, "last_trick": last,
             "hand_counts": [h.bit_count() for h in self.hands] if self.phase < WAIT else [0] * n,
             "tricks_played": self.tricks_played, "tricks": list(self.won),
             "history": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in self._log]
@@ -425,6 +473,6 @@ def team_cards_text(mask: int) -> list[str]:
     return PACK.codes(mask)
 
 
-__all__ = ["PACK", "TrickMatch", "most_held", "suit_counts", "bits", "SUIT_OF", "SUIT_MASK",
-           "TRUMP_BASE", "CODES", "ACTION_TEXT", "ACE", "CALL", "PLAY", "WAIT", "OVER",
-           ]
+__all__ = ["PACK", "TrickMatch", "most_held", "suit_counts", "bits", "SUIT_OF", "RANK_OF",
+           "SUIT_MASK", "TRUMP_BASE", "CODES", "ACTION_TEXT", "ACE", "CALL", "PLAY", "WAIT", "OVER",
+           "trick_winner"]

@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 
 from taash.bots import court as cp
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
-from taash.bots.court import best_of
-from taash.games.tricks import SUIT_OF
+from taash.games.tricks import SUIT_OF, trick_winner
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +82,7 @@ def minimax(hands: list[list[int]], trump: int, leader: int, trick: list[int], s
 def after(hands: list[list[int]], trump: int, leader: int, trick: list[int], side: int) -> int:
     if len(trick) < 4:
         return minimax(hands, trump, leader, trick, side)
-    w = (leader + best_of(trick, trump)) % 4
+    w = (leader + trick_winner(trick, trump)) % 4
     return int(w % 2 == side) + minimax(hands, trump, w, [], side)
 
 

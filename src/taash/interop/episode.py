@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from taash.cards import bits
-from taash.games import get_game
+from taash.games import game_class
 from taash.games.goat import CARDS, MOLODKA, PASS, SHIFT
 from taash.games.tricks import SUIT_OF, TRUMP_BASE
 
@@ -45,11 +45,14 @@ class Episode:
 
     def __init__(self, game_id: str, options: object = None, first_seat: int = 0) -> None:
         self.game_id = game_id
-        self.cls = get_game(game_id)
+        self.cls = game_class(game_id)
         self.options = self.cls.check_options(options)
         self.n: int = self.cls.num_seats
         self.first_seat = first_seat
         self.pack = self.cls.pack()
+        # Goat's stock positions (GT-4: the shown trump card is one of their cards); () else.
+        self.stock_slots: tuple[int, ...] = self.cls.new_match(
+            self.options, deal=False, first_seat=first_seat).deal_slots().stock
         self.deck: list[int] = []
         self.trump_card = -1
         self.state: Any = None
@@ -95,7 +98,7 @@ class Episode:
                 used |= 1 << c
             left = [c for c in range(self.pack.size) if not used >> c & 1]
         else:  # Goat: the shown trump card, uniform over the stock
-            left = sorted(self.deck[16:36])
+            left = sorted(self.deck[p] for p in self.stock_slots)
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -106,15 +109,15 @@ class Episode:
                 return
         else:
             self.trump_card = card
-        kw = {self.cls.first_seat_key: self.first_seat}
-        st = self.cls.new_match(self.options, deal=False, **kw)
+        st = self.cls.new_match(self.options, deal=False, first_seat=self.first_seat)
         codes = [self.pack.code(c) for c in self.deck]
         if self.game_id == "goat":
             st.deal(codes, self.pack.code(self.trump_card))
         else:
             st.deal(codes)
+        # Held untyped: the adapters read the state's fast-path fields (hands, trick, ...).
         self.state = st
-        self.received = [[h] for h in st.hands]
+        self.received = [[h] for h in self.state.hands]
 
     # -- turns ----------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -357,5 +360,5 @@ class Episode:
 def observation_size(game_id: str) -> int:
     if game_id == "goat":
         return 36 + 4 * 37 + 36 + 4 + 72 + 36 + 4 + 4 + 2
-    n: int = get_game(game_id).num_seats
+    n = game_class(game_id).num_seats
     return 52 + n * 52 + 52 + 4 + 1 + n + 2 + 1 + n * 4

@@ -68,7 +68,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo names its classes so
         for c in deck:
             ep.apply_chance(c)
         if ep.is_chance():  # Goat: the shown trump card
-            ep.apply_chance(rng.choice(deck[16:36]))
+            ep.apply_chance(rng.choice([deck[p] for p in ep.stock_slots]))
         self.ep = ep
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

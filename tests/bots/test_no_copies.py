@@ -1,9 +1,11 @@
-"""The bots and the adapters import the core's constants instead of keeping copies of them.
+"""The bots and the adapters import the core's constants and rules instead of keeping copies.
 
 A copy drifts: the 52-card ``SUIT_OF``, Goat's ``SHIFT`` and verb ids, the card masks and
-points were once written out again in four modules each.  This reads the source of
-``taash.bots`` and ``taash.interop`` and fails on any assignment to one of those names (an
-import, ``from taash.games.goat import SHIFT``, is what they should do instead).
+points were once written out again in four modules each, the trick's winner and the double-sar
+collector recomputed, the deal's layout sliced as ``deck[16:36]``.  This reads the source of
+``taash.bots`` and ``taash.interop`` and fails on any assignment or definition of one of those
+names (an import, ``from taash.games.goat import SHIFT``, is what they should do instead) and
+on any slice of a deck at a fixed position (``state.deal_slots()`` says where cards go).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ AREAS = ("bots", "interop")
 # Names the core defines (taash.games.tricks, taash.games.goat, taash.cards) or that one module
 # of the bots defines for everyone (LEVELS, in taash.bots).
 CORE_NAMES = frozenset({
-    "SUIT_OF", "CP_SUIT", "GOAT_SUIT", "SUIT_MASK", "SUITS", "SUIT_SYMBOLS", "POINTS", "CODES",
-    "SHIFT", "CARDS", "LEAD", "BEAT", "PASS", "MOLODKA", "VERBS", "TRUMP_BASE", "ACTION_TEXT",
-    "PACK", "BOT_LEVELS", "LEVELS", "defeat_points",
+    "SUIT_OF", "CP_SUIT", "GOAT_SUIT", "RANK_OF", "SUIT_MASK", "SUITS", "SUIT_SYMBOLS", "POINTS",
+    "CODES", "SHIFT", "CARDS", "LEAD", "BEAT", "PASS", "MOLODKA", "VERBS", "BEATEN", "DEALT",
+    "STOCK", "TRUMP_BASE", "ACTION_TEXT", "PACK", "BOT_LEVELS", "LEVELS", "defeat_points",
+    "trick_winner", "best_of", "collect_step",
 })
 # The one place a shared name is defined.
 HOME = {"LEVELS": "bots/__init__.py"}
@@ -68,6 +71,28 @@ def test_no_copied_constants(path: Path) -> None:
     assert not copies, ("import these from the core (taash.games.tricks, taash.games.goat, "
                         "taash.cards) or from taash.bots instead of defining them: " +
                         ", ".join(copies))
+
+
+def deck_slices(tree: ast.AST) -> list[int]:
+    """Lines slicing something called ``deck`` at a fixed position other than its ends.
+
+    >>> deck_slices(ast.parse("a = deck[16:36]\\nb = st.deck[st.stock_pos:]\\nc = deck[:]"))
+    [1]
+    """
+    return [n.lineno for n in ast.walk(tree)
+            if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice)
+            and (n.value.id if isinstance(n.value, ast.Name) else
+                 n.value.attr if isinstance(n.value, ast.Attribute) else "") == "deck"
+            and any(isinstance(b, ast.Constant) and b.value not in (None, 0)
+                    for b in (n.slice.lower, n.slice.upper))]
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_deck_positions_come_from_the_core(path: Path) -> None:
+    """Which positions of a deck go to which seat or the stock is ``state.deal_slots()``."""
+    lines = deck_slices(ast.parse(path.read_text()))
+    assert not lines, (f"{path.relative_to(SRC)} slices a deck by position at lines {lines}: "
+                       "use the core's deal_slots()")
 
 
 def test_levels_live_in_taash_bots() -> None:

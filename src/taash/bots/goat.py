@@ -3,7 +3,8 @@
 Points decide a Goat game, so the rules of thumb weigh cards by points: beat with the least
 points, pass the cheapest cards face down, give points to a partner whose trick is safe, lead
 masters (cards no unseen card of their suit can beat) and keep trumps for tricks worth them.
-Card ints are ``suit * 9 + order`` (6 7 8 9 J Q K T A); action ids are ``verb << 36 | cards``.
+Card ints are ``suit * 9 + order`` (6 7 8 9 J Q K T A: the core's ``RANK_OF``); action ids
+are ``verb << SHIFT | cards`` (``taash.games.goat``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from taash.games.goat import (
     PACK,
     PASS,
     POINTS,
+    RANK_OF,
     SHIFT,
     SUIT_MASK,
     SUIT_OF,
@@ -59,7 +61,7 @@ class GoatKnowledge:
 
 def card_value(c: int, trump: int) -> int:
     """How much a card is worth keeping: points, plus strength for trumps and masters."""
-    v = POINTS[c] + (c % 9)
+    v = POINTS[c] + RANK_OF[c]
     if SUIT_OF[c] == trump:
         v += 12
     return v
@@ -108,7 +110,7 @@ def _lead(k: GoatKnowledge, legal: list[int]) -> int:
         return best
     side = hand & ~SUIT_MASK[trump]
     pool = side if side else hand
-    c = min(card_list(pool), key=lambda x: (POINTS[x], x % 9))
+    c = min(card_list(pool), key=lambda x: (POINTS[x], RANK_OF[x]))
     return LEAD << SHIFT | 1 << c
 
 
@@ -139,9 +141,9 @@ def _beat_cost(cards: int, k: GoatKnowledge, safe: bool) -> int:
     cost = 0
     for c in card_list(cards):
         if SUIT_OF[c] == k.trump:
-            cost += 8 + c % 9
+            cost += 8 + RANK_OF[c]
         else:
-            cost += c % 9 // 2
+            cost += RANK_OF[c] // 2
         if not safe:
             cost += POINTS[c]
     return cost

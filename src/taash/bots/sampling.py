@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from taash.bots.base import Json
 from taash.bots.goat import VERB_IDS
@@ -73,7 +73,7 @@ class CourtInfo:
     game: str
     seat: int
     seats: int
-    options: dict[str, Any]
+    options: dict[str, Json]
     dealer: int
     caller: int
     trump: int

@@ -25,6 +25,7 @@ from typing import Any
 
 from taash.cards import bits
 from taash.games import game_class
+from taash.games.base import Json
 from taash.games.goat import CARDS, MOLODKA, PASS, SHIFT
 from taash.games.tricks import SUIT_OF, TRUMP_BASE
 
@@ -55,7 +56,7 @@ class Episode:
             self.options, deal=False, first_seat=first_seat).deal_slots().stock
         self.deck: list[int] = []
         self.trump_card = -1
-        self.state: Any = None
+        self.state: Any = None  # the fast-path fields of either game's state are read here
         self.declined = 0
         self.history: list[tuple[int, int]] = []  # (seat, core id or -1 for a decline)
         self.received: list[list[int]] = [[] for _ in range(self.n)]
@@ -219,7 +220,7 @@ class Episode:
         return [v if s & 1 == w else -v for s in range(4)]
 
     # -- what a player knows ----------------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, Any] | None:
+    def view(self, seat: int) -> dict[str, Json] | None:
         return None if self.state is None else dict(self.state.view(seat))
 
     def info_string(self, seat: int) -> str:

@@ -34,8 +34,8 @@ from taash.interop.episode import (
     TERMINAL,
     UTILITY,
     Episode,
-    observation_size,
 )
+from taash.interop.observe import observation_size
 
 SHORT_NAMES = {"court-piece": "python_court_piece", "court-piece-2p": "python_court_piece_2p",
                "goat": "python_goat"}

@@ -21,7 +21,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from taash.interop.episode import NUM_ACTIONS, Episode, observation_size
+from taash.interop.episode import NUM_ACTIONS, Episode
+from taash.interop.observe import observation_size
 
 ENV_NAMES = {"court-piece": "taash_court_piece_v0", "court-piece-2p": "taash_court_piece_2p_v0",
              "goat": "taash_goat_v0"}

@@ -257,3 +257,13 @@ def test_help_mentions_the_flags() -> None:
     assert out.returncode == 0
     for flag in ("--options", "--seat", "--level", "--seed"):
         assert flag in out.stdout
+
+
+def test_a_terminal_without_unicode_gets_letters_not_a_traceback() -> None:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="ascii")
+    out = subprocess.run([sys.executable, "-m", "taash", "play", "court-piece", "--seed", "1"],
+                         input=b"q\n", capture_output=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert b"Traceback" not in out.stderr
+    text = out.stdout.decode("ascii")
+    assert "S spades" in text and "You left the table." in text

@@ -7,7 +7,7 @@ serve) can use it without importing the command line itself.
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import typer
 
@@ -21,12 +21,12 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def game_and_options(game: str, options: str | None) -> tuple[str, Any]:
+def game_and_options(game: str, options: str | None) -> tuple[str, object]:
     """A known game id and its options parsed from JSON and checked by the game (exit 2 with
     one line otherwise); the options are returned as given, defaults not filled in."""
     if game not in GAMES:
         fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    opts: Any = None
+    opts: object = None
     if options is not None:
         try:
             opts = json.loads(options)

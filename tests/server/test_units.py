@@ -9,11 +9,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from taash.server.app import TokenBuckets, create_app
+from taash.server import wire
+from taash.server.app import create_app
 from taash.server.config import ConfigError, Settings, normalize_db_url
+from taash.server.guard import TokenBuckets
+from taash.server.hub import Hub
+from taash.server.match import fork
 from taash.server.notify import NotifyConfigError, SmtpConfig, valid_email, valid_webhook
-from taash.server.rooms import Hub, derived_token, fork, token_hash
 from taash.server.store import Store
+from taash.server.tables import derived_token, token_hash
 
 
 def test_database_urls(tmp_path: Path) -> None:
@@ -183,14 +187,14 @@ def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
         bus = Heard()
         hub = Hub(settings, store, bus)
         try:
-            t, _ = await hub.create_table("court-piece-2p", None, None, True, False, None,
-                                          None, 0)
+            t, _ = await hub.tables.create("court-piece-2p", None, None, True, False, None,
+                                           None, 0)
             room = hub.rooms[t.id]
             watcher = room.subscribe(None)  # a spectator: not a seat, not told to others
             assert bus.sent == [] and not watcher.queue
 
             def seats() -> list[bool]:
-                return [s["connected"] for s in room.table_info()["seats"]]
+                return [s["connected"] for s in wire.table_info(room)["seats"]]
 
             def heard() -> list[list[bool]]:
                 out = [[s["connected"] for s in json.loads(text)["table"]["seats"]]
@@ -199,17 +203,18 @@ def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
                 return out
 
             here = {"k": "here", "i": "other", "rooms": {t.id: [1]}}
-            hub.on_presence({**here, "n": 5})
+            hub.presence.on_message({**here, "n": 5})
             assert seats() == [False, True] and heard() == [[False, True]]
-            hub.on_presence({**here, "n": 4, "rooms": {t.id: []}})  # late: ignored
-            hub.on_presence({**here, "i": hub.instance, "n": 9, "rooms": {t.id: [0]}})  # mine
+            hub.presence.on_message({**here, "n": 4, "rooms": {t.id: []}})  # late: ignored
+            mine = {**here, "i": hub.instance, "n": 9, "rooms": {t.id: [0]}}
+            hub.presence.on_message(mine)  # this instance's own: ignored
             assert seats() == [False, True] and heard() == []
-            hub.on_presence({"k": "gone", "i": "other"})
+            hub.presence.on_message({"k": "gone", "i": "other"})
             assert seats() == [False, False] and heard() == [[False, False]]
-            hub.on_presence({**here, "n": 6})
-            hub.forget_presence(time.monotonic() - 60)  # heard lately: kept
+            hub.presence.on_message({**here, "n": 6})
+            hub.presence.forget(time.monotonic() - 60)  # heard lately: kept
             assert seats() == [False, True]
-            hub.forget_presence(time.monotonic() + 1)  # silent too long: forgotten
+            hub.presence.forget(time.monotonic() + 1)  # silent too long: forgotten
             assert seats() == [False, False] and heard() == [[False, True], [False, False]]
             sub = room.subscribe(0)  # a seat here: the others are told, numbered
             await asyncio.sleep(0)
@@ -218,7 +223,7 @@ def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
             told = [(m["k"], m["rooms"]) for m in bus.sent]
             assert told == [("here", {t.id: [0]}), ("here", {t.id: []})]
             assert bus.sent[0]["n"] < bus.sent[1]["n"]
-            hub.on_presence({"k": "who", "i": "other", "t": t.id})  # nothing here to tell
+            hub.presence.on_message({"k": "who", "i": "other", "t": t.id})  # nothing here to tell
             await asyncio.sleep(0)
             assert len(bus.sent) == 2
         finally:
@@ -238,7 +243,7 @@ def test_an_unexpected_error_is_json_without_a_traceback(tmp_path: Path) -> None
         async def broken() -> list[dict[str, object]]:
             raise RuntimeError("the lobby fell over")
 
-        hub.lobby = broken  # type: ignore[method-assign]
+        hub.tables.lobby = broken  # type: ignore[method-assign]
         app = create_app(settings, hub=hub)
         try:
             transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)

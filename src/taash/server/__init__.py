@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import typer
 
 
-def register(app: Any) -> None:
+def register(app: typer.Typer) -> None:
     """Add ``taash serve`` to the command line."""
     from taash.server.cli import register as _register
 

@@ -16,11 +16,12 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+
+from taash.games.base import Json
 
 log = logging.getLogger("taash.server")
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handler = Callable[[dict[str, Json]], Awaitable[None]]
 
 
 class Bus:
@@ -31,7 +32,7 @@ class Bus:
     async def start(self, handler: Handler) -> None:
         return None
 
-    async def publish(self, message: dict[str, Any]) -> None:
+    async def publish(self, message: dict[str, Json]) -> None:
         return None
 
     async def close(self) -> None:
@@ -48,7 +49,7 @@ class RedisBus(Bus):
 
         self.url = url
         self.channel = channel
-        self.redis: Any = aioredis.from_url(url)
+        self.redis: aioredis.Redis = aioredis.from_url(url)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
@@ -82,7 +83,7 @@ class RedisBus(Bus):
                 log.warning("event bus: %s; reconnecting", e)
                 await asyncio.sleep(1)
 
-    async def publish(self, message: dict[str, Any]) -> None:
+    async def publish(self, message: dict[str, Json]) -> None:
         try:
             await self.redis.publish(self.channel, json.dumps(message))
         except Exception as e:  # the action is committed: others catch up from the store

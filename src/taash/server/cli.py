@@ -9,11 +9,14 @@ import gc
 import logging
 import socket
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from taash.server.config import ConfigError, Settings
+
+if TYPE_CHECKING:
+    from taash.server.hub import Hub
 
 log = logging.getLogger("taash.server")
 
@@ -41,13 +44,13 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def open_hub(settings: Settings) -> Any:
+async def open_hub(settings: Settings) -> Hub:
     """The store (migrated), the bus and the hub, or a one-line ConfigError."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from taash.server.bus import Bus, RedisBus
+    from taash.server.hub import Hub
     from taash.server.notify import NotifyConfigError
-    from taash.server.rooms import Hub
     from taash.server.store import Store
 
     url = settings.resolved_db_url()
@@ -101,9 +104,10 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     class _StoppingServer(uvicorn.Server):
-        hub: Any = None
+        hub: Hub | None = None
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            assert self.hub is not None
             self.hub.begin_close()  # end streams and sockets now, not after the grace time
             await super().shutdown(sockets)
 

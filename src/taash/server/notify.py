@@ -17,12 +17,14 @@ import logging
 import re
 import smtplib
 import socket
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import httpx
+
+from taash.games.base import Json
 
 log = logging.getLogger("taash.server")
 
@@ -131,7 +133,7 @@ async def webhook_addresses(url: str, allow_private: bool = False) -> list[IPAdd
     return addrs
 
 
-def pinned(url: str, ip: IPAddress) -> tuple[str, dict[str, str], dict[str, Any]]:
+def pinned(url: str, ip: IPAddress) -> tuple[str, dict[str, str], dict[str, str]]:
     """The URL with its host replaced by the checked address, and the Host header and TLS
     server name that keep the request what it was: a name that resolves elsewhere by the
     time of the request (DNS rebinding) cannot send it to another address."""
@@ -156,24 +158,24 @@ class Notifier:
         self.smtp = SmtpConfig.parse(smtp_url) if smtp_url else None
         self.allow_private = webhook_allow_private
         self.http = httpx.AsyncClient(timeout=5.0, follow_redirects=False)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
 
-    def send(self, webhook: str | None, email: str | None, payload: dict[str, Any],
+    def send(self, webhook: str | None, email: str | None, payload: dict[str, Json],
              subject: str, body: str) -> None:
         if webhook:
             self._spawn(self._webhook(webhook, payload))
         if email and self.smtp is not None:
             self._spawn(asyncio.to_thread(self._email, email, subject, body))
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _webhook(self, url: str, payload: dict[str, Any]) -> None:
+    async def _webhook(self, url: str, payload: dict[str, Json]) -> None:
         target = url
         headers: dict[str, str] = {}
-        extensions: dict[str, Any] = {}
+        extensions: dict[str, str] = {}
         if not self.allow_private:  # checked again: the URL may be old, its name moved
             try:
                 addrs = await webhook_addresses(url)

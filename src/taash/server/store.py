@@ -13,87 +13,33 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    Connection,
-    Float,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
-    and_,
-    bindparam,
-    event,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import Connection, and_, bindparam, event, select, text, update
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from taash.games.base import Json
+from taash.server.schema import (
+    ActionRow,
+    SeatRow,
+    TableRow,
+    actions,
+    game_tables,
+    metadata,
+    seat_row_of,
+    seats,
+    table_row_of,
+)
+
+# the migrations read ``metadata`` here; the server, the rows
+__all__ = ["ActionRow", "SeatRow", "Store", "TableRow", "VersionConflict", "metadata"]
+
 log = logging.getLogger("taash.server")
-
-metadata = MetaData()
-
-game_tables = Table(
-    "game_tables", metadata,
-    Column("id", String(24), primary_key=True),
-    Column("game", String(32), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("first_seat", Integer, nullable=False),
-    Column("live", Boolean, nullable=False),
-    Column("open", Boolean, nullable=False),
-    Column("bot_delay_ms", Integer, nullable=False),
-    Column("turn_timer_s", Float, nullable=True),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("over", Boolean, nullable=False),
-    Column("to_move", Integer, nullable=True),
-    Column("rematch_id", String(24), nullable=True),
-    Column("rematch_of", String(24), nullable=True),
-)
-
-seats = Table(
-    "seats", metadata,
-    Column("table_id", String(24), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("type", String(8), nullable=False),
-    Column("level", String(16), nullable=True),
-    Column("name", String(64), nullable=True),
-    Column("token_hash", String(64), nullable=True, index=True),
-    Column("claimed", Boolean, nullable=False),
-    Column("webhook", Text, nullable=True),
-    Column("email", Text, nullable=True),
-    Column("notified_version", Integer, nullable=False),
-    Column("reminded_version", Integer, nullable=False),
-    PrimaryKeyConstraint("table_id", "seat"),
-)
-
-actions = Table(
-    "actions", metadata,
-    Column("table_id", String(24), nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("action", String(200), nullable=False),
-    Column("client_id", String(80), nullable=True),
-    Column("events", Text, nullable=False),
-    Column("created", Float, nullable=False),
-    PrimaryKeyConstraint("table_id", "version"),
-    UniqueConstraint("table_id", "seat", "client_id", name="uq_actions_client_id"),
-)
-
 
 BATCH = 64
 
@@ -121,63 +67,6 @@ class VersionConflict(Exception):
     """Another writer took this version of the table first (or the client id was used)."""
 
 
-@dataclass
-class SeatRow:
-    seat: int
-    type: str
-    level: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    claimed: bool = False
-    webhook: str | None = None
-    email: str | None = None
-
-
-@dataclass
-class TableRow:
-    id: str
-    game: str
-    options: dict[str, Any]
-    seed: int
-    first_seat: int
-    live: bool
-    open: bool
-    bot_delay_ms: int
-    turn_timer_s: float | None
-    created: float
-    updated: float
-    version: int = 0
-    over: bool = False
-    to_move: int | None = None
-    rematch_id: str | None = None
-    rematch_of: str | None = None
-    seats: list[SeatRow] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    version: int
-    seat: int
-    action: str
-    client_id: str | None
-    events: list[dict[str, Any]]
-
-
-def _table_row(r: Any) -> TableRow:
-    return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
-                    first_seat=r.first_seat, live=bool(r.live), open=bool(r.open),
-                    bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
-                    created=r.created, updated=r.updated, version=r.version,
-                    over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
-                    rematch_of=r.rematch_of)
-
-
-def _seat_row(r: Any) -> SeatRow:
-    return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
-                   token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
-                   email=r.email)
-
-
 def migrations_path() -> str:
     return str(resources.files("taash.server") / "migrations")
 
@@ -201,7 +90,7 @@ class Store:
     def __init__(self, url: URL) -> None:
         self.url = url
         self.is_sqlite = url.get_backend_name() == "sqlite"
-        kw: dict[str, Any] = {}
+        kw: dict[str, int | bool] = {}
         if not self.is_sqlite:
             kw.update(pool_size=10, max_overflow=20, pool_pre_ping=False)
         self.engine: AsyncEngine = create_async_engine(url, **kw)
@@ -253,7 +142,7 @@ class Store:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
 
-    def _writing(self) -> Any:
+    def _writing(self) -> AbstractAsyncContextManager[None]:
         return self._write_lock if self._write_lock is not None else _NullLock()
 
     # -- tables ------------------------------------------------------------------------------
@@ -281,17 +170,17 @@ class Store:
                  ).first()
             if r is None:
                 return None
-            t = _table_row(r)
+            t = table_row_of(r)
             rows = await conn.execute(select(seats).where(seats.c.table_id == table_id)
                                       .order_by(seats.c.seat))
-            t.seats = [_seat_row(s) for s in rows]
+            t.seats = [seat_row_of(s) for s in rows]
         return t
 
     async def load_seats(self, table_id: str) -> list[SeatRow]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(seats).where(seats.c.table_id == table_id)
                                       .order_by(seats.c.seat))
-            return [_seat_row(s) for s in rows]
+            return [seat_row_of(s) for s in rows]
 
     async def load_actions(self, table_id: str, after: int = 0) -> list[ActionRow]:
         async with self.engine.connect() as conn:
@@ -304,7 +193,7 @@ class Store:
                     for r in rows]
 
     async def append_action(self, table_id: str, expected: int, seat: int, action: str,
-                            client_id: str | None, events: list[dict[str, Any]],
+                            client_id: str | None, events: list[dict[str, Json]],
                             to_move: int | None, over: bool) -> float:
         """Commit action number ``expected + 1``; VersionConflict if another writer took it
         (or this seat already used ``client_id``).  Returns the commit time.
@@ -343,7 +232,7 @@ class Store:
         params = [{"tid": i.table_id, "expected": i.expected, "new_version": i.expected + 1,
                    "now": now, "tm": i.to_move, "ov": i.over} for i in batch]
 
-        def rows(items: list[_Pending]) -> list[dict[str, Any]]:
+        def rows(items: list[_Pending]) -> list[dict[str, object]]:
             return [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
                      "action": i.action, "client_id": i.client_id, "events": i.events,
                      "created": now} for i in items]
@@ -375,7 +264,7 @@ class Store:
                     item.done.set_exception(VersionConflict(item.table_id))
 
     async def update_seat(self, table_id: str, seat: int, *, only_unclaimed: bool = False,
-                          **values: Any) -> bool:
+                          **values: str | int | bool | None) -> bool:
         """Change a seat's fields; with ``only_unclaimed``, only a human seat nobody has
         claimed.  True if a row changed."""
         cond = and_(seats.c.table_id == table_id, seats.c.seat == seat)
@@ -407,7 +296,7 @@ class Store:
                                     .where(seats.c.token_hash == token_hash))).first()
             return None if r is None else (str(r.table_id), int(r.seat))
 
-    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Any]]:
+    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
         if not hashes:
             return []
         async with self.engine.connect() as conn:
@@ -431,7 +320,7 @@ class Store:
                 if r.id not in out:
                     if len(out) >= limit:
                         break
-                    out[r.id] = (_table_row(r), [])
+                    out[r.id] = (table_row_of(r), [])
                 out[r.id][1].append(r.seat)
             return list(out.values())
 

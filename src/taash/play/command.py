@@ -1,0 +1,87 @@
+"""The `taash play` command: flags, the match and its bots, exit codes."""
+
+from __future__ import annotations
+
+import random
+import sys
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from typer.core import TyperCommand
+
+from taash.cli_common import fail, game_and_options
+from taash.games import GAMES, OptionError, new_match
+from taash.play.screen import Screen, make_console
+from taash.play.table import Table
+
+if TYPE_CHECKING:
+    from taash.bots import Bot
+
+
+class Level(StrEnum):
+    easy = "easy"
+    hard = "hard"
+    random = "random"
+
+
+class PlayCommand(TyperCommand):
+    """`taash play` with usage errors as one line on stderr (exit 2), not a help panel."""
+
+    # (ctx is the Context of typer's vendored click, which typer does not export)
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except typer.TyperException as e:
+            fail(f"play: {e.format_message()}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play", cls=PlayCommand)(play)
+
+
+def play(
+    game: Annotated[str | None, typer.Argument(
+        metavar="GAME", help="court-piece, court-piece-2p or goat", show_default=False)] = None,
+    options: Annotated[str | None, typer.Option(
+        help='game options as JSON, e.g. \'{"sar": "double"}\'')] = None,
+    seat: Annotated[int, typer.Option(help="your seat (0 is the first seat)")] = 0,
+    level: Annotated[Level, typer.Option(help="the bots' level")] = Level.easy,
+    seed: Annotated[int | None, typer.Option(
+        help="seed for the deals and the bots: the same seed, the same cards")] = None,
+    pause: Annotated[float | None, typer.Option(
+        help="seconds to wait after each bot move (default 0.6 in a terminal, else 0)")] = None,
+) -> None:
+    """Play a whole match in the terminal against bots.
+
+    Type a card (AS, 10h), its number in your hand, or a full action (trump:H, lead:9H,KH);
+    ? for help and your legal moves, hint for a suggestion, q to quit.
+    """
+    if game is None:
+        fail(f"play: which game? ({', '.join(GAMES)})")
+    game, opts = game_and_options(game, options)
+    try:
+        match = new_match(game, opts, seed=seed)
+    except OptionError as e:
+        fail(str(e))
+    seats = match.num_seats
+    if not 0 <= seat < seats:
+        fail(f"--seat must be 0..{seats - 1} for {game}, not {seat}")
+    if pause is None:
+        pause = 0.6 if sys.stdout.isatty() else 0.0
+    if pause < 0:
+        fail("--pause must be 0 or more seconds")
+    base = seed if seed is not None else random.randrange(1 << 30)
+    from taash.bots import make_bot
+
+    bots: dict[int, Bot] = {s: make_bot(game, level.value, base * 10 + s + 1)
+                            for s in range(seats) if s != seat}
+    screen = Screen(make_console(), seat, seats, pause)
+    table = Table(match, screen, bots, hint_seed=base * 10)
+    try:
+        code = table.run()
+    except KeyboardInterrupt:
+        screen.console.print()
+        typer.echo("taash: interrupted", err=True)
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)

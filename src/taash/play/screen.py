@@ -1,0 +1,145 @@
+"""How `taash play` writes: seat names from the player's chair, cards and suits in colour, the hand.
+
+Plain Rich text, one line at a time, so a transcript of piped input reads like a terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.text import Text
+
+from taash.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+
+RED_STYLE = "bold red3 on grey93"
+BLACK_STYLE = "bold black on grey93"
+Part = str | Text | tuple[str, str]
+
+
+def make_console() -> Console:
+    """The console to play on.  A terminal that cannot show the suit symbols gets letters for
+    suits, and any other character it cannot show (a dash in a title) written as ``?``, rather
+    than a traceback."""
+    if not can_write_symbols():
+        reconfigure = getattr(sys.stdout, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+    return Console(highlight=False, emoji=False)
+
+
+def can_write_symbols() -> bool:
+    enc = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "".join(SUIT_SYMBOLS).encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def suit_order(trump: str | None) -> list[str]:
+    """Trumps first, then the other suits in the order S H D C.
+
+    >>> suit_order("D")
+    ['D', 'S', 'H', 'C']
+    """
+    return ([trump] if trump else []) + [s for s in SUITS if s != trump]
+
+
+@dataclass
+class Screen:
+    """The console as one player at the table sees it."""
+
+    console: Console
+    human: int
+    seats: int
+    pause: float = 0.0
+    symbols: bool = field(default_factory=can_write_symbols)
+
+    @property
+    def teams(self) -> bool:
+        return self.seats == 4
+
+    def name(self, seat: int) -> str:
+        if seat == self.human:
+            return "You"
+        if self.seats == 2:
+            return f"Bot ({seat})"
+        where = ("You", "Left", "Partner", "Right")[(seat - self.human) % 4]
+        return f"{where} ({seat})"
+
+    def does(self, seat: int, verb: str) -> str:
+        """``verb`` (third person) agreeing with the seat's name: "You play", "Left plays".
+
+        >>> sc = Screen(Console(), human=0, seats=4)
+        >>> sc.name(1), sc.does(1, "beats with"), sc.name(0), sc.does(0, "beats with")
+        ('Left (1)', 'beats with', 'You', 'beat with')
+        """
+        if seat != self.human:
+            return verb
+        first, _, rest = verb.partition(" ")
+        first = first[:-2] if first.endswith("sses") else first[:-1]
+        return f"{first} {rest}".rstrip()
+
+    def side_name(self, side: int) -> str:
+        """A team (4 players) or a seat (2 players), from the player's point of view."""
+        if self.teams:
+            return "us" if side == self.human & 1 else "them"
+        return "you" if side == self.human else "bot"
+
+    def sides(self, values: Sequence[object]) -> str:
+        """A pair of scores, the player's side first.
+
+        >>> Screen(Console(), human=1, seats=4).sides([3, 5]), Screen(Console(), 0, 2).sides([1, 2])
+        ('us 5 \u00b7 them 3', 'you 1 \u00b7 bot 2')
+        """
+        mine = self.human & 1 if self.teams else self.human
+        return f"{self.side_name(mine)} {values[mine]} \u00b7 {self.side_name(1 - mine)} " \
+               f"{values[1 - mine]}"
+
+    def suit(self, s: str) -> str:
+        i = SUITS.index(s)
+        return f"{SUIT_SYMBOLS[i] if self.symbols else s} {SUIT_NAMES[i]}"
+
+    def card(self, code: str) -> Text:
+        rank = "10" if code[0] == "T" else code[0]
+        sym = SUIT_SYMBOLS[SUITS.index(code[1])] if self.symbols else code[1]
+        return Text(f"{rank}{sym}", style=RED_STYLE if code[1] in "HD" else BLACK_STYLE)
+
+    def cards(self, codes: Sequence[str]) -> Text:
+        return Text(" ").join(self.card(c) for c in codes)
+
+    def say(self, *parts: Part) -> None:
+        self.console.print(Text.assemble(*parts))
+
+    def pause_a_bit(self) -> None:
+        if self.pause:
+            time.sleep(self.pause * 1.5)
+
+    def show_hand(self, hand: Sequence[str], trump: str | None, numbered: bool,
+                  legal: Sequence[str] = (), dim_illegal: bool = False) -> list[str]:
+        """Print the hand grouped by suit, trumps first (the core's order within each suit),
+        numbered unless ``numbered`` is false; the cards as numbered (empty when not)."""
+        order = [c for s in suit_order(trump) for c in hand if c[1] == s]
+        legal_set = set(legal)
+        self.say((f"Your hand ({len(order)}):", "bold"))
+        i = 0
+        for s in suit_order(trump):
+            in_suit = [c for c in order if c[1] == s]
+            if not in_suit:
+                continue
+            label = self.suit(s) + (" (trump)" if s == trump else "")
+            line = Text(f"  {label:<20}")
+            for c in in_suit:
+                i += 1
+                dim = dim_illegal and numbered and f"play:{c}" not in legal_set
+                line.append(f"  {i}:" if numbered else " ", style="dim" if dim else "bold cyan")
+                card = self.card(c)
+                if dim:
+                    card.stylize("dim")
+                line.append_text(card)
+            self.console.print(line)
+        return order if numbered else []

@@ -1,0 +1,110 @@
+"""What the server refuses, as values.
+
+Each domain error has a code (the wire's ``error.code``), an English message and sometimes a
+rule id; the domain raises them and never knows HTTP.  ``taash.server.app`` alone chooses the
+HTTP status of each (``STATUS``), and the live channel says the same code in its messages.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, NotRequired, TypedDict
+
+from taash.games.base import IllegalAction, MalformedAction
+
+
+class ErrorBody(TypedDict):
+    """The ``error`` object of an answer or a live message."""
+
+    code: str
+    rule: str | None
+    message: str
+    key: NotRequired[str]
+    params: NotRequired[dict[str, str | int]]
+
+
+class DomainError(Exception):
+    """A request the server refuses; ``code`` names the kind (docs/API.md, errors)."""
+
+    code: ClassVar[str] = "error"
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def error(self) -> ErrorBody:
+        return {"code": self.code, "rule": self.rule, "message": self.message}
+
+
+class BadRequest(DomainError):
+    """The request asks for something that cannot be (an unknown game, a bad seat list)."""
+
+    code = "bad_request"
+
+
+class Unauthorized(DomainError):
+    """No seat token, an unknown or withdrawn one, or a spectator trying to act."""
+
+    code = "unauthorized"
+
+
+class Forbidden(DomainError):
+    """A token for another table or seat; a table not open to join."""
+
+    code = "forbidden"
+
+
+class NotFound(DomainError):
+    code = "not_found"
+
+
+class Full(DomainError):
+    """No free seat (or not the one asked for), or the match is over."""
+
+    code = "full"
+
+
+class NotOver(DomainError):
+    """A rematch of a match still being played."""
+
+    code = "not_over"
+
+
+class Conflict(DomainError):
+    """The table is busy, or the seat asked for is taken."""
+
+    code = "conflict"
+
+
+class Stale(DomainError):
+    """The table moved on from the version a client (or a bot, or a timer) acted on."""
+
+    code = "stale"
+
+    @classmethod
+    def since(cls, now: int, expected: int | None) -> Stale:
+        return cls(f"the table has moved on to version {now} since version {expected}: look at "
+                   "the table again and act on what is there now")
+
+
+class TooLarge(DomainError):
+    code = "too_large"
+
+
+class RateLimited(DomainError):
+    code = "rate_limited"
+
+
+def error_of(e: DomainError | IllegalAction | MalformedAction) -> ErrorBody:
+    """The wire's ``error`` object for a refusal.  An illegal action's gives the rule, the
+    English sentence and, where the core gives them, its key and parameters, so a client can
+    say it in the player's language."""
+    if isinstance(e, IllegalAction):
+        err: ErrorBody = {"code": "illegal", "rule": e.rule, "message": e.message}
+        if e.key:
+            err["key"] = e.key
+            err["params"] = e.params
+        return err
+    if isinstance(e, MalformedAction):
+        return {"code": "malformed", "rule": None, "message": str(e)}
+    return e.error()

@@ -1,0 +1,192 @@
+"""The hub: everything one server process shares.
+
+It owns the rooms of this process (loading a table's room from the store on first use), the
+store, the bus to the other instances, the notifier, the hard bot's worker processes and the
+sweeper (bots that should move, turn timers and reminders after a restart or on another
+instance's tables).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable
+
+from taash.games.base import Json, MatchState
+from taash.server.autoplay import Thinker
+from taash.server.bus import Bus
+from taash.server.config import Settings
+from taash.server.errors import DomainError, NotFound
+from taash.server.match import build_match
+from taash.server.notices import send_notice
+from taash.server.notify import Notifier
+from taash.server.presence import Presence
+from taash.server.room import HISTORY, Room
+from taash.server.store import Store, TableRow
+from taash.server.tables import Tables
+
+log = logging.getLogger("taash.server")
+
+IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
+
+
+class Hub:
+    """Rooms, store, bus, notifier, presence, tables and sweeper of one server process."""
+
+    def __init__(self, settings: Settings, store: Store, bus: Bus | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.bus = bus or Bus()
+        self.notifier = Notifier(settings.smtp_url, settings.webhook_allow_private)
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._tasks: set[asyncio.Future[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.closing = False
+        self.closed = asyncio.Event()
+        self.thinker = Thinker()
+        self.public_url = settings.public_url or ""
+        self.instance = secrets.token_hex(6)  # names this process on the bus
+        self.presence = Presence(self)
+        self.tables = Tables(self)
+
+    async def start(self) -> None:
+        await self.bus.start(self.on_bus)
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
+        if self.bus.shared:
+            self.presence.start()
+
+    def begin_close(self) -> None:
+        """Stop serving live connections: every stream and socket ends."""
+        self.closing = True
+        self.closed.set()
+        for room in self.rooms.values():
+            for subs in room.subs.values():
+                for sub in subs:
+                    sub.wake.set()
+
+    async def close(self) -> None:
+        self.begin_close()
+        if self.bus.shared:  # the others forget this instance's connections now
+            await self.bus.publish({"k": "gone", "i": self.instance})
+        tasks = [t for t in [self._sweeper, self.presence.task, *self._tasks] if t is not None]
+        for room in list(self.rooms.values()):
+            tasks += room.autoplay.tasks()
+        for task in tasks:
+            task.cancel()
+        # let them unwind (a cancelled query returns its connection) before the store closes
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.bus.close()
+        await self.notifier.close()
+        self.thinker.close()
+
+    def spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- rooms -------------------------------------------------------------------------------
+    async def room(self, table_id: str) -> Room:
+        """The table's room, loaded from the store once however many ask at once."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        if len(table_id) > 24:
+            raise NotFound(f"no table {table_id!r}")
+        fut = self._loading.get(table_id)
+        if fut is None:
+            fut = asyncio.get_running_loop().create_future()
+            self._loading[table_id] = fut
+            try:
+                fut.set_result(await self._load(table_id))
+            except Exception as e:
+                fut.set_exception(e)
+                fut.exception()  # retrieved: the caller below raises it
+            finally:
+                del self._loading[table_id]
+        loaded = await fut
+        if loaded is None:
+            raise NotFound(f"no table {table_id!r}")
+        return loaded
+
+    async def _load(self, table_id: str) -> Room | None:
+        meta = await self.store.load_table(table_id)
+        if meta is None:
+            return None
+        rows = await self.store.load_actions(table_id, 0)
+        state = build_match(meta)
+        keep = max(0, len(rows) - HISTORY)
+        room = Room(self, meta, state, 0)
+        for r in rows[:keep]:  # replay fast, without keeping a state per version
+            state.apply(r.seat, r.action)
+            if r.client_id is not None:
+                room.answers[(r.seat, r.client_id)] = {"version": r.version, "events": r.events}
+            room.version = r.version
+        room.replay_rows(rows[keep:])
+        room.meta.updated = meta.updated
+        self.rooms[table_id] = room
+        if self.bus.shared:  # who is connected to this table through the other instances?
+            self.spawn(self.bus.publish({"k": "who", "t": table_id, "i": self.instance}))
+        return room
+
+    def install(self, t: TableRow, state: MatchState) -> Room:
+        """The room of a table just created here."""
+        room = Room(self, t, state, 0)
+        self.rooms[t.id] = room
+        room.kick()
+        return room
+
+    # -- the bus -----------------------------------------------------------------------------
+    async def on_bus(self, msg: dict[str, Json]) -> None:
+        kind = msg.get("k")
+        if kind in ("here", "gone", "who"):
+            self.presence.on_message(msg)
+            return
+        room = self.rooms.get(str(msg.get("t")))
+        if room is None:
+            return
+        if kind == "act":
+            await room.on_remote(int(msg.get("v", 0)))
+        elif kind == "meta":
+            await room.reload_meta()
+
+    async def meta_changed(self, room: Room) -> None:
+        await self.bus.publish({"k": "meta", "t": room.id})
+
+    # -- the sweeper -------------------------------------------------------------------------
+    async def _sweep_loop(self) -> None:
+        first = True
+        while not self.closing:
+            try:
+                await self.sweep(first)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweeper")
+            first = False
+            await asyncio.sleep(self.settings.sweep_s)
+
+    async def sweep(self, starting: bool = False) -> None:
+        """Kick the tables whose bots or timers should have moved, remind the humans who have
+        kept a table waiting, and drop the rooms nobody has used for a while."""
+        now = time.time()
+        stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
+        for table_id in await self.store.tables_to_drive(now, stalled):
+            try:
+                room = await self.room(table_id)
+            except DomainError:
+                continue
+            room.kick()
+        for table_id, seat, version in await self.store.waiting_humans(
+                now - self.settings.remind_after_s):
+            try:
+                room = await self.room(table_id)
+            except DomainError:
+                continue
+            if room.version == version:
+                await send_notice(self, room, seat, version, "reminded")
+        for table_id, room in list(self.rooms.items()):
+            if room.idle() and time.monotonic() - room.last_used > IDLE_S:
+                del self.rooms[table_id]

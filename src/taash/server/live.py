@@ -1,0 +1,169 @@
+"""The live channel: an NDJSON stream (read only) and a websocket (which also takes actions),
+each a seat's or a spectator's feed of numbered messages after a catch-up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import StreamingResponse
+
+from taash.games.base import IllegalAction, MalformedAction
+from taash.server import wire
+from taash.server.config import Settings
+from taash.server.errors import DomainError, ErrorBody, error_of
+from taash.server.feed import catch_up, check_watchers, pump
+from taash.server.guard import TokenBuckets
+from taash.server.room import Room
+from taash.server.routes import bearer, get_hub
+
+log = logging.getLogger("taash.server")
+
+Send = Callable[[str], Awaitable[None]]
+
+
+def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], int]) -> None:
+    """The stream and websocket routes; a refused websocket closes with 4000 + the status
+    ``status_of`` gives its refusal."""
+
+    @app.get("/api/tables/{table_id}/stream", tags=["seats"])
+    async def stream(request: Request, table_id: str, token: str | None = None,
+                     since: int | None = None, seat: int | None = None) -> StreamingResponse:
+        """NDJSON: the full view (or what was missed since ``since``), then one line per
+        accepted action; a ping line when quiet.  Without a token: a spectator's, with the
+        public view."""
+        hub = get_hub(request)
+        room, s = await hub.tables.watch_or_authorize(table_id, bearer(request, token), seat)
+        if s is None:
+            check_watchers(room)
+
+        async def lines() -> AsyncIterator[str]:
+            sub = room.subscribe(s)
+            try:
+                msgs, v = await catch_up(room, s, since)
+                sub.skip_to(v)
+                for m in msgs:
+                    yield m + "\n"
+                async for m in pump(room, sub, settings.ping_s):
+                    yield m + "\n"
+            finally:
+                room.unsubscribe(sub)
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def live(websocket: WebSocket, table_id: str, token: str | None = None,
+                   since: int | None = None, seat: int | None = None) -> None:
+        hub = get_hub(websocket)
+        await websocket.accept()
+        try:
+            room, s = await hub.tables.watch_or_authorize(table_id, bearer(websocket, token),
+                                                          seat)
+            if s is None:
+                check_watchers(room)
+        except DomainError as e:
+            await websocket.send_text(wire.dumps({"type": "error", "error": e.error()}))
+            await websocket.close(code=4000 + status_of(e))
+            return
+        lock = asyncio.Lock()
+
+        async def send(text: str) -> None:
+            async with lock:
+                await websocket.send_text(text)
+
+        sub = room.subscribe(s)
+        try:
+            msgs, v = await catch_up(room, s, since)
+            sub.skip_to(v)
+            for m in msgs:
+                await send(m)
+            sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
+            receiver = asyncio.create_task(_receive_all(websocket, room, s, send))
+            done, pending = await asyncio.wait({sender, receiver},
+                                               return_when=asyncio.FIRST_COMPLETED)
+            for t in pending:
+                t.cancel()
+            for t in pending:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t
+            for t in done:
+                exc = t.exception()
+                if exc is not None and not isinstance(exc, WebSocketDisconnect | OSError):
+                    log.warning("websocket at table %s: %r", table_id, exc)
+        except (WebSocketDisconnect, OSError):
+            pass
+        finally:
+            room.unsubscribe(sub)
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1001 if hub.closing else 1000)
+
+
+async def _send_all(messages: AsyncIterator[str], send: Send) -> None:
+    async for m in messages:
+        await send(m)
+
+
+def _refusal(cid: object, code: str, message: str) -> str:
+    err: ErrorBody = {"code": code, "rule": None, "message": message}
+    return wire.dumps({"type": "error", "id": cid, "error": err})
+
+
+def _check(msg: dict[str, object], seat: int | None) -> str | None:
+    """Why an action message is refused before it reaches the room (None: it is not)."""
+    cid = msg.get("id")
+    action = msg.get("action")
+    expected = msg.get("version")
+    if not isinstance(action, str) or len(action) > 200 or not (
+            cid is None or (isinstance(cid, str) and len(cid) <= 80)):
+        return _refusal(cid, "bad_request", "an action message has a text action and a text id")
+    if expected is not None and (type(expected) is not int or expected < 0):
+        return _refusal(cid, "bad_request",
+                        "an action's version is a whole number (the version acted on)")
+    if seat is None:
+        return _refusal(cid, "unauthorized",
+                        "spectators do not act: connect with a seat token to play")
+    return None
+
+
+async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) -> None:
+    buckets = TokenBuckets(room.hub.settings.rate_limit, room.hub.settings.rate_burst)
+    while True:
+        text = await ws.receive_text()
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            msg = None
+        if not isinstance(msg, dict):
+            await send(wire.dumps({"type": "error", "error": {
+                "code": "bad_request", "rule": None, "message": "messages are JSON objects"}}))
+            continue
+        kind = msg.get("type")
+        cid = msg.get("id")
+        if kind == "ping":
+            await send(wire.ping_message("pong", room.version, time.time()))
+            continue
+        if kind != "action":
+            await send(_refusal(cid, "bad_request",
+                                "unknown message type: send {\"type\": \"action\", ...}"))
+            continue
+        refused = _check(msg, seat)
+        if refused is not None:
+            await send(refused)
+            continue
+        assert seat is not None
+        if not buckets.allow("ws"):
+            await send(_refusal(cid, "rate_limited", "too many actions: slow down"))
+            continue
+        try:
+            answer = await room.submit(seat, msg["action"], cid, msg.get("version"))
+        except (IllegalAction, MalformedAction, DomainError) as e:
+            await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
+        else:
+            await send(wire.dumps({"type": "ack", "id": cid, **answer}))

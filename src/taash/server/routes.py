@@ -1,0 +1,213 @@
+"""The HTTP API of docs/API.md: the request bodies and one route each, which reads the
+request, asks the hub and shapes the answer (refusals are domain errors: ``app`` answers
+them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import Body, FastAPI, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.games import GAMES
+from taash.games.base import Json
+from taash.server import wire
+from taash.server.config import Settings
+from taash.server.errors import BadRequest
+from taash.server.hub import Hub
+from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
+
+
+# -- request bodies --------------------------------------------------------------------------
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["human", "bot"]
+    name: str | None = Field(None, max_length=40)
+    level: Literal["random", "easy", "hard", "heuristic"] | None = None
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=32, examples=["court-piece"])
+    options: dict[str, Json] | None = Field(None, examples=[{"sar": "double"}])
+    seats: list[SeatSpec] | None = Field(None, max_length=8)
+    live: bool = True
+    open: bool = False
+    bot_delay_ms: int | None = Field(None, ge=0, le=60_000)
+    turn_timer_s: float | None = Field(None, gt=0, le=30 * 86400)
+    first_seat: int | None = Field(None, ge=0, le=7)
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(max_length=200, examples=["play:AS"])
+    id: str | None = Field(None, max_length=80, description="client id: sent twice, applied once")
+    version: int | None = Field(None, ge=0, strict=True,
+                                description="the version the client acted on: 409 'stale' if "
+                                            "the table has moved on since")
+
+
+class JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(None, ge=0, le=7)
+    name: str | None = Field(None, max_length=40)
+
+
+class TokensBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tokens: list[Annotated[str, Field(max_length=100)]] = Field(max_length=200)
+
+
+class NotifyBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    webhook: str | None = Field(None, max_length=2000)
+    email: str | None = Field(None, max_length=320)
+
+
+def bearer(request: Request | WebSocket, token: str | None) -> str | None:
+    """The seat token: the Authorization header's, else the ``token`` query parameter."""
+    auth = request.headers.get("authorization")
+    if auth and auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return token
+
+
+def get_hub(request: Request | WebSocket) -> Hub:
+    h: Hub = request.app.state.hub
+    return h
+
+
+def add_routes(app: FastAPI, settings: Settings) -> None:
+    """The API's routes; their answers are JSON objects (``Json``, untyped to the schema)."""
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Json]:
+        return {"ok": True}
+
+    @app.get("/api/games", tags=["server"])
+    async def games() -> list[dict[str, Json]]:
+        """The games, their seats and their default options."""
+        return [{"id": gid, "seats": cls.num_seats, "options": cls.check_options(None)}
+                for gid, cls in GAMES.items()]
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def create(request: Request, body: CreateTable) -> dict[str, Json]:
+        """A new table; a token and invite url for each human seat."""
+        hub = get_hub(request)
+        specs = None
+        if body.seats is not None:
+            specs = [{"type": s.type, "name": s.name,
+                      "level": "easy" if s.level == "heuristic" else s.level} for s in body.seats]
+        t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
+                                            body.open, body.bot_delay_ms, body.turn_timer_s,
+                                            body.first_seat)
+        seats = []
+        for s in t.seats:
+            item: dict[str, Json] = {"seat": s.seat, "type": s.type}
+            if s.type == "bot":
+                item["level"] = s.level
+            if s.seat in tokens:
+                item["token"] = tokens[s.seat]
+                item["url"] = f"/t/{t.id}?seat={s.seat}&token={tokens[s.seat]}"
+            seats.append(item)
+        return {"id": t.id, "url": f"/t/{t.id}", "seats": seats}
+
+    @app.get("/api/lobby", tags=["tables"])
+    async def lobby(request: Request) -> list[dict[str, Json]]:
+        """Open tables with a free human seat."""
+        return await get_hub(request).tables.lobby()
+
+    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    async def join(request: Request, table_id: str,
+                   body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
+        """Claim a free seat of an open table."""
+        b = body or JoinBody(seat=None, name=None)
+        seat, token = await get_hub(request).tables.join(table_id, b.seat, b.name)
+        return {"id": table_id, "seat": seat, "token": token,
+                "url": f"/t/{table_id}?seat={seat}&token={token}"}
+
+    @app.post("/api/my-tables", tags=["tables"])
+    async def my_tables(request: Request, body: TokensBody) -> list[dict[str, Json]]:
+        """The tables of these seat tokens, with whose turn it is."""
+        return await get_hub(request).tables.mine(body.tokens)
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def public(request: Request, table_id: str) -> dict[str, Json]:
+        """What anyone may see: the core's public view, the version and the table's info."""
+        room = await get_hub(request).room(table_id)
+        return wire.public(room)
+
+    @app.get("/api/tables/{table_id}/view", tags=["seats"])
+    async def seat_view(request: Request, table_id: str, token: str | None = None,
+                        seat: int | None = None) -> dict[str, Json]:
+        """The seat's view (its own hand, its legal actions) with the version."""
+        room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
+                                                          seat)
+        return wire.seat_view(room, s)
+
+    @app.post("/api/tables/{table_id}/actions", tags=["seats"])
+    async def act(request: Request, table_id: str, body: ActionBody, token: str | None = None,
+                  seat: int | None = None) -> dict[str, Json]:
+        """Take an action for the token's seat; 409 with the rule if it is illegal."""
+        room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
+                                                          seat)
+        return await room.submit(s, body.action, body.id, body.version)
+
+    @app.get("/api/tables/{table_id}/hint", tags=["seats"])
+    async def hint(request: Request, table_id: str, token: str | None = None,
+                   seat: int | None = None) -> dict[str, Json]:
+        """What the easy bot would do for this seat now."""
+        from taash.bots import make_bot, trump_hint
+
+        room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
+                                                          seat)
+        view = room.state.view(s)
+        action = None
+        if view.get("legal_actions"):
+            bot = make_bot(room.meta.game, "easy", seed=room.meta.seed ^ room.version)
+            action = bot.act(view)  # the easy bot answers in well under a millisecond
+        th: list[str] = []
+        if view.get("phase") == "trump" and view.get("to_move") == s:
+            th = trump_hint(room.meta.game, view.get("hand") or [])
+        return {"action": action, "trump_hint": th, "version": room.version}
+
+    @app.get("/api/tables/{table_id}/record", tags=["tables"])
+    async def record(request: Request, table_id: str) -> dict[str, Json]:
+        """taash-record/1 of the match; an unfinished deal without its deck."""
+        return wire.record(await get_hub(request).room(table_id))
+
+    @app.post("/api/tables/{table_id}/rematch", tags=["seats"])
+    async def rematch(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
+        """The rematch table (made once) and this seat's token there."""
+        tables = get_hub(request).tables
+        tok = bearer(request, token)
+        room, s = await tables.authorize(table_id, tok, None)
+        assert tok is not None
+        rid, new = await tables.rematch(room, s, tok)
+        return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
+
+    @app.post("/api/tables/{table_id}/leave", tags=["seats"])
+    async def leave(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
+        """Give the seat to a bot; the token stops working."""
+        tables = get_hub(request).tables
+        room, s = await tables.authorize(table_id, bearer(request, token), None)
+        await tables.leave(room, s)
+        return {"id": table_id, "seat": s, "type": "bot", "level": "easy"}
+
+    @app.put("/api/tables/{table_id}/notify", tags=["seats"])
+    async def notify(request: Request, table_id: str, body: NotifyBody,
+                     token: str | None = None) -> dict[str, Json]:
+        """Where to tell this seat that it is its turn (null turns one off)."""
+        tables = get_hub(request).tables
+        room, s = await tables.authorize(table_id, bearer(request, token), None)
+        if body.webhook is not None and not valid_webhook(body.webhook):
+            raise BadRequest("webhook must be an http:// or https:// URL")
+        if body.webhook:
+            try:
+                await webhook_addresses(body.webhook, settings.webhook_allow_private)
+            except WebhookRefused as e:
+                raise BadRequest(str(e)) from None
+        if body.email is not None and not valid_email(body.email):
+            raise BadRequest(f"not an email address: {body.email!r}")
+        await tables.set_notify(room, s, body.webhook or None, body.email or None)
+        return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}

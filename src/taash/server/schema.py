@@ -1,0 +1,135 @@
+"""What the store keeps: the SQL tables (the metadata migration 0001 creates; the migrations
+test compares them) and the rows the server reads from them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+from taash.games.base import Json
+
+metadata = MetaData()
+
+game_tables = Table(
+    "game_tables", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_seat", Integer, nullable=False),
+    Column("live", Boolean, nullable=False),
+    Column("open", Boolean, nullable=False),
+    Column("bot_delay_ms", Integer, nullable=False),
+    Column("turn_timer_s", Float, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("over", Boolean, nullable=False),
+    Column("to_move", Integer, nullable=True),
+    Column("rematch_id", String(24), nullable=True),
+    Column("rematch_of", String(24), nullable=True),
+)
+# the lobby's query (open tables not over); migration 0001 creates it under this name
+Index("ix_game_tables_open", game_tables.c.open, game_tables.c.over)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("type", String(8), nullable=False),
+    Column("level", String(16), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True, index=True),
+    Column("claimed", Boolean, nullable=False),
+    Column("webhook", Text, nullable=True),
+    Column("email", Text, nullable=True),
+    Column("notified_version", Integer, nullable=False),
+    Column("reminded_version", Integer, nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+    Column("client_id", String(80), nullable=True),
+    Column("events", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "version"),
+    UniqueConstraint("table_id", "seat", "client_id", name="uq_actions_client_id"),
+)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    type: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    claimed: bool = False
+    webhook: str | None = None
+    email: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    options: dict[str, Json]
+    seed: int
+    first_seat: int
+    live: bool
+    open: bool
+    bot_delay_ms: int
+    turn_timer_s: float | None
+    created: float
+    updated: float
+    version: int = 0
+    over: bool = False
+    to_move: int | None = None
+    rematch_id: str | None = None
+    rematch_of: str | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    version: int
+    seat: int
+    action: str
+    client_id: str | None
+    events: list[dict[str, Json]]
+
+
+def table_row_of(r: Any) -> TableRow:
+    return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
+                    first_seat=r.first_seat, live=bool(r.live), open=bool(r.open),
+                    bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
+                    created=r.created, updated=r.updated, version=r.version,
+                    over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
+                    rematch_of=r.rematch_of)
+
+
+def seat_row_of(r: Any) -> SeatRow:
+    return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
+                   token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
+                   email=r.email)

@@ -1,0 +1,235 @@
+"""Tables' lifecycle and who may do what at them: seat tokens, creating a table, joining an
+open one, leaving, a seat's notices, the rematch, a player's tables and the lobby."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from taash.bots import LEVELS
+from taash.games import game_class
+from taash.games.base import Json, RecordError
+from taash.server.errors import BadRequest, Conflict, Forbidden, Full, NotOver, Unauthorized
+from taash.server.match import build_match, turn_of
+from taash.server.store import SeatRow, TableRow
+from taash.server.wire import iso
+
+if TYPE_CHECKING:
+    from taash.server.hub import Hub
+    from taash.server.room import Room
+
+SeatSpec = Mapping[str, str | None]  # {"type": "human" | "bot", "level", "name"}
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def derived_token(token: str, salt: str) -> str:
+    """A token only the holder of ``token`` can compute (a rematch seat's token)."""
+    mac = hmac.new(token.encode(), salt.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")[:32]
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
+
+
+def seat_rows(specs: Sequence[SeatSpec], tokens: dict[int, str] | None) -> list[SeatRow]:
+    """The seats of a new table; a new token in ``tokens`` for each human seat (none for a
+    rematch's, ``tokens`` None: their players derive theirs)."""
+    rows: list[SeatRow] = []
+    for i, spec in enumerate(specs):
+        kind = spec.get("type")
+        if kind == "bot":
+            level = spec.get("level") or "easy"
+            if level not in LEVELS:
+                raise BadRequest(f"seat {i}: unknown bot level {level!r} "
+                                 f"(levels: {', '.join(LEVELS)})")
+            rows.append(SeatRow(i, "bot", level=level, name=spec.get("name"), claimed=True))
+        elif kind == "human":
+            h = None
+            if tokens is not None:
+                tokens[i] = new_token()
+                h = token_hash(tokens[i])
+            rows.append(SeatRow(i, "human", name=spec.get("name"), token_hash=h))
+        else:
+            raise BadRequest(f"seat {i}: type must be human or bot")
+    return rows
+
+
+class Tables:
+    """The tables of one hub, as their players and the lobby reach them."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def authorize(self, table_id: str, token: str | None,
+                        seat: int | None = None) -> tuple[Room, int]:
+        """The room and seat of a seat token (and of ``seat``, if given, which must match)."""
+        hub = self.hub
+        if not token:
+            raise Unauthorized("a seat token is needed: Authorization: Bearer TOKEN")
+        room = await hub.room(table_id)
+        h = token_hash(token)
+        found = room.seat_of_hash(h)
+        if found is None:
+            where = await hub.store.seat_by_token(h)
+            if where is None:
+                raise Unauthorized("unknown or withdrawn seat token")
+            if where[0] != table_id:
+                raise Forbidden("this token is for another table")
+            await room.reload_meta()  # changed by another instance
+            found = room.seat_of_hash(h)
+            if found is None:
+                raise Unauthorized("unknown or withdrawn seat token")
+        if seat is not None and seat != found:
+            raise Forbidden(f"this token is for seat {found}, not seat {seat}")
+        row = room.seat_row(found)
+        if not row.claimed:
+            row.claimed = True
+            if room.meta.open:  # only the lobby asks which seats are taken
+                await hub.store.update_seat(table_id, found, claimed=True)
+                await hub.meta_changed(room)
+            room.announce()
+        room.last_used = time.monotonic()
+        return room, found
+
+    async def watch_or_authorize(self, table_id: str, token: str | None,
+                                 seat: int | None = None) -> tuple[Room, int | None]:
+        """A seat's room and seat, or without a token a spectator's: ``(room, None)``."""
+        if not token and seat is None:
+            return await self.hub.room(table_id), None
+        return await self.authorize(table_id, token, seat)
+
+    async def create(self, game: str, options: object, seat_specs: Sequence[SeatSpec] | None,
+                     live: bool, open_: bool, bot_delay_ms: int | None,
+                     turn_timer_s: float | None, first_seat: int | None,
+                     rematch_of: str | None = None) -> tuple[TableRow, dict[int, str]]:
+        """A new table (stored and opened here, unless a rematch's, which the store makes
+        once) and the tokens of its human seats."""
+        hub = self.hub
+        try:
+            cls = game_class(game)
+            opts = cls.check_options(options)
+        except RecordError as e:
+            raise BadRequest(str(e)) from None
+        n = cls.num_seats
+        specs = seat_specs if seat_specs is not None else [{"type": "human"}] * n
+        if len(specs) != n:
+            raise BadRequest(f"{game} has {n} seats, not {len(specs)}")
+        if first_seat is not None and not 0 <= first_seat < n:
+            raise BadRequest(f"first_seat must be a seat 0..{n - 1}")
+        tokens: dict[int, str] = {}
+        rows = seat_rows(specs, None if rematch_of is not None else tokens)
+        if open_:  # the creator holds the first human seat; the others are free to join
+            for r in rows:
+                if r.type == "human":
+                    r.claimed = True
+                    break
+        now = time.time()
+        fs = first_seat if first_seat is not None else secrets.randbelow(n)
+        t = TableRow(id=new_table_id(), game=game, options=opts, seed=secrets.randbits(62),
+                     first_seat=fs, live=live, open=open_,
+                     bot_delay_ms=(hub.settings.bot_delay_ms if live else 0)
+                     if bot_delay_ms is None else bot_delay_ms,
+                     turn_timer_s=turn_timer_s, created=now, updated=now, rematch_of=rematch_of,
+                     seats=rows)
+        state = build_match(t)
+        t.to_move = turn_of(state)
+        if rematch_of is None:
+            await hub.store.create_table(t)
+            hub.install(t, state)
+        return t, tokens
+
+    async def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Claim a free human seat of an open table: the seat and its new token."""
+        hub = self.hub
+        room = await hub.room(table_id)
+        await room.reload_meta()
+        if not room.meta.open:
+            raise Forbidden("this table is not open to join: ask for an invite")
+        if room.state.is_over():
+            raise Full("this match is over")
+        free = [s.seat for s in room.meta.seats if s.type == "human" and not s.claimed]
+        if seat is not None:
+            if seat not in free:
+                raise Full(f"seat {seat} is not free")
+            free = [seat]
+        for s in free:
+            token = new_token()
+            values: dict[str, str | bool] = {"token_hash": token_hash(token), "claimed": True}
+            if name:
+                values["name"] = name
+            if await hub.store.update_seat(table_id, s, only_unclaimed=True, **values):
+                await room.reload_meta()
+                await hub.meta_changed(room)
+                return s, token
+        raise Full("no free seat at this table")
+
+    async def leave(self, room: Room, seat: int) -> None:
+        """Give the seat to a bot: its token stops working."""
+        await self.hub.store.update_seat(room.id, seat, type="bot", level="easy",
+                                         token_hash=None, claimed=True, webhook=None,
+                                         email=None)
+        await room.reload_meta()
+        await self.hub.meta_changed(room)
+        room.kick()
+
+    async def set_notify(self, room: Room, seat: int, webhook: str | None,
+                         email: str | None) -> None:
+        await self.hub.store.update_seat(room.id, seat, webhook=webhook, email=email)
+        await room.reload_meta()
+        await self.hub.meta_changed(room)
+
+    async def rematch(self, room: Room, seat: int, token: str) -> tuple[str, str]:
+        """The rematch table (made once, whoever asks first) and this seat's token there."""
+        hub = self.hub
+        if not room.state.is_over():
+            raise NotOver("a rematch is for a finished match")
+        m = room.meta
+        specs = [{"type": s.type, "level": s.level, "name": s.name} for s in m.seats]
+        new, _ = await self.create(m.game, m.options, specs, m.live, False, m.bot_delay_ms,
+                                   m.turn_timer_s, (m.first_seat + 1) % len(specs),
+                                   rematch_of=m.id)
+        rid = await hub.store.set_rematch(m.id, new)
+        m.rematch_id = rid
+        room.announce()
+        if rid == new.id:
+            await hub.meta_changed(room)
+        target = await hub.room(rid)
+        if target.seat_row(seat).type != "human":
+            raise Conflict("your seat in the rematch is a bot's")
+        tok = derived_token(token, f"rematch:{rid}:{seat}")
+        h = token_hash(tok)
+        row = target.seat_row(seat)
+        if row.token_hash != h:
+            if row.token_hash is not None:
+                raise Conflict("this seat of the rematch is taken")
+            await hub.store.update_seat(rid, seat, token_hash=h, claimed=True)
+            await target.reload_meta()
+            await hub.meta_changed(target)
+        return rid, tok
+
+    async def mine(self, tokens: Sequence[str]) -> list[dict[str, Json]]:
+        """The tables of these seat tokens, with whose turn it is."""
+        rows = await self.hub.store.my_tables([token_hash(t) for t in tokens])
+        return [{"id": r["id"], "game": r["game"], "seat": r["seat"],
+                 "your_turn": (not r["over"]) and r["to_move"] == r["seat"],
+                 "over": bool(r["over"]), "version": r["version"], "live": bool(r["live"]),
+                 "updated": iso(r["updated"])} for r in rows]
+
+    async def lobby(self) -> list[dict[str, Json]]:
+        """Open tables with a free human seat."""
+        return [{"id": t.id, "game": t.game, "options": t.options, "free_seats": free,
+                 "created": iso(t.created), "live": t.live}
+                for t, free in await self.hub.store.lobby()]

@@ -1,0 +1,104 @@
+"""What clients are sent: a table's info, the views with their version, live messages, the
+record.  Shaping only: nothing here changes a room."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from taash.games.base import Json, MatchState
+from taash.server.autoplay import turn_deadline
+from taash.server.presence import connected
+
+if TYPE_CHECKING:
+    from taash.server.match import Step
+    from taash.server.room import Room
+
+JsonObject = dict[str, Json]
+
+
+def dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def iso(t: float, timespec: str = "seconds") -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
+
+
+def turn_ends(room: Room) -> str | None:
+    """The turn timer's deadline as the table info gives it (ISO time)."""
+    deadline = turn_deadline(room.meta, room.state)
+    return None if deadline is None else iso(deadline, "milliseconds")
+
+
+def table_info(room: Room) -> JsonObject:
+    m = room.meta
+    return {
+        "id": m.id, "game": m.game, "options": m.options, "live": m.live, "open": m.open,
+        "bot_delay_ms": m.bot_delay_ms, "turn_timer_s": m.turn_timer_s,
+        "turn_ends": turn_ends(room),
+        "created": iso(m.created), "updated": iso(m.updated), "version": room.version,
+        "over": bool(room.state.is_over()), "to_move": m.to_move,
+        "rematch": m.rematch_id, "rematch_of": m.rematch_of,
+        "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,
+                   "claimed": s.claimed or s.type == "bot",
+                   "connected": connected(room, s.seat)} for s in m.seats],
+    }
+
+
+def public(room: Room, state: MatchState | None = None, version: int | None = None,
+           info: JsonObject | None = None) -> JsonObject:
+    """What anyone may see: the core's public view, the version, the table's info."""
+    st = room.state if state is None else state
+    v = st.public_view()
+    v["version"] = room.version if version is None else version
+    v["table"] = table_info(room) if info is None else info
+    v["id"] = room.id
+    return v
+
+
+def seat_view(room: Room, seat: int, state: MatchState | None = None,
+              version: int | None = None, info: JsonObject | None = None) -> JsonObject:
+    """The seat's view (its own hand, its legal actions), the version, the table's info."""
+    st = room.state if state is None else state
+    v = st.view(seat)
+    v["version"] = room.version if version is None else version
+    v["table"] = table_info(room) if info is None else info
+    return v
+
+
+def view_of(room: Room, seat: int | None, state: MatchState | None = None,
+            version: int | None = None, info: JsonObject | None = None) -> JsonObject:
+    """A seat's view, or (``None``) the public view."""
+    if seat is None:
+        return public(room, state, version, info)
+    return seat_view(room, seat, state, version, info)
+
+
+def view_message(room: Room, seat: int | None) -> str:
+    return dumps({"type": "view", "version": room.version, "view": view_of(room, seat)})
+
+
+def event_message(room: Room, seat: int | None, step: Step,
+                  info: JsonObject | None = None) -> str:
+    return dumps({"type": "event", "version": step.version, "events": step.events,
+                  "view": view_of(room, seat, step.state, step.version, info)})
+
+
+def table_message(room: Room, info: JsonObject | None = None) -> str:
+    return dumps({"type": "table", "version": room.version,
+                  "table": table_info(room) if info is None else info})
+
+
+def ping_message(kind: str, version: int, now: float) -> str:
+    """A keep-alive ``ping`` (or the answer to a client's, ``pong``) with the server's time."""
+    return dumps({"type": kind, "version": version, "now": iso(now, "milliseconds")})
+
+
+def record(room: Room) -> JsonObject:
+    """The match's record; an unfinished deal without its deck or face-down cards (the core
+    hides them)."""
+    rec = room.state.record(hide_current=True)
+    rec["table"] = room.id
+    return rec

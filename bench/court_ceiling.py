@@ -32,14 +32,13 @@ from collections.abc import Callable
 from multiprocessing import Pool
 from typing import Any
 
+import dd  # bench/dd.py: this script runs from bench/, beside it
 from taash.bots import court as cp
-from taash.bots import dd
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, confidence, hash_seed
-from taash.bots.court import SUIT_OF
 from taash.bots.hard import cp_candidates, cp_playout, cp_rule_card, public_knowledge
 from taash.bots.sampling import CourtSampler
 from taash.cards import card_list
-from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK
+from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, SUIT_OF
 
 GAME = "court-piece"
 RULES_MODES = ("playout", "lookahead")  # the modes that need no double-dummy solver

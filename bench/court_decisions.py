@@ -32,9 +32,9 @@ call differs from the rules of thumb's, the deal is played on from each call (th
 the other ``heuristic``, both at their default budget, the same seeds both ways) and the deals
 each call won are compared.
 
-``--set`` names a module constant of ``taash.bots.hard`` (``Z_OVERRULE=0.5``,
-``COURT_EPS=0.02``, ``SINGLE_SAR_BUDGET_MS=300`` ...).  A 2-core machine collects about 100 boards
-in 3 minutes (``--jobs 2``).
+``--set`` names a module constant of ``taash.bots.hard`` or ``taash.bots.pimc``
+(``Z_OVERRULE=0.5``, ``COURT_EPS=0.02``, ``SINGLE_SAR_BUDGET_MS=300`` ...).  A 2-core machine
+collects about 100 boards in 3 minutes (``--jobs 2``).
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+import dd  # bench/dd.py: this script runs from bench/, beside it
 from taash.bots import court as cp
-from taash.bots import dd, hard
+from taash.bots import hard, pimc
 from taash.bots.arena import ArenaConfig, arena_bot, board_match, hash_seed
 from taash.bots.infer import CourtChain
 from taash.bots.sampling import CourtSampler
@@ -88,9 +89,16 @@ def card_of(action: str) -> int:
     return int(PACK.mask([action.partition(":")[2]])).bit_length() - 1
 
 
+# The modules whose constants ``--set`` may change: the hard level's Court Piece part and its
+# search (a name both hold, such as a re-exported budget, is set in both).
+TUNABLE = (hard, pimc)
+
+
 def apply_settings(settings: Settings) -> None:
     for name, value in settings.items():
-        setattr(hard, name, value)
+        for mod in TUNABLE:
+            if hasattr(mod, name):
+                setattr(mod, name, value)
 
 
 def decide(pos: dict[str, Any], settings: Settings, defaults: Settings, seed: int) -> str:
@@ -225,9 +233,9 @@ def parse_settings(items: list[str]) -> Settings:
     out: Settings = {}
     for item in items:
         name, eq, text = item.partition("=")
-        if not eq or not name.isupper() or not hasattr(hard, name):
+        if not eq or not name.isupper() or not any(hasattr(m, name) for m in TUNABLE):
             raise SystemExit(f"--set {item!r}: expected NAME=VALUE with NAME a constant of "
-                             f"taash.bots.hard")
+                             f"taash.bots.hard or taash.bots.pimc")
         try:
             out[name] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
@@ -286,7 +294,8 @@ def main() -> None:
                   f"{sum(b > a for a, b in res)})")
             return
         settings = parse_settings(args.set)
-        defaults = {name: getattr(hard, name) for name in settings}
+        defaults = {name: getattr(next(m for m in TUNABLE if hasattr(m, name)), name)
+                    for name in settings}
         positions = load(args.positions, max(1, args.every))
         if args.cmd == "reading":
             n = max(2, args.samples)

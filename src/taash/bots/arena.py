@@ -28,15 +28,15 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from taash.bots import ALIASES, LEVELS, BotError, level_name, make_bot
-from taash.bots.base import Bot
+from taash.bots.base import Bot, Json
 from taash.cli_common import fail, game_and_options
-from taash.games import GAMES
-from taash.games.base import RecordError
+from taash.games import game_class
+from taash.games.base import MatchState, RecordError
 
 EXTRA_LEVELS = ("openspiel-ismcts",)
 
@@ -48,7 +48,7 @@ class ArenaConfig:
     the hard level stops early on clear moves, so that the two can be given equal time."""
 
     game: str
-    options: Any
+    options: object  # as given: the game checks it (check_options)
     team0: str
     team1: str
     deals: int
@@ -97,26 +97,28 @@ def arena_bot(game: str, level: str, seed: int, budget_ms: float | None) -> Bot:
 
 def board_deal(cfg: ArenaConfig, board: int) -> tuple[list[str], int, str | None]:
     """The deck, the first seat (dealer, or caller in 2p) and Goat's trump card of a board."""
-    cls = GAMES[cfg.game]
+    cls = game_class(cfg.game)
     rng = random.Random(f"taash-arena:{cfg.seed}:{board}")
     deck = cls.pack().full_deck()
     rng.shuffle(deck)
-    trump_card = rng.choice(deck[16:36]) if cfg.game == "goat" else None
-    return deck, board % cls.num_seats, trump_card
+    first = board % cls.num_seats
+    # Goat shows a trump card drawn from the stock (GT-4); the other games have no stock.
+    stock = cls.new_match(cfg.options, deal=False, first_seat=first).deal_slots().stock
+    trump_card = rng.choice([deck[p] for p in stock]) if stock else None
+    return deck, first, trump_card
 
 
-def board_match(cfg: ArenaConfig, board: int) -> Any:
+def board_match(cfg: ArenaConfig, board: int) -> MatchState:
     """A new match of ``cfg``'s game and options with the board's deck dealt."""
-    cls = GAMES[cfg.game]
     deck, first, trump_card = board_deal(cfg, board)
-    m = cls.new_match(cfg.options, deal=False, **{cls.first_seat_key: first})
+    m = game_class(cfg.game).new_match(cfg.options, deal=False, first_seat=first)
     m.deal(deck, trump_card) if trump_card else m.deal(deck)
     return m
 
 
 def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
     """Play one deal of a board; ``swapped`` puts team 0's level at the team-1 seats."""
-    n = GAMES[cfg.game].num_seats
+    n = game_class(cfg.game).num_seats
     m = board_match(cfg, board)
 
     def side(seat: int) -> int:  # the seat's team in the game's own numbering
@@ -146,15 +148,15 @@ def play_deal(cfg: ArenaConfig, board: int, swapped: bool) -> DealOutcome:
     return outcome(cfg.game, board, swapped, mine, result, ms)
 
 
-def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Any],
+def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Json],
             ms: dict[str, list[float]]) -> DealOutcome:
     """A finished deal's summary entry, turned to arena team 0's point of view."""
     other = 1 - mine
     if game == "goat":
         eggs = bool(r["eggs"])
         p = r["points"]
-        score = 0.5 if eggs else float(p[mine] >= 61)
-        d = r["defeat"]
+        d = r["defeat"]  # GT-11: only the losing side takes defeat points
+        score = 0.5 if eggs else float(d[other] > 0)
         return DealOutcome(board, swapped, score, eggs, (p[mine], p[other]), (d[mine], d[other]),
                            ms)
     win = r["winner"] == mine
@@ -208,7 +210,7 @@ def run(cfg: ArenaConfig, jobs: int = 1,
     return out
 
 
-def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Any]:
+def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Json]:
     """The arena's figures as plain data (what ``--json`` prints)."""
     n = len(outs)
     wins0 = sum(o.score0 for o in outs)
@@ -225,7 +227,7 @@ def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Any]:
             ms.setdefault(lv, []).extend(xs)
     extra_name = {"goat": "defeat_points", "court-piece-2p": "courts"}.get(cfg.game, "coats")
     return {
-        "game": cfg.game, "options": GAMES[cfg.game].check_options(cfg.options),
+        "game": cfg.game, "options": game_class(cfg.game).check_options(cfg.options),
         "team0": cfg.team0, "team1": cfg.team1, "seed": cfg.seed, "budget_ms": cfg.budget_ms,
         "ismcts_ms": cfg.ismcts_ms,
         "deals": n, "boards": len(boards),
@@ -270,7 +272,7 @@ def _mean(xs: list[float]) -> float:
     return round(sum(xs) / len(xs), 3) if xs else 0.0
 
 
-def text_report(r: dict[str, Any]) -> str:
+def text_report(r: dict[str, Json]) -> str:
     lo, hi = r["ci95"]
     extra = next(k for k in ("coats", "courts", "defeat_points") if k in r)
     lines = [

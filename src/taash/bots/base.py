@@ -7,9 +7,9 @@ same bot can sit at a server table, in a terminal or in the arena without being 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
-Json = Any
+from taash.games.base import Json as Json  # a view's JSON values: the core's one alias
 
 GAME_IDS = ("court-piece", "court-piece-2p", "goat")
 

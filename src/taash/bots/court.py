@@ -13,11 +13,17 @@ from dataclasses import dataclass
 from taash.bots.base import Json, must_move
 from taash.cards import SUITS
 from taash.cards import card_list as _cards
-from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE
+from taash.games.tricks import (
+    ACTION_TEXT,
+    PACK,
+    RANK_OF,
+    SUIT_MASK,
+    SUIT_OF,
+    TRUMP_BASE,
+    trick_winner,
+)
 
-SUIT_OF = tuple(c // 13 for c in range(52))
-RANK_OF = tuple(c % 13 for c in range(52))
-ALL = (1 << 52) - 1
+ALL = PACK.all_mask
 
 
 def low(mask: int) -> int:
@@ -89,18 +95,6 @@ class Knowledge:
 # ``pos``-th in a trick of ``n`` seats.
 LATER_OPPS = {n: [[[(seat + i) % n for i in range(1, n - pos) if i % 2 == 1]
                    for pos in range(n)] for seat in range(n)] for n in (2, 4)}
-
-
-def best_of(trick: list[int], trump: int) -> int:
-    """Index in ``trick`` of the card now winning it."""
-    bi = 0
-    b = trick[0]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        sc, sb = SUIT_OF[c], SUIT_OF[b]
-        if (sc == sb and c > b) or (sc == trump and sb != trump):
-            bi, b = i, c
-    return bi
 
 
 def is_master(card: int, unseen: int) -> bool:
@@ -187,7 +181,7 @@ def _follow(k: Knowledge, legal: int) -> int:
     trick, trump = k.trick, k.trump
     n = k.seats
     led = SUIT_OF[trick[0]]
-    bi = best_of(trick, trump)
+    bi = trick_winner(trick, trump)
     b = trick[bi]
     best_seat = (k.leader + bi) % n
     pos = len(trick)
@@ -279,7 +273,6 @@ def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
     partner = (seat + 2) % 4 if n == 4 else -1
     trick: list[int] = []
     leader = -1
-    chain = Chain(view.get("options", {}), trump)
     for h in view.get("history", []):
         verb, _, arg = h["action"].partition(":")
         if verb != "play":
@@ -295,40 +288,16 @@ def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
             voids[s] |= 1 << SUIT_OF[trick[0]]
         trick.append(c)
         if len(trick) == n:
-            chain.trick(trick, leader, n)
             trick = []
     cur = [PACK.index(t["card"]) for t in view.get("trick", [])]
     if cur:
         leader = int(view["trick"][0]["seat"])
+    # Double sar: the core says who collects the pile by winning this trick (CP-7, CP-8).
+    collector = view.get("collector") or {}
+    collect = collector.get("seat") is not None
+    double = view.get("options", {}).get("sar") == "double"
     return Knowledge(seat, n, hand, trump, cur, leader, ALL & ~hand & ~played, voids,
-                     partner_leads, chain.holder >= 0, chain.double)
-
-
-class Chain:
-    """Who would collect in double sar (CP-7, CP-8): the player who won the trick before,
-    unless that trick collected or was the first; -1 when no one (or in single sar)."""
-
-    __slots__ = ("double", "ace_rule", "trump", "holder", "played")
-
-    def __init__(self, options: dict[str, Json], trump: int) -> None:
-        self.double = options.get("sar") == "double"
-        self.ace_rule = self.double and bool(options.get("ace_rule"))
-        self.trump = trump
-        self.holder = -1
-        self.played = 0
-
-    def trick(self, cards: list[int], leader: int, n: int) -> None:
-        if not self.double:
-            return
-        bi = best_of(cards, self.trump)
-        w = (leader + bi) % n
-        self.played += 1
-        t = self.played
-        ace_win = self.ace_rule and RANK_OF[cards[bi]] == 12  # CP-8: an ace does not collect
-        if t == 13 or (t > 1 and self.holder == w and not ace_win):
-            self.holder = -1
-        else:
-            self.holder = w if t > 1 else -1
+                     partner_leads, collect, double)
 
 
 class CourtHeuristicBot:

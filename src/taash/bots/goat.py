@@ -3,7 +3,8 @@
 Points decide a Goat game, so the rules of thumb weigh cards by points: beat with the least
 points, pass the cheapest cards face down, give points to a partner whose trick is safe, lead
 masters (cards no unseen card of their suit can beat) and keep trumps for tricks worth them.
-Card ints are ``suit * 9 + order`` (6 7 8 9 J Q K T A); action ids are ``verb << 36 | cards``.
+Card ints are ``suit * 9 + order`` (6 7 8 9 J Q K T A: the core's ``RANK_OF``); action ids
+are ``verb << SHIFT | cards`` (``taash.games.goat``).
 """
 
 from __future__ import annotations
@@ -13,16 +14,25 @@ from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
 from taash.cards import SUITS, card_list
-from taash.games.goat import PACK, POINTS
+from taash.games.goat import (
+    BEAT,
+    CARDS,
+    LEAD,
+    MOLODKA,
+    PACK,
+    PASS,
+    POINTS,
+    RANK_OF,
+    SHIFT,
+    SUIT_MASK,
+    SUIT_OF,
+    VERBS,
+)
 from taash.games.goat import action_text as action_text
 
-SHIFT = 36
-CARDS = (1 << SHIFT) - 1
-LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
-VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
-SUIT_OF = tuple(c // 9 for c in range(36))
-SUIT_MASK = PACK.suit_masks
-ALL = (1 << 36) - 1
+# A verb's id from its name in a view ("beat" -> BEAT), read off the core's own table.
+VERB_IDS = {v: i for i, v in enumerate(VERBS) if v}
+ALL = PACK.all_mask
 
 
 def pts(mask: int) -> int:
@@ -51,7 +61,7 @@ class GoatKnowledge:
 
 def card_value(c: int, trump: int) -> int:
     """How much a card is worth keeping: points, plus strength for trumps and masters."""
-    v = POINTS[c] + (c % 9)
+    v = POINTS[c] + RANK_OF[c]
     if SUIT_OF[c] == trump:
         v += 12
     return v
@@ -100,7 +110,7 @@ def _lead(k: GoatKnowledge, legal: list[int]) -> int:
         return best
     side = hand & ~SUIT_MASK[trump]
     pool = side if side else hand
-    c = min(card_list(pool), key=lambda x: (POINTS[x], x % 9))
+    c = min(card_list(pool), key=lambda x: (POINTS[x], RANK_OF[x]))
     return LEAD << SHIFT | 1 << c
 
 
@@ -131,9 +141,9 @@ def _beat_cost(cards: int, k: GoatKnowledge, safe: bool) -> int:
     cost = 0
     for c in card_list(cards):
         if SUIT_OF[c] == k.trump:
-            cost += 8 + c % 9
+            cost += 8 + RANK_OF[c]
         else:
-            cost += c % 9 // 2
+            cost += RANK_OF[c] // 2
         if not safe:
             cost += POINTS[c]
     return cost

@@ -24,9 +24,10 @@ from math import comb
 from taash.bots import court as cp
 from taash.bots.sampling import CourtInfo, CourtSampler
 from taash.cards import card_list
-from taash.games.tricks import SUIT_MASK, TRUMP_BASE
+from taash.games.court_piece import collect_step
+from taash.games.tricks import SUIT_MASK, TRUMP_BASE, trick_winner
+from taash.games.tricks import SUIT_OF as CP_SUIT
 
-CP_SUIT = cp.SUIT_OF
 # Burn-in sharpens the likelihood in this many stages, from this loose eps.
 ANNEAL_STAGES = 4
 ANNEAL_FROM = 0.5
@@ -69,7 +70,11 @@ class CourtModel:
         leads = [0] * n
         trick: list[int] = []
         leader = -1
-        chain = cp.Chain(info.options, trump)
+        # Double sar: who may collect (CP-7, CP-8), folded over the tricks by the core's step.
+        double = info.options.get("sar") == "double"
+        ace_rule = double and bool(info.options.get("ace_rule"))
+        chain = -1
+        tricks_done = 0
         plays = [(s, a) for s, a in info.history if a < TRUMP_BASE]
         after = [0] * n  # cards each seat played after the action being read (filled below)
         later: list[int] = [0] * len(plays)
@@ -79,12 +84,16 @@ class CourtModel:
             after[s] |= 1 << a
         for i, (s, a) in enumerate(plays):
             if len(trick) == n:
-                chain.trick(trick, leader, n)
+                if double:
+                    tricks_done += 1
+                    bi = trick_winner(trick, trump)
+                    _, chain = collect_step(chain, tricks_done, (leader + bi) % n, trick[bi],
+                                            ace_rule)
                 trick = []
             if s != me:
                 partner = leads[(s + 2) % 4] if n == 4 else 0
                 self.contexts[s].append((trick[:], leader, played, voids[:], partner,
-                                         chain.holder >= 0, a, later[i] | 1 << a))
+                                         chain >= 0, a, later[i] | 1 << a))
             if not trick:
                 leader = s
                 leads[s] |= 1 << CP_SUIT[a]

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from taash.bots.base import Json
+from taash.bots.goat import VERB_IDS
 from taash.cards import SUITS, card_list
-from taash.games import get_game
+from taash.games import game_class
 from taash.games.goat import CODES as GOAT_CODES
+from taash.games.goat import MOLODKA, SHIFT, Goat
 from taash.games.goat import PACK as GOAT_PACK
+from taash.games.goat import trick_winner as goat_trick_winner
 from taash.games.tricks import CODES as CP_CODES
 from taash.games.tricks import PACK as CP_PACK
-from taash.games.tricks import TRUMP_BASE
-
-CP_SUIT = tuple(c // 13 for c in range(52))
-GOAT_SUIT = tuple(c // 9 for c in range(36))
+from taash.games.tricks import SUIT_OF as CP_SUIT
+from taash.games.tricks import TRUMP_BASE, TrickMatch
 
 
 def fill(cards: list[int], suit_of: tuple[int, ...], caps: list[int], banned: list[int],
@@ -72,7 +73,7 @@ class CourtInfo:
     game: str
     seat: int
     seats: int
-    options: dict[str, Any]
+    options: dict[str, Json]
     dealer: int
     caller: int
     trump: int
@@ -124,8 +125,11 @@ class CourtSampler:
 
     def __init__(self, view: dict[str, Json]) -> None:
         self.info = info = court_info(view)
-        self.cls = get_game(info.game)
-        self.first = {self.cls.first_seat_key: info.caller if info.seats == 2 else info.dealer}
+        self.cls = game_class(info.game)
+        self.first_seat = info.caller if info.seats == 2 else info.dealer
+        # Which deck positions each seat is dealt (CP-3, TW-3), as the core deals them.
+        self.slots = self.cls.new_match(info.options, deal=False,
+                                        first_seat=self.first_seat).deal_slots()
         seen = info.hand
         for p in info.played:
             seen |= p
@@ -158,21 +162,22 @@ class CourtSampler:
                 out[info.seats] |= 1 << c
         return out
 
-    def sample(self, rng: random.Random) -> Any:
+    def sample(self, rng: random.Random) -> TrickMatch | None:
         """A state at the view's moment whose hidden cards are drawn at random; None if the
         view's constraints could not be met."""
         hands = self.hands(rng)
         return None if hands is None else self.state_for(hands, rng)
 
-    def state_for(self, hands: list[int], rng: random.Random) -> Any:
+    def state_for(self, hands: list[int], rng: random.Random) -> TrickMatch:
         """The state at the view's moment in which the seats hold ``hands``."""
         return self.build(hands, rng)
 
-    def build(self, hands: list[int], rng: random.Random) -> Any:
+    def build(self, hands: list[int], rng: random.Random) -> TrickMatch:
         """Deal a deck giving each seat its played cards plus ``hands`` and replay."""
         deck = self.deck_for(hands, rng)
         # (A fresh match each time: the core cannot clone a match before its first deal.)
-        st = self.cls.new_match(self.info.options, deal=False, **self.first)
+        st = cast(TrickMatch, self.cls.new_match(self.info.options, deal=False,
+                                                 first_seat=self.first_seat))
         st.deal([CP_CODES[c] for c in deck])
         for s, a in self.info.history:
             st.apply_id(s, a)
@@ -192,57 +197,34 @@ class CourtSampler:
 
     def own_positions(self) -> list[int]:
         """The deck positions dealt to the seat so far."""
+        seat = self.info.seat
         if self.info.phase == "trump":
-            return list(range(5)) if self.info.seat == self.info.caller else []
-        return self._slots()[self.info.seat]
+            return list(self.slots.positions(seat, True)) if seat == self.info.caller else []
+        return list(self.slots.positions(seat))
 
     def deck_for(self, hands: list[int], rng: random.Random) -> list[int]:
         """A deck that deals each seat its played cards plus ``hands`` (CP-3, TW-3)."""
         info = self.info
-        n = info.seats
-        caller = info.caller
-        whole = [hands[s] | info.played[s] for s in range(n)]
-        deck: list[int] = [-1] * 52
-        if info.phase == "trump":
-            # Only the first packets are dealt: the rest of the deck is in ``hands[n]``.
-            pos = 0
-            for s in [(caller + i) % n for i in range(n)]:
-                for c in card_list(whole[s]):
-                    deck[pos] = c
-                    pos += 1
-            rest = card_list(hands[n])
+        slots = self.slots
+        whole = [hands[s] | info.played[s] for s in range(info.seats)]
+        deck: list[int] = [-1] * CP_PACK.size
+        before_call = info.phase == "trump"  # only the packets before the call are dealt yet
+        for s, cards in enumerate(whole):
+            for p, c in zip(slots.positions(s, before_call), card_list(cards), strict=True):
+                deck[p] = c
+        # The cards no seat holds now (``hands[n]``): still to be dealt, or out of play (2p).
+        rest = card_list(hands[info.seats])
+        if before_call:
             rng.shuffle(rest)
-            deck[pos:] = rest
+            places = [p for p in range(CP_PACK.size) if deck[p] < 0]
         else:
-            slots = self._slots()
-            for s in range(n):
-                for p, c in zip(slots[s], card_list(whole[s]), strict=True):
-                    deck[p] = c
-            if n == 2:
-                deck[26:] = card_list(hands[n])
+            places = list(slots.out_of_play)
+        for p, c in zip(places, rest, strict=True):
+            deck[p] = c
         return deck
-
-    def _slots(self) -> list[list[int]]:
-        """Deck positions that each seat is dealt (CP-3, TW-3)."""
-        info = self.info
-        c = info.caller
-        if info.seats == 2:
-            slots = {c: [*range(0, 5), *range(10, 18)], 1 - c: [*range(5, 10), *range(18, 26)]}
-            return [slots[0], slots[1]]
-        out: list[list[int]] = [[] for _ in range(4)]
-        for i in range(4):
-            s = (c + i) % 4
-            out[s] = [*range(5 * i, 5 * i + 5), *range(20 + 4 * i, 24 + 4 * i),
-                      *range(36 + 4 * i, 40 + 4 * i)]
-        return out
 
 
 # -- Goat ----------------------------------------------------------------------------------
-
-LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
-VERB_IDS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}
-SHIFT = 36
-
 
 @dataclass(slots=True)
 class GoatPlay:
@@ -278,15 +260,19 @@ class GoatSampler:
                           GOAT_PACK.mask(h["cards"]) if "cards" in h else 0, int(h["count"]), i)
                  for i, h in enumerate(view.get("history", []))]
         self.plays = plays
+        layout = Goat.new_match(self.options, deal=False, first_dealer=d).deal_slots()
         # Slots: (arrival time, deck position) per seat; the dealt ones arrive first (GT-3).
         slots: list[list[tuple[int, int]]] = [[], [], [], []]
-        for i in range(16):
-            slots[(d + 1 + i) % 4].append((-1, i))
+        for packet in layout.packets:
+            for i in range(packet.start, packet.stop):
+                slots[packet.seat].append((-1, i))
+        stock = layout.stock  # drawn in this order (GT-9)
+        self.stock_places = frozenset(stock)  # where the shown trump card may lie (GT-4)
         kept = [True] * len(plays)  # False: sent back to its owner's hand by a molodka (GT-8)
         returned_at: dict[int, int] = {}  # face-up card -> when a molodka sent it back
         trick: list[int] = []
-        pos = 16
-        counts = [4, 4, 4, 4]
+        drawn = 0
+        counts = [layout.hand_size] * 4
         for i, p in enumerate(plays):
             if p.verb == MOLODKA:
                 for j in trick:
@@ -298,16 +284,16 @@ class GoatSampler:
             trick.append(i)
             counts[p.seat] -= p.count
             if len(trick) == 4:
-                w = plays[trick[0]].seat
-                for j in trick:
-                    if plays[j].verb != PASS:
-                        w = plays[j].seat
-                for _ in range(4 - counts[w]):  # GT-9: one at a time from the winner on
+                w = goat_trick_winner([(plays[j].seat, plays[j].verb, plays[j].cards)
+                                       for j in trick])
+                # GT-9: the hands drawn back up from the stock, one card at a time from the
+                # trick's winner on.
+                for _ in range(layout.hand_size - counts[w]):
                     for k in range(4):
-                        if pos < 36:
-                            slots[(w + k) % 4].append((i, pos))
+                        if drawn < len(stock):
+                            slots[(w + k) % 4].append((i, stock[drawn]))
                             counts[(w + k) % 4] += 1
-                            pos += 1
+                            drawn += 1
                 trick = []
         self.returned_at = returned_at
         # When each card the seat has seen played was first played (it was in hand by then).
@@ -318,7 +304,7 @@ class GoatSampler:
         self.first_time = first
         self.kept = kept
         self.slots = slots
-        self.stock_pos = pos
+        self.stock_left = stock[drawn:]  # still in the stock, in drawing order
         # Cards known to be with a seat although not shown where: its face-up cards sent
         # back by a molodka that it has not played face up since.
         self.known: list[int] = [0, 0, 0, 0]
@@ -340,7 +326,7 @@ class GoatSampler:
                     p.count for i, p in enumerate(plays)
                     if p.seat == s and not p.cards and kept[i])
 
-    def sample(self, rng: random.Random) -> Any:
+    def sample(self, rng: random.Random) -> Goat | None:
         """A state at the view's moment with the hidden cards drawn at random, or None."""
         got = self.sample_deck(rng)
         return None if got is None else self._replay(*got)
@@ -370,7 +356,7 @@ class GoatSampler:
         first = self.first_time
         unknown = self.unknown[:]
         rng.shuffle(unknown)
-        deck = [-1] * 36
+        deck = [-1] * GOAT_PACK.size
         cards_of = [p.cards for p in self.plays]  # face-down plays get their sampled cards
         i = 0
         for s in range(4):
@@ -415,19 +401,18 @@ class GoatSampler:
                 return None
             for t, c in items:
                 for k, (arrived, where) in enumerate(free):
-                    if arrived < t and (c != self.trump_card or where >= 16):
+                    if arrived < t and (c != self.trump_card or where in self.stock_places):
                         deck[where] = c
                         del free[k]
                         break
                 else:
                     return None
-        for where, c in zip(range(self.stock_pos, 36), unknown[i:], strict=True):
+        for where, c in zip(self.stock_left, unknown[i:], strict=True):
             deck[where] = c
         return deck, cards_of
 
-    def _replay(self, deck: list[int], ids: list[int]) -> Any:
-        cls = get_game("goat")
-        st = cls.new_match(self.options, deal=False, first_dealer=self.dealer)
+    def _replay(self, deck: list[int], ids: list[int]) -> Goat:
+        st = Goat.new_match(self.options, deal=False, first_dealer=self.dealer)
         st.deal([GOAT_CODES[c] for c in deck], GOAT_CODES[self.trump_card])
         for p, a in zip(self.plays, ids, strict=True):
             st.apply_id(p.seat, a)

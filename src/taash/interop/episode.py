@@ -24,13 +24,12 @@ from __future__ import annotations
 from typing import Any
 
 from taash.cards import bits
-from taash.games import get_game
+from taash.games import game_class
+from taash.games.base import Json
+from taash.games.goat import CARDS, MOLODKA, PASS, SHIFT
 
 CHANCE = -1
 TERMINAL = -4
-SHIFT = 36
-CARDS = (1 << SHIFT) - 1
-MOLODKA = 4
 DECLINE = 64
 
 NUM_ACTIONS = {"court-piece": 56, "court-piece-2p": 56, "goat": 65}
@@ -44,16 +43,19 @@ UTILITY = {"court-piece": 2.0, "court-piece-2p": 4.0, "goat": 6.0}
 class Episode:
     """One deal of ``game_id`` from an empty deck to its result."""
 
-    def __init__(self, game_id: str, options: Any = None, first_seat: int = 0) -> None:
+    def __init__(self, game_id: str, options: object = None, first_seat: int = 0) -> None:
         self.game_id = game_id
-        self.cls = get_game(game_id)
+        self.cls = game_class(game_id)
         self.options = self.cls.check_options(options)
         self.n: int = self.cls.num_seats
         self.first_seat = first_seat
         self.pack = self.cls.pack()
+        # Goat's stock positions (GT-4: the shown trump card is one of their cards); () else.
+        self.stock_slots: tuple[int, ...] = self.cls.new_match(
+            self.options, deal=False, first_seat=first_seat).deal_slots().stock
         self.deck: list[int] = []
         self.trump_card = -1
-        self.state: Any = None
+        self.state: Any = None  # the fast-path fields of either game's state are read here
         self.declined = 0
         self.history: list[tuple[int, int]] = []  # (seat, core id or -1 for a decline)
         self.received: list[list[int]] = [[] for _ in range(self.n)]
@@ -69,7 +71,7 @@ class Episode:
         return new
 
     @classmethod
-    def from_deal(cls, game_id: str, options: Any, first_seat: int, deck: list[int],
+    def from_deal(cls, game_id: str, options: object, first_seat: int, deck: list[int],
                   trump_card: int, decisions: list[tuple[int, int]]) -> Episode:
         """An episode dealt from ``deck`` with ``decisions`` (core ids, -1 declines) replayed."""
         ep = cls(game_id, options, first_seat)
@@ -96,7 +98,7 @@ class Episode:
                 used |= 1 << c
             left = [c for c in range(self.pack.size) if not used >> c & 1]
         else:  # Goat: the shown trump card, uniform over the stock
-            left = sorted(self.deck[16:36])
+            left = sorted(self.deck[p] for p in self.stock_slots)
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -107,15 +109,15 @@ class Episode:
                 return
         else:
             self.trump_card = card
-        kw = {self.cls.first_seat_key: self.first_seat}
-        st = self.cls.new_match(self.options, deal=False, **kw)
+        st = self.cls.new_match(self.options, deal=False, first_seat=self.first_seat)
         codes = [self.pack.code(c) for c in self.deck]
         if self.game_id == "goat":
             st.deal(codes, self.pack.code(self.trump_card))
         else:
             st.deal(codes)
+        # Held untyped: the adapters read the state's fast-path fields (hands, trick, ...).
         self.state = st
-        self.received = [[h] for h in st.hands]
+        self.received = [[h] for h in self.state.hands]
 
     # -- turns ----------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -217,7 +219,7 @@ class Episode:
         return [v if s & 1 == w else -v for s in range(4)]
 
     # -- what a player knows ----------------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, Any] | None:
+    def view(self, seat: int) -> dict[str, Json] | None:
         return None if self.state is None else dict(self.state.view(seat))
 
     def info_string(self, seat: int) -> str:
@@ -231,7 +233,7 @@ class Episode:
             for s, a in self.history:
                 if a < 0:
                     parts.append(f"{s}:decline")
-                elif a >> SHIFT == 3 and s != seat:
+                elif a >> SHIFT == PASS and s != seat:
                     parts.append(f"{s}:pass{(a & CARDS).bit_count()}")
                 else:
                     parts.append(f"{s}:{a:x}")
@@ -246,7 +248,7 @@ class Episode:
         st = self.state
         parts = [f"p{seat}", f"hand {st.hands[seat]:x}", f"trump {st.trump}"]
         if self.game_id == "goat":
-            plays = [f"{s}:pass{m.bit_count()}" if v == 3 and s != seat else f"{s}:{v}:{m:x}"
+            plays = [f"{s}:pass{m.bit_count()}" if v == PASS and s != seat else f"{s}:{v}:{m:x}"
                      for s, v, m in st.plays]
             parts += [f"card {self.trump_card}", "trick " + " ".join(plays),
                       f"stock {36 - st.stock_pos}", f"tricks {st.tricks}",
@@ -256,107 +258,7 @@ class Episode:
         return "|".join(parts)
 
     def observation_vector(self, seat: int) -> list[float]:
-        """A fixed-size 0..1 encoding of what ``seat`` sees now (see ``observation_size``)."""
-        out = [0.0] * observation_size(self.game_id)
-        st = self.state
-        if st is None:
-            return out
-        n = self.n
-        if self.game_id == "goat":
-            return self._goat_vector(seat, out)
-        # hand 52 | trick by relative seat n*52 | played 52 | trump 4 | call phase 1 |
-        # caller relative n | tricks mine, theirs 2 | pile 1 | voids n*4
-        for c in bits(st.hands[seat]):
-            out[c] = 1.0
-        base = 52
-        leader = st.leader
-        for i, c in enumerate(st.trick):
-            rel = (leader + i - seat) % n
-            out[base + rel * 52 + c] = 1.0
-        base += n * 52
-        voids = [0] * n
-        count = 0
-        lead_suit = -1
-        for s, a in self.history:
-            if a >= 52:
-                continue
-            out[base + a] = 1.0
-            if count % n == 0:
-                lead_suit = a // 13
-            elif a // 13 != lead_suit:
-                voids[s] |= 1 << lead_suit
-            count += 1
-        base += 52
-        if st.trump >= 0:
-            out[base + st.trump] = 1.0
-        base += 4
-        out[base] = 1.0 if st.trump < 0 else 0.0
-        base += 1
-        out[base + (st.caller - seat) % n] = 1.0
-        base += n
-        mine = seat if n == 2 else seat & 1
-        out[base] = st.won[mine] / 13
-        out[base + 1] = st.won[1 - mine] / 13
-        base += 2
-        out[base] = st.pile / 13
-        base += 1
-        for s in range(n):
-            for suit in range(4):
-                if voids[s] >> suit & 1:
-                    out[base + ((s - seat) % n) * 4 + suit] = 1.0
-        return out
+        """A fixed-size 0..1 encoding of what ``seat`` sees now (``taash.interop.observe``)."""
+        from taash.interop.observe import observation_vector
 
-    def _goat_vector(self, seat: int, out: list[float]) -> list[float]:
-        # hand 36 | trick per relative seat: face-up 36 + face-down count 1 | top 36 |
-        # top seat relative 4 | face-up played 36 | own passes 36 | trump card 36 | trump 4 |
-        # k 1 | stock 1 | tricks mine, theirs 2 | may molodka 1 | asked out of turn 1
-        st = self.state
-        for c in bits(st.hands[seat]):
-            out[c] = 1.0
-        base = 36
-        for s, v, m in st.plays:
-            rel = (s - seat) % 4
-            if v == 3 and s != seat:
-                out[base + rel * 37 + 36] = m.bit_count() / 4
-            else:
-                for c in bits(m):
-                    out[base + rel * 37 + c] = 1.0
-        base += 4 * 37
-        for c in bits(st.top):
-            out[base + c] = 1.0
-        base += 36
-        if st.plays:
-            out[base + (st.top_seat - seat) % 4] = 1.0
-        base += 4
-        for s, a in self.history:
-            if a < 0:
-                continue
-            m = a & CARDS
-            if a >> SHIFT == 3:
-                if s == seat:
-                    for c in bits(m):
-                        out[base + 36 + c] = 1.0
-            else:
-                for c in bits(m):
-                    out[base + c] = 1.0
-        base += 72
-        out[base + self.trump_card] = 1.0
-        base += 36
-        out[base + st.trump] = 1.0
-        base += 4
-        out[base] = st.k / 4
-        out[base + 1] = (36 - st.stock_pos) / 20
-        out[base + 2] = st.tricks[seat & 1] / 9
-        out[base + 3] = st.tricks[1 - (seat & 1)] / 9
-        base += 4
-        out[base] = 1.0 if st.can_molodka(seat) else 0.0
-        terminal = self.is_terminal()
-        out[base + 1] = 1.0 if not terminal and self.window_seat() == seat != st.to_move else 0.0
-        return out
-
-
-def observation_size(game_id: str) -> int:
-    if game_id == "goat":
-        return 36 + 4 * 37 + 36 + 4 + 72 + 36 + 4 + 4 + 2
-    n: int = get_game(game_id).num_seats
-    return 52 + n * 52 + 52 + 4 + 1 + n + 2 + 1 + n * 4
+        return observation_vector(self, seat)

@@ -34,8 +34,8 @@ from taash.interop.episode import (
     TERMINAL,
     UTILITY,
     Episode,
-    observation_size,
 )
+from taash.interop.observe import observation_size
 
 SHORT_NAMES = {"court-piece": "python_court_piece", "court-piece-2p": "python_court_piece_2p",
                "goat": "python_goat"}
@@ -215,7 +215,7 @@ for _cls in (CourtPieceGame, CourtPiece2PGame, GoatGame):
     pyspiel.register_game(_game_type(_cls.game_id), _cls)
 
 
-def load(game_id: str, options: Any = None, first_seat: int = 0) -> Any:
+def load(game_id: str, options: dict[str, object] | None = None, first_seat: int = 0) -> Any:
     """The pyspiel game of one deal of ``game_id`` with taash options."""
     params: dict[str, Any] = {"first_seat": first_seat}
     for k, v in (options or {}).items():

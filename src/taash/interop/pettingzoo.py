@@ -21,7 +21,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from taash.interop.episode import NUM_ACTIONS, Episode, observation_size
+from taash.interop.episode import NUM_ACTIONS, Episode
+from taash.interop.observe import observation_size
 
 ENV_NAMES = {"court-piece": "taash_court_piece_v0", "court-piece-2p": "taash_court_piece_2p_v0",
              "goat": "taash_goat_v0"}
@@ -32,7 +33,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo names its classes so
     two-player Court Piece)."""
 
 
-    def __init__(self, game_id: str = "court-piece", options: Any = None, first_seat: int = 0,
+    def __init__(self, game_id: str = "court-piece", options: object = None, first_seat: int = 0,
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id
@@ -68,7 +69,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo names its classes so
         for c in deck:
             ep.apply_chance(c)
         if ep.is_chance():  # Goat: the shown trump card
-            ep.apply_chance(rng.choice(deck[16:36]))
+            ep.apply_chance(rng.choice([deck[p] for p in ep.stock_slots]))
         self.ep = ep
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

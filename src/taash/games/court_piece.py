@@ -126,9 +126,6 @@ class CourtPiece(TrickMatch):
                                     "trump_most_held",
                                     {"suits": "".join(SUITS[s] for s in best)})
 
-    def _side(self, seat: int) -> int:
-        return seat & 1
-
     def _trick_won(self, winner: int, card: int) -> bool:
         team = winner & 1
         won = self.won
@@ -206,14 +203,6 @@ class CourtPiece(TrickMatch):
     def match_summary(self) -> dict[str, Any]:
         return {"over": self._over, "winner": self._winner, "deals_won": list(self.deals_won),
                 "coats": list(self.coats)}
-
-    def leader_text(self) -> str:
-        """Who leads the session (for open-ended sessions): by coats, then by deals won."""
-        c, d = self.coats, self.deals_won
-        if c != [c[0], c[0]] or d[0] != d[1]:
-            t = 0 if (c[0], d[0]) > (c[1], d[1]) else 1
-            return f"team {t} leads"
-        return "level"
 
     def _extra_public(self) -> dict[str, Any]:
         c = self.collector()

@@ -52,9 +52,6 @@ class CourtPiece2P(TrickMatch):
     def _out_of_play(self) -> tuple[int, ...]:
         return OUT_OF_PLAY  # TW-3: deck[26:52], unseen by both
 
-    def _side(self, seat: int) -> int:
-        return seat
-
     def _trick_won(self, winner: int, card: int) -> bool:
         self.won[winner] += 1
         return self.won[winner] >= 7

@@ -94,16 +94,6 @@ def _pair(new: int, top: int, beaten: tuple[int, ...]) -> bool:
     return False
 
 
-def subsets(mask: int) -> list[int]:
-    """Every non-empty subset of a (small) card set."""
-    out = []
-    sub = mask
-    while sub:
-        out.append(sub)
-        sub = (sub - 1) & mask
-    return out
-
-
 # SUBSETS[n][k]: for a hand of n cards, the k-card subsets as lists of positions in the hand.
 SUBSETS = tuple(tuple(tuple([i for i in range(n) if m >> i & 1] for m in range(1, 1 << n)
                             if m.bit_count() == k) for k in range(n + 1)) for n in range(5))

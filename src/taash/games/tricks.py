@@ -143,10 +143,6 @@ class TrickMatch(MatchBase):
     def _check_trump(self, suit: int) -> None:
         """Raise IllegalAction if the caller may not call ``suit``."""
 
-    def _side(self, seat: int) -> int:
-        """Which entry of ``won`` a trick won by ``seat`` counts for."""
-        raise NotImplementedError
-
     def _trick_won(self, winner: int, card: int) -> bool:
         """Count a finished trick; True when the deal is decided."""
         raise NotImplementedError
@@ -463,14 +459,6 @@ class TrickMatch(MatchBase):
         if self.phase == CALL and seat == self.caller:
             v["trump_hint"] = [SUITS[s] for s in most_held(hand)]
         return v
-
-    def remaining(self) -> int:
-        """Cards not yet seen by anyone in play this deal (for bots): all in hands."""
-        return sum(h.bit_count() for h in self.hands)
-
-
-def team_cards_text(mask: int) -> list[str]:
-    return PACK.codes(mask)
 
 
 __all__ = ["PACK", "TrickMatch", "most_held", "suit_counts", "bits", "SUIT_OF", "RANK_OF",

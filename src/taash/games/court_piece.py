@@ -101,7 +101,7 @@ class CourtPiece(TrickMatch):
 
     def _roles(self) -> tuple[int, int]:
         d = self.next_dealer
-        return d, (d + 1) % 4
+        return d, (d + 1) % 4  # CP-2: the caller sits on the dealer's left
 
     def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
         c = caller  # CP-3: five each from the caller on, then the call
@@ -146,7 +146,7 @@ class CourtPiece(TrickMatch):
         return won[team] >= 7
 
     def _finish_deal(self, side: int) -> dict[str, Any]:
-        coat = self.won[1 - side] == 0
+        coat = self.won[1 - side] == 0  # CP-9: the other team took or collected no trick
         self.deals_won[side] += 1
         if coat:
             self.coats[side] += 1

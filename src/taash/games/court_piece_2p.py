@@ -41,7 +41,7 @@ class CourtPiece2P(TrickMatch):
 
     def _roles(self) -> tuple[int, int]:
         c = self.next_caller
-        return 1 - c, c
+        return 1 - c, c  # TW-2: the other player deals
 
     def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
         return [(caller, 0, 5), (1 - caller, 5, 10)]  # TW-3

@@ -27,13 +27,10 @@ from typing import Any
 from taash.cards import RANKS, SUITS, parse_card
 from taash.games import get_game
 from taash.games.base import RecordError, json_type
+from taash.games.goat import STOCK
 
 SCHEME = "taash-shuffle/1"
 
-# Goat's stock is deck[16:36]: the shown trump card is deck[16 + uniform(20)].  Until the core
-# says so itself (a `deal_slots` classmethod is coming to the game classes), this is the one
-# place fair deals take it from.
-GOAT_STOCK = range(16, 36)
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TABLE = re.compile(r"[A-Za-z0-9_-]{0,64}")
@@ -130,7 +127,8 @@ def derive(game: str, table: str, deal: int, seeds: Sequence[str],
         deck[i], deck[j] = deck[j], deck[i]
     if game != "goat":
         return deck, None
-    return deck, deck[GOAT_STOCK.start + _uniform(words, len(GOAT_STOCK))]
+    # GT-4: the shown trump card is a uniform card of the stock, deck[16 + uniform(20)]
+    return deck, deck[STOCK.start + _uniform(words, len(STOCK))]
 
 
 def check_proof(game: str, deal: int, fair: dict[str, Any], deck: Sequence[str],

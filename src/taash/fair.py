@@ -31,7 +31,6 @@ from taash.games.goat import STOCK
 
 SCHEME = "taash-shuffle/1"
 
-
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TABLE = re.compile(r"[A-Za-z0-9_-]{0,64}")
 _SEED = re.compile(r"[!-~]{0,64}")

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
 from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
-from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, most_held
+from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, TrickPlay, most_held
 
 DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
                             "session_end": {"coats": 2}}
@@ -95,7 +95,7 @@ class CourtPiece(TrickMatch):
         self._over = False
         self._winner: int | str | None = None
 
-    def _copy_match_fields(self, other: TrickMatch) -> None:
+    def _copy_match_fields(self, other: TrickPlay) -> None:
         self.deals_won = self.deals_won[:]
         self.coats = self.coats[:]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from taash.games.base import Check, Json, Outcome, positive_int
-from taash.games.tricks import TrickMatch
+from taash.games.tricks import TrickMatch, TrickPlay
 
 DEFAULTS: dict[str, Any] = {"target": 5}
 CHECKS: dict[str, Check] = {"target": positive_int}
@@ -36,7 +36,7 @@ class CourtPiece2P(TrickMatch):
         self._over = False
         self._winner: int | None = None
 
-    def _copy_match_fields(self, other: TrickMatch) -> None:
+    def _copy_match_fields(self, other: TrickPlay) -> None:
         self.points = self.points[:]
 
     def _roles(self) -> tuple[int, int]:

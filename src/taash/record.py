@@ -152,7 +152,7 @@ def verify(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
     every fair deal's proof (NotFair); each deal's summary says ``"fair"``: true or null."""
     rec = load(source)
     state = replay(rec)
-    summary: dict[str, Any] = state.summary()
+    summary: dict[str, Any] = dict(state.summary())
     fair_deals.check_record(rec, summary)
     return summary
 

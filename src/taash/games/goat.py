@@ -15,10 +15,9 @@ Action ids are ``verb << 36 | cards`` (a card bitmask); text is ``verb:card,card
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from taash.cards import SUIT_NAMES, SUITS, bits
-from taash.games.base import IllegalAction, cards_mask, parse_action
+from taash.games.base import IllegalAction, Json, cards_mask, parse_action
 from taash.games.goat_play import GoatPlay
 from taash.games.goat_rules import (
     ACTION_VERBS,
@@ -35,6 +34,7 @@ from taash.games.goat_rules import (
     PACK,
     PASS,
     PHASE_NAMES,
+    PHASES,
     PLAY,
     POINTS,
     RANK_OF,
@@ -42,6 +42,7 @@ from taash.games.goat_rules import (
     STOCK,
     SUIT_MASK,
     SUIT_OF,
+    VERB_NAMES,
     VERBS,
     WAIT,
     _record_action,
@@ -53,6 +54,15 @@ from taash.games.goat_rules import (
     plays_for,
     points,
     trick_winner,
+)
+from taash.games.types import (
+    GoatActionEvent,
+    GoatEvent,
+    GoatLastTrick,
+    GoatMatch,
+    GoatPublicView,
+    GoatSummary,
+    GoatView,
 )
 
 
@@ -142,7 +152,7 @@ class Goat(GoatPlay):
     def legal_actions(self, seat: int) -> list[str]:
         return sorted(action_text(a) for a in self.legal_ids(seat))
 
-    def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+    def apply(self, seat: int, action: str) -> list[GoatEvent]:
         """Apply a text action; returns public events (passes face down)."""
         a = self.action_id(seat, action)
         games = len(self._past)
@@ -150,12 +160,13 @@ class Goat(GoatPlay):
         plays = self.plays  # the trick's plays, if this action completes it
         self.apply_id(seat, a)
         verb = a >> SHIFT
-        ev: dict[str, Any] = {"type": "action", "seat": seat, "verb": VERBS[verb], "deal": games}
+        ev: GoatActionEvent = {"type": "action", "seat": seat, "verb": VERB_NAMES[verb - 1],
+                               "deal": games}
         if verb == PASS:
             ev["count"] = (a & CARDS).bit_count()
         else:
             ev["action"] = action_text(a)
-        events = [ev]
+        events: list[GoatEvent] = [ev]
         if len(self._past) > games or sum(self.tricks) > tricks:
             events.append({"type": "trick", "winner": trick_winner(plays),
                            "leader": plays[0][0], "plays": plays_for(plays, None)})
@@ -166,10 +177,10 @@ class Goat(GoatPlay):
         return events
 
     # -- summaries, records, views -----------------------------------------------------------
-    def match_summary(self) -> dict[str, Any]:
+    def match_summary(self) -> GoatMatch:
         return {"over": self._over, "loser": self._loser, "defeat": list(self.defeat)}
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> GoatSummary:
         deals = list(self._results)
         if self.phase == PLAY:
             deals.append({"dealer": self.dealer, "trump": SUITS[self.trump], "complete": False,
@@ -177,10 +188,10 @@ class Goat(GoatPlay):
                           "points": None, "eggs": None, "defeat": None})
         return {"game": "goat", "deals": deals, "match": self.match_summary()}
 
-    def record(self, hide_current: bool = False) -> dict[str, Any]:
+    def record(self, hide_current: bool = False) -> dict[str, Json]:
         """The match's taash-record/1.  With ``hide_current`` a game still in progress appears
         without its deck, its face-down passes as counts, and ``"hidden": true``."""
-        def one(deck: list[int], tc: int, log: Sequence[tuple[int, int]]) -> dict[str, Any]:
+        def one(deck: list[int], tc: int, log: Sequence[tuple[int, int]]) -> dict[str, Json]:
             return {"deck": [CODES[c] for c in deck], "trump_card": CODES[tc],
                     "actions": [{"seat": s, "action": action_text(a)} for s, a in log]}
         deals = [one(*p) for p in self._past]
@@ -193,16 +204,16 @@ class Goat(GoatPlay):
         return {"format": "taash-record/1", "game": "goat", "options": dict(self.options),
                 "first_dealer": self.first_seat, "deals": deals}
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> GoatPublicView:
         playing = self.phase == PLAY
-        last = None
+        last: GoatLastTrick | None = None
         if self.last_trick is not None and playing:
             w, plays = self.last_trick
             last = {"winner": w, "plays": plays_for(plays, seat)}
         summ = self.summary()
         return {
             "game": "goat", "options": dict(self.options), "seats": 4,
-            "phase": PHASE_NAMES[self.phase], "deal_number": len(self._past),
+            "phase": PHASES[self.phase - 1], "deal_number": len(self._past),
             "dealer": self.dealer if playing else None,
             "trump": SUITS[self.trump] if playing else None,
             "trump_card": CODES[self.trump_card] if playing else None,
@@ -224,19 +235,18 @@ class Goat(GoatPlay):
             "deals": summ["deals"], "match": summ["match"], "over": self._over,
         }
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> GoatPublicView:
         return self._view(None)
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> GoatView:
         if not 0 <= seat < 4:
             raise ValueError(f"there is no seat {seat}")
-        v = self._view(seat)
-        v["seat"] = seat
-        v["hand"] = PACK.codes(self.hands[seat]) if self.phase == PLAY else []
-        v["legal_actions"] = self.legal_actions(seat)
-        if self.can_molodka(seat) and seat != self.to_move:
+        molodka = self.can_molodka(seat)
+        v: GoatView = {**self._view(seat), "seat": seat,
+                       "hand": PACK.codes(self.hands[seat]) if self.phase == PLAY else [],
+                       "legal_actions": self.legal_actions(seat), "can_molodka": molodka}
+        if molodka and seat != self.to_move:
             v["actors"] = sorted({self.to_move, seat})
-        v["can_molodka"] = self.can_molodka(seat)
         return v
 
 

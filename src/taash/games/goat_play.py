@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 from taash.cards import SUITS, CardError, Pack, parse_card
 from taash.games.base import (
@@ -47,6 +47,7 @@ from taash.games.goat_rules import (
     is_molodka,
     points,
 )
+from taash.games.types import GoatDeal
 
 
 def _copy_rng(rng: random.Random | None) -> random.Random | None:
@@ -84,7 +85,7 @@ class GoatPlay(MatchBase):
         "_results",
     )
 
-    def __init__(self, options: dict[str, Any], first_dealer: int,
+    def __init__(self, options: dict[str, Json], first_dealer: int,
                  rng: random.Random | None = None) -> None:
         self.options = options
         self.rng = rng
@@ -98,7 +99,7 @@ class GoatPlay(MatchBase):
         self._loser: int | None = None
         self._log: list[tuple[int, int]] = []
         self._past: tuple[tuple[list[int], int, tuple[tuple[int, int], ...]], ...] = ()
-        self._results: tuple[dict[str, Any], ...] = ()
+        self._results: tuple[GoatDeal, ...] = ()
         self.deck: list[int] = []
         self.hands = [0, 0, 0, 0]
         self.plays: list[tuple[int, int, int]] = []

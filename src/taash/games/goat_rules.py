@@ -11,10 +11,10 @@ Action ids are ``verb << SHIFT | cards`` (a card bitmask); text is ``verb:card,c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from taash.cards import Pack, bits
-from taash.games.base import Check, one_of, positive_int
+from taash.games.base import Check, Json, one_of, positive_int
+from taash.games.types import GoatPhase, GoatPlayJson, GoatVerb
 
 PACK = Pack("6789JQKTA")
 CODES = tuple(PACK.code(c) for c in range(36))
@@ -24,15 +24,17 @@ RANK_OF = PACK.rank_of
 SUIT_MASK = PACK.suit_masks
 LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
 VERBS = ("", "lead", "beat", "pass", "molodka")
+VERB_NAMES: tuple[GoatVerb, ...] = ("lead", "beat", "pass", "molodka")  # VERBS[1:], typed
 ACTION_VERBS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}  # verb ids
 SHIFT = 36
 CARDS = (1 << SHIFT) - 1
 PLAY, WAIT, OVER = 1, 2, 3
 PHASE_NAMES = ("", "play", "waiting", "over")
+PHASES: tuple[GoatPhase, ...] = ("play", "waiting", "over")  # PHASE_NAMES[1:], typed
 DEALT = 16  # GT-3: deck[0:16] is dealt one card at a time ...
 STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16] on
 
-DEFAULTS: dict[str, Any] = {"eggs": "none", "target": 12}
+DEFAULTS: dict[str, Json] = {"eggs": "none", "target": 12}
 CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
 
 
@@ -156,20 +158,20 @@ def trick_winner(plays: Sequence[tuple[int, int, int]]) -> int:
     raise ValueError("an empty trick has no winner")
 
 
-def plays_for(plays: Sequence[tuple[int, int, int]], seat: int | None) -> list[dict[str, Any]]:
+def plays_for(plays: Sequence[tuple[int, int, int]], seat: int | None) -> list[GoatPlayJson]:
     """Plays of a trick as ``seat`` may see them (None: a spectator): every play's seat, verb
     and card count, and its cards unless it is a face-down pass by someone else (Who sees
     what)."""
     out = []
     for s, verb, m in plays:
-        p: dict[str, Any] = {"seat": s, "verb": VERBS[verb], "count": m.bit_count()}
+        p: GoatPlayJson = {"seat": s, "verb": VERB_NAMES[verb - 1], "count": m.bit_count()}
         if verb != PASS or s == seat:
             p["cards"] = PACK.codes(m)
         out.append(p)
     return out
 
 
-def _record_action(seat: int, a: int, hide: bool) -> dict[str, Any]:
+def _record_action(seat: int, a: int, hide: bool) -> dict[str, Json]:
     if hide and a >> SHIFT == PASS:  # a face-down pass, as a record of a hidden deal shows it
         return {"seat": seat, "action": "pass", "count": (a & CARDS).bit_count()}
     return {"seat": seat, "action": action_text(a)}

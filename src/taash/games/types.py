@@ -191,11 +191,15 @@ class CourtPiece2PSummary(TypedDict):
 # -- Goat -------------------------------------------------------------------------------------
 
 
+GoatVerb = Literal["lead", "beat", "pass", "molodka"]
+GoatPhase = Literal["play", "waiting", "over"]
+
+
 class GoatPlayJson(TypedDict):
     """One play of a trick; ``cards`` is absent for a face-down pass the viewer did not make."""
 
     seat: int
-    verb: Literal["lead", "beat", "pass", "molodka"]
+    verb: GoatVerb
     count: int
     cards: NotRequired[list[str]]
 
@@ -233,7 +237,7 @@ class GoatPublicView(TypedDict):
     game: str
     options: dict[str, Json]
     seats: int
-    phase: Literal["play", "waiting", "over"]
+    phase: GoatPhase
     deal_number: int
     dealer: int | None
     trump: str | None
@@ -273,7 +277,7 @@ class GoatActionEvent(TypedDict):
 
     type: Literal["action"]
     seat: int
-    verb: Literal["lead", "beat", "pass", "molodka"]
+    verb: GoatVerb
     deal: int
     count: NotRequired[int]
     action: NotRequired[str]
@@ -303,8 +307,11 @@ class GoatSummary(TypedDict):
     match: GoatMatch
 
 
+GoatEvent = GoatActionEvent | GoatTrickEvent | GoatDealOver | GoatMatchOver
+
+
 # What each game hands out, by game id: view, public view, the events of ``apply``, summary.
-SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
+SCHEMAS: dict[str, dict[str, tuple[object, ...]]] = {
     "court-piece": {
         "view": (CourtPieceView,), "public_view": (CourtPiecePublicView,),
         "events": (CourtActionEvent, CourtTrickEvent, CourtPieceDealOver, CourtPieceMatchOver),

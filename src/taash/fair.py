@@ -22,11 +22,10 @@ import random
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from taash.cards import RANKS, SUITS, parse_card
 from taash.games import get_game
-from taash.games.base import RecordError, json_type
+from taash.games.base import Json, RecordError, json_type
 from taash.games.goat import STOCK
 
 SCHEME = "taash-shuffle/1"
@@ -48,7 +47,7 @@ class NotFair(ValueError):
         return f"deal {self.deal}: not fair: {self.reason}"
 
 
-def check_form(fair: object, num_seats: int, where: str) -> dict[str, Any]:
+def check_form(fair: object, num_seats: int, where: str) -> dict[str, Json]:
     """A deal's ``fair`` object, checked for form only (RecordError saying what and where)."""
     if not isinstance(fair, dict):
         raise RecordError(f"{where}: must be an object, not {json_type(fair)}")
@@ -130,7 +129,7 @@ def derive(game: str, table: str, deal: int, seeds: Sequence[str],
     return deck, deck[STOCK.start + _uniform(words, len(STOCK))]
 
 
-def check_proof(game: str, deal: int, fair: dict[str, Any], deck: Sequence[str],
+def check_proof(game: str, deal: int, fair: dict[str, Json], deck: Sequence[str],
                 trump_card: str | None = None) -> str | None:
     """Why deal ``deal``'s proof fails (the first failing of commit, deck, trump_card), or None
     when it holds.  ``deck`` and ``trump_card`` are card codes as the (validated) record writes
@@ -149,7 +148,7 @@ def check_proof(game: str, deal: int, fair: dict[str, Any], deck: Sequence[str],
     return None
 
 
-def check_record(rec: dict[str, Any], summary: dict[str, Any]) -> None:
+def check_record(rec: dict[str, Json], summary: dict[str, Json]) -> None:
     """Check every fair deal of a validated, replayed record (NotFair for the first that
     fails) and mark each deal of its summary ``"fair"``: True when its proof was checked,
     None when it has no ``fair`` or no ``secret`` yet."""
@@ -166,7 +165,7 @@ def check_record(rec: dict[str, Any], summary: dict[str, Any]) -> None:
             deals[i] = {**deals[i], "fair": checked}  # a copy: the state keeps its own
 
 
-def offline(rng: random.Random, num_seats: int) -> dict[str, Any]:
+def offline(rng: random.Random, num_seats: int) -> dict[str, Json]:
     """A ``fair`` object for a record made offline (table ``""``), its secret and seeds drawn
     from ``rng`` (so a seeded rng gives the same object); some seats give no seed."""
     secret = rng.randbytes(32).hex()

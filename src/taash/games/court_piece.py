@@ -9,13 +9,14 @@ free or most-held trump calls, coats, dealer rotation and sessions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
 from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
 from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, TrickPlay, most_held
+from taash.games.types import CollectorJson, CourtPieceDeal, CourtPieceMatch
 
-DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
+DEFAULTS: dict[str, Json] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
                             "session_end": {"coats": 2}}
 
 
@@ -46,7 +47,7 @@ class Collector:
     seat: int | None
     last: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CollectorJson:
         return {"pile": self.pile, "seat": self.seat, "last": self.last}
 
 
@@ -145,7 +146,7 @@ class CourtPiece(TrickMatch):
             self.chain = winner if n > 1 else -1  # CP-7a; CP-8: an ace trick still counts
         return won[team] >= 7
 
-    def _finish_deal(self, side: int) -> dict[str, Any]:
+    def _finish_deal(self, side: int) -> CourtPieceDeal:
         coat = self.won[1 - side] == 0  # CP-9: the other team took or collected no trick
         self.deals_won[side] += 1
         if coat:
@@ -157,8 +158,8 @@ class CourtPiece(TrickMatch):
             self.next_dealer = (self.dealer + 2) % 4
         else:
             self.next_dealer = self.dealer
-        fields = {**self._deal_fields(), "complete": True, "winner": side,
-                  "tricks": list(self.won), "coat": coat}
+        fields: CourtPieceDeal = {**self._deal_fields(), "complete": True, "winner": side,
+                                  "tricks": list(self.won), "coat": coat}
         end = self.options["session_end"]
         played = len(self._results) + 1
         if end is None:
@@ -200,11 +201,11 @@ class CourtPiece(TrickMatch):
         return Collector(self.pile, self.chain if self.chain >= 0 else None,
                          self.tricks_played == 12)
 
-    def match_summary(self) -> dict[str, Any]:
+    def match_summary(self) -> CourtPieceMatch:
         return {"over": self._over, "winner": self._winner, "deals_won": list(self.deals_won),
                 "coats": list(self.coats)}
 
-    def _extra_public(self) -> dict[str, Any]:
+    def _extra_public(self) -> dict[str, Json]:
         c = self.collector()
         return {"pile": self.pile if self.double else 0, "teams": [[0, 2], [1, 3]],
                 "collector": c.as_json() if c is not None else None}

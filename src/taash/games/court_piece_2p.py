@@ -8,12 +8,13 @@ thirteen cards each, 26 out of play, first to seven tricks, match to ``target`` 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from taash.games.base import Check, Json, Outcome, positive_int
 from taash.games.tricks import TrickMatch, TrickPlay
+from taash.games.types import CourtPiece2PDeal, CourtPiece2PMatch
 
-DEFAULTS: dict[str, Any] = {"target": 5}
+DEFAULTS: dict[str, Json] = {"target": 5}
 CHECKS: dict[str, Check] = {"target": positive_int}
 OUT_OF_PLAY = tuple(range(26, 52))
 
@@ -56,7 +57,7 @@ class CourtPiece2P(TrickMatch):
         self.won[winner] += 1
         return self.won[winner] >= 7
 
-    def _finish_deal(self, side: int) -> dict[str, Any]:
+    def _finish_deal(self, side: int) -> CourtPiece2PDeal:
         court = self.won[1 - side] == 0
         gain = 4 if court else (1 if side == self.caller else 2)  # TW-5
         scored = [0, 0]
@@ -78,10 +79,10 @@ class CourtPiece2P(TrickMatch):
         """TW-6: the seat that reached the target first."""
         return Outcome(self._winner, False, "TW-6") if self._over else None
 
-    def match_summary(self) -> dict[str, Any]:
+    def match_summary(self) -> CourtPiece2PMatch:
         return {"over": self._over, "winner": self._winner, "points": list(self.points)}
 
-    def _extra_public(self) -> dict[str, Any]:
+    def _extra_public(self) -> dict[str, Json]:
         return {"out_of_play": 26}
 
     def _over_rule(self) -> str:

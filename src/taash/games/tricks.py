@@ -7,10 +7,10 @@ Action ids: ``0..51`` play that card, ``52 + s`` call suit ``s`` (S H D C) trump
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from taash.cards import SUIT_NAMES, SUITS, bits
-from taash.games.base import IllegalAction, cards_mask, parse_action
+from taash.games.base import IllegalAction, Json, cards_mask, parse_action
 from taash.games.tricks_play import (
     ACE,
     ACTION_TEXT,
@@ -30,6 +30,7 @@ from taash.games.tricks_play import (
     suit_counts,
     trick_winner,
 )
+from taash.games.types import CourtDealHead
 
 
 class TrickMatch(TrickPlay):
@@ -101,14 +102,14 @@ class TrickMatch(TrickPlay):
     def legal_actions(self, seat: int) -> list[str]:
         return sorted(ACTION_TEXT[a] for a in self.legal_ids(seat))
 
-    def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+    def apply(self, seat: int, action: str) -> list[dict[str, Json]]:
         """Apply a text action; returns public events.  Raises and changes nothing if illegal."""
         a = self.action_id(seat, action)
         deal_no = len(self._past)
         tricks_before = self.tricks_played
         self.apply_id(seat, a)
-        events: list[dict[str, Any]] = [{"type": "action", "seat": seat,
-                                         "action": ACTION_TEXT[a], "deal": deal_no}]
+        events: list[dict[str, Json]] = [{"type": "action", "seat": seat,
+                                          "action": ACTION_TEXT[a], "deal": deal_no}]
         ended = len(self._past) > deal_no
         if ended or self.tricks_played > tricks_before:
             trick = self.final_trick if ended else self.last_trick
@@ -123,12 +124,12 @@ class TrickMatch(TrickPlay):
         return events
 
     # -- records, summaries, views -----------------------------------------------------------
-    def _deal_fields(self) -> dict[str, Any]:
+    def _deal_fields(self) -> CourtDealHead:
         return {"dealer": self.dealer, "caller": self.caller,
                 "trump": SUITS[self.trump] if self.trump >= 0 else None}
 
-    def summary(self) -> dict[str, Any]:
-        deals = list(self._results)
+    def summary(self) -> dict[str, Json]:
+        deals: list[Mapping[str, Json]] = list(self._results)
         if self.phase in (CALL, PLAY):
             deals.append({**self._deal_fields(), "complete": False,
                           **{k: None for k in self._result_keys()}})
@@ -137,10 +138,10 @@ class TrickMatch(TrickPlay):
     def _result_keys(self) -> tuple[str, ...]:
         raise NotImplementedError
 
-    def record(self, hide_current: bool = False) -> dict[str, Any]:
+    def record(self, hide_current: bool = False) -> dict[str, Json]:
         """The match's taash-record/1.  With ``hide_current`` a deal still in progress appears
         without its deck and with ``"hidden": true`` (what spectators and catch-up may see)."""
-        deals: list[dict[str, Any]] = [
+        deals: list[dict[str, Json]] = [
             {"deck": [CODES[c] for c in deck],
              "actions": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in log]}
             for deck, log in self._past]
@@ -153,7 +154,7 @@ class TrickMatch(TrickPlay):
         return {"format": "taash-record/1", "game": self.game_id, "options": dict(self.options),
                 self.first_seat_key: self.first_seat, "deals": deals}
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> dict[str, Json]:
         n = self.num_seats
         trick = [{"seat": (self.leader + i) % n, "card": CODES[c]}
                  for i, c in enumerate(self.trick)]
@@ -182,10 +183,10 @@ class TrickMatch(TrickPlay):
             "deals": summ["deals"], "match": summ["match"], "over": self.is_over(),
         }
 
-    def _extra_public(self) -> dict[str, Any]:
+    def _extra_public(self) -> dict[str, Json]:
         return {}
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> dict[str, Json]:
         if not 0 <= seat < self.num_seats:
             raise ValueError(f"there is no seat {seat}")
         v = self.public_view()

@@ -9,11 +9,11 @@ Action ids: ``0..51`` play that card, ``52 + s`` call suit ``s`` (S H D C) trump
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, Self
 
 from taash.cards import SUITS, Pack, card_list
-from taash.games.base import DealSlots, MatchBase, Outcome, Packet, RecordError, check_deck
+from taash.games.base import DealSlots, Json, MatchBase, Outcome, Packet, RecordError, check_deck
 
 PACK = Pack("23456789TJQKA")
 TRUMP_BASE = 52
@@ -81,14 +81,14 @@ class TrickPlay(MatchBase):
         "chain", "deck", "last_trick", "final_trick", "_log", "_past", "_results",
     )
 
-    def __init__(self, options: dict[str, Any], first_seat: int,
+    def __init__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None) -> None:
         self.options = options
         self.rng = rng
         self.first_seat = first_seat
         self.phase = WAIT
         self._past: tuple[tuple[list[int], tuple[tuple[int, int], ...]], ...] = ()
-        self._results: tuple[dict[str, Any], ...] = ()
+        self._results: tuple[Mapping[str, Json], ...] = ()  # each deal's summary
         self._log: list[tuple[int, int]] = []
         self.deck: list[int] = []
         self.hands = [0] * self.num_seats
@@ -139,12 +139,12 @@ class TrickPlay(MatchBase):
         """Count a finished trick; True when the deal is decided."""
         raise NotImplementedError
 
-    def _finish_deal(self, side: int) -> dict[str, Any]:
+    def _finish_deal(self, side: int) -> Mapping[str, Json]:
         """Score a decided deal for ``side``, set the next roles and the match state; returns
         the deal's summary fields."""
         raise NotImplementedError
 
-    def match_summary(self) -> dict[str, Any]:
+    def match_summary(self) -> Mapping[str, Json]:
         raise NotImplementedError
 
     def is_over(self) -> bool:

@@ -47,12 +47,17 @@ class CourtLastTrick(TypedDict):
     cards: list[SeatCard]
 
 
-class CourtPieceDeal(TypedDict):
-    """One deal of a four-player summary; the result fields are null while it is played."""
+class CourtDealHead(TypedDict):
+    """The roles and trump of a Court Piece deal, in every deal summary of both games."""
 
     dealer: int
     caller: int
     trump: str | None
+
+
+class CourtPieceDeal(CourtDealHead):
+    """One deal of a four-player summary; the result fields are null while it is played."""
+
     complete: bool
     winner: int | None
     tricks: list[int] | None
@@ -68,10 +73,7 @@ class CourtPieceMatch(TypedDict):
     coats: list[int]
 
 
-class CourtPiece2PDeal(TypedDict):
-    dealer: int
-    caller: int
-    trump: str | None
+class CourtPiece2PDeal(CourtDealHead):
     complete: bool
     winner: int | None
     tricks: list[int] | None

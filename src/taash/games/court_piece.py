@@ -14,7 +14,14 @@ from typing import ClassVar
 from taash.cards import SUIT_NAMES, SUITS
 from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
 from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, TrickPlay, most_held
-from taash.games.types import CollectorJson, CourtPieceDeal, CourtPieceMatch
+from taash.games.types import (
+    CollectorJson,
+    CourtPieceDeal,
+    CourtPieceMatch,
+    CourtPiecePublicView,
+    CourtPieceSummary,
+    CourtPieceView,
+)
 
 DEFAULTS: dict[str, Json] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
                             "session_end": {"coats": 2}}
@@ -84,6 +91,7 @@ class CourtPiece(TrickMatch):
 
     __slots__ = ("double", "ace_rule", "most_held_rule", "next_dealer", "deals_won", "coats",
                  "_over", "_winner")
+    _results: tuple[CourtPieceDeal, ...]
 
     def _init_match(self) -> None:
         o = self.options
@@ -178,8 +186,12 @@ class CourtPiece(TrickMatch):
                 self._winner = "draw"
         return fields
 
-    def _result_keys(self) -> tuple[str, ...]:
-        return ("winner", "tricks", "coat")
+    def summary(self) -> CourtPieceSummary:
+        deals = list(self._results)
+        if self.phase in (CALL, PLAY):
+            deals.append({**self._deal_fields(), "complete": False, "winner": None,
+                          "tricks": None, "coat": None})
+        return {"game": self.game_id, "deals": deals, "match": self.match_summary()}
 
     def is_over(self) -> bool:
         return self._over
@@ -205,10 +217,15 @@ class CourtPiece(TrickMatch):
         return {"over": self._over, "winner": self._winner, "deals_won": list(self.deals_won),
                 "coats": list(self.coats)}
 
-    def _extra_public(self) -> dict[str, Json]:
+    def public_view(self) -> CourtPiecePublicView:
         c = self.collector()
-        return {"pile": self.pile if self.double else 0, "teams": [[0, 2], [1, 3]],
-                "collector": c.as_json() if c is not None else None}
+        summ = self.summary()
+        return {**self._public_head(), "pile": self.pile if self.double else 0,
+                "teams": [[0, 2], [1, 3]], "collector": c.as_json() if c is not None else None,
+                "deals": summ["deals"], "match": summ["match"], "over": self._over}
+
+    def view(self, seat: int) -> CourtPieceView:
+        return {**self.public_view(), **self._seat_part(seat)}
 
     def _over_rule(self) -> str:
         return "CP-11"

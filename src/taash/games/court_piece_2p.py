@@ -11,8 +11,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from taash.games.base import Check, Json, Outcome, positive_int
-from taash.games.tricks import TrickMatch, TrickPlay
-from taash.games.types import CourtPiece2PDeal, CourtPiece2PMatch
+from taash.games.tricks import CALL, PLAY, TrickMatch, TrickPlay
+from taash.games.types import (
+    CourtPiece2PDeal,
+    CourtPiece2PMatch,
+    CourtPiece2PPublicView,
+    CourtPiece2PSummary,
+    CourtPiece2PView,
+)
 
 DEFAULTS: dict[str, Json] = {"target": 5}
 CHECKS: dict[str, Check] = {"target": positive_int}
@@ -30,6 +36,7 @@ class CourtPiece2P(TrickMatch):
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = ("next_caller", "points", "_over", "_winner")
+    _results: tuple[CourtPiece2PDeal, ...]
 
     def _init_match(self) -> None:
         self.next_caller = self.first_seat
@@ -69,8 +76,12 @@ class CourtPiece2P(TrickMatch):
         return {**self._deal_fields(), "complete": True, "winner": side,
                 "tricks": list(self.won), "court": court, "scored": scored}
 
-    def _result_keys(self) -> tuple[str, ...]:
-        return ("winner", "tricks", "court", "scored")
+    def summary(self) -> CourtPiece2PSummary:
+        deals = list(self._results)
+        if self.phase in (CALL, PLAY):
+            deals.append({**self._deal_fields(), "complete": False, "winner": None,
+                          "tricks": None, "court": None, "scored": None})
+        return {"game": self.game_id, "deals": deals, "match": self.match_summary()}
 
     def is_over(self) -> bool:
         return self._over
@@ -82,8 +93,13 @@ class CourtPiece2P(TrickMatch):
     def match_summary(self) -> CourtPiece2PMatch:
         return {"over": self._over, "winner": self._winner, "points": list(self.points)}
 
-    def _extra_public(self) -> dict[str, Json]:
-        return {"out_of_play": 26}
+    def public_view(self) -> CourtPiece2PPublicView:
+        summ = self.summary()
+        return {**self._public_head(), "out_of_play": len(OUT_OF_PLAY), "deals": summ["deals"],
+                "match": summ["match"], "over": self._over}
+
+    def view(self, seat: int) -> CourtPiece2PView:
+        return {**self.public_view(), **self._seat_part(seat)}
 
     def _over_rule(self) -> str:
         return "TW-6"

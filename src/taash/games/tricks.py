@@ -7,8 +7,6 @@ Action ids: ``0..51`` play that card, ``52 + s`` call suit ``s`` (S H D C) trump
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from taash.cards import SUIT_NAMES, SUITS, bits
 from taash.games.base import IllegalAction, Json, cards_mask, parse_action
 from taash.games.tricks_play import (
@@ -30,7 +28,13 @@ from taash.games.tricks_play import (
     suit_counts,
     trick_winner,
 )
-from taash.games.types import CourtDealHead
+from taash.games.types import (
+    CourtDealHead,
+    CourtLastTrick,
+    CourtPublicHead,
+    CourtSeatPart,
+    SeatCard,
+)
 
 
 class TrickMatch(TrickPlay):
@@ -128,16 +132,6 @@ class TrickMatch(TrickPlay):
         return {"dealer": self.dealer, "caller": self.caller,
                 "trump": SUITS[self.trump] if self.trump >= 0 else None}
 
-    def summary(self) -> dict[str, Json]:
-        deals: list[Mapping[str, Json]] = list(self._results)
-        if self.phase in (CALL, PLAY):
-            deals.append({**self._deal_fields(), "complete": False,
-                          **{k: None for k in self._result_keys()}})
-        return {"game": self.game_id, "deals": deals, "match": self.match_summary()}
-
-    def _result_keys(self) -> tuple[str, ...]:
-        raise NotImplementedError
-
     def record(self, hide_current: bool = False) -> dict[str, Json]:
         """The match's taash-record/1.  With ``hide_current`` a deal still in progress appears
         without its deck and with ``"hidden": true`` (what spectators and catch-up may see)."""
@@ -154,17 +148,18 @@ class TrickMatch(TrickPlay):
         return {"format": "taash-record/1", "game": self.game_id, "options": dict(self.options),
                 self.first_seat_key: self.first_seat, "deals": deals}
 
-    def public_view(self) -> dict[str, Json]:
+    def _public_head(self) -> CourtPublicHead:
+        """The public view's fields both games share; each game's ``public_view`` adds its
+        own, then ``deals``, ``match`` and ``over``."""
         n = self.num_seats
-        trick = [{"seat": (self.leader + i) % n, "card": CODES[c]}
+        trick: list[SeatCard] = [{"seat": (self.leader + i) % n, "card": CODES[c]}
                  for i, c in enumerate(self.trick)]
-        last = None
+        last: CourtLastTrick | None = None
         if self.last_trick is not None:
             leader, cards, winner = self.last_trick
             last = {"winner": winner,
                     "cards": [{"seat": (leader + i) % n, "card": CODES[c]}
                               for i, c in enumerate(cards)]}
-        summ = self.summary()
         return {
             "game": self.game_id, "options": dict(self.options), "seats": n,
             "phase": PHASE_NAMES[self.phase], "deal_number": len(self._past),
@@ -179,24 +174,19 @@ class TrickMatch(TrickPlay):
             "tricks_played": self.tricks_played, "tricks": list(self.won),
             "history": [{"seat": s, "action": ACTION_TEXT[a]} for s, a in self._log]
             if self.phase < WAIT else [],
-            **self._extra_public(),
-            "deals": summ["deals"], "match": summ["match"], "over": self.is_over(),
         }
 
-    def _extra_public(self) -> dict[str, Json]:
-        return {}
-
-    def view(self, seat: int) -> dict[str, Json]:
+    def _seat_part(self, seat: int) -> CourtSeatPart:
+        """What ``view(seat)`` adds to the public view: the hand, the legal actions and, for
+        the caller before the call, the most-held suits."""
         if not 0 <= seat < self.num_seats:
             raise ValueError(f"there is no seat {seat}")
-        v = self.public_view()
         hand = self.hands[seat] if self.phase < WAIT else 0
-        v["seat"] = seat
-        v["hand"] = PACK.codes(hand)
-        v["legal_actions"] = self.legal_actions(seat)
+        part: CourtSeatPart = {"seat": seat, "hand": PACK.codes(hand),
+                               "legal_actions": self.legal_actions(seat)}
         if self.phase == CALL and seat == self.caller:
-            v["trump_hint"] = [SUITS[s] for s in most_held(hand)]
-        return v
+            part["trump_hint"] = [SUITS[s] for s in most_held(hand)]
+        return part
 
 
 __all__ = ["PACK", "TrickMatch", "TrickPlay", "most_held", "suit_counts", "bits", "SUIT_OF",

@@ -14,6 +14,7 @@ from typing import ClassVar, Self
 
 from taash.cards import SUITS, Pack, card_list
 from taash.games.base import DealSlots, Json, MatchBase, Outcome, Packet, RecordError, check_deck
+from taash.games.types import CourtPhase
 
 PACK = Pack("23456789TJQKA")
 TRUMP_BASE = 52
@@ -25,7 +26,7 @@ CODES = tuple(PACK.code(c) for c in range(52))
 ACTION_TEXT = tuple("play:" + c for c in CODES) + tuple("trump:" + s for s in SUITS)
 
 CALL, PLAY, WAIT, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("trump", "play", "waiting", "over")
+PHASE_NAMES: tuple[CourtPhase, ...] = ("trump", "play", "waiting", "over")
 
 
 def suit_counts(mask: int) -> list[int]:

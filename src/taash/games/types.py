@@ -87,11 +87,16 @@ class CourtPiece2PMatch(TypedDict):
     points: list[int]
 
 
-class _CourtPublic(TypedDict):
+CourtPhase = Literal["trump", "play", "waiting", "over"]
+
+
+class CourtPublicHead(TypedDict):
+    """The fields of a Court Piece public view that both games share (``over`` aside)."""
+
     game: str
     options: dict[str, Json]
     seats: int
-    phase: Literal["trump", "play", "waiting", "over"]
+    phase: CourtPhase
     deal_number: int
     dealer: int | None
     caller: int | None
@@ -106,10 +111,18 @@ class _CourtPublic(TypedDict):
     tricks_played: int
     tricks: list[int]
     history: list[SeatAction]
-    over: bool
 
 
-class CourtPiecePublicView(_CourtPublic):
+class CourtSeatPart(TypedDict):
+    """What ``view(seat)`` adds to the public view in Court Piece."""
+
+    seat: int
+    hand: list[str]
+    legal_actions: list[str]
+    trump_hint: NotRequired[list[str]]
+
+
+class CourtPiecePublicView(CourtPublicHead):
     """``public_view()`` of four-player Court Piece (spectators see this)."""
 
     pile: int
@@ -117,6 +130,7 @@ class CourtPiecePublicView(_CourtPublic):
     collector: CollectorJson | None
     deals: list[CourtPieceDeal]
     match: CourtPieceMatch
+    over: bool
 
 
 class CourtPieceView(CourtPiecePublicView):
@@ -129,12 +143,13 @@ class CourtPieceView(CourtPiecePublicView):
     trump_hint: NotRequired[list[str]]
 
 
-class CourtPiece2PPublicView(_CourtPublic):
+class CourtPiece2PPublicView(CourtPublicHead):
     """``public_view()`` of two-player Court Piece; ``out_of_play`` counts unseen cards."""
 
     out_of_play: int
     deals: list[CourtPiece2PDeal]
     match: CourtPiece2PMatch
+    over: bool
 
 
 class CourtPiece2PView(CourtPiece2PPublicView):

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from taash.cards import RANKS, SUITS, parse_card
-from taash.games import get_game
+from taash.games import game_class
 from taash.games.base import Json, RecordError, json_type
 from taash.games.goat import STOCK
 
@@ -110,7 +110,7 @@ def canonical_pack(game: str) -> list[str]:
     """The game's pack in the order the scheme starts from: suits S H D C, and in each suit
     the ranks ascending in the order 2 3 … T J Q K A, whatever order they rank in the game
     (Goat's ten ranks above its king, but it comes after the nine here)."""
-    codes: list[str] = get_game(game).pack().full_deck()
+    codes = game_class(game).pack().full_deck()
     return sorted(codes, key=lambda c: (SUITS.index(c[1]), RANKS.index(c[0])))
 
 

@@ -22,18 +22,13 @@ import random
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from taash.cards import RANKS, SUITS, parse_card
-from taash.games import get_game
-from taash.games.base import RecordError, json_type
+from taash.games import game_class
+from taash.games.base import Json, RecordError, json_type
+from taash.games.goat import STOCK
 
 SCHEME = "taash-shuffle/1"
-
-# Goat's stock is deck[16:36]: the shown trump card is deck[16 + uniform(20)].  Until the core
-# says so itself (a `deal_slots` classmethod is coming to the game classes), this is the one
-# place fair deals take it from.
-GOAT_STOCK = range(16, 36)
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TABLE = re.compile(r"[A-Za-z0-9_-]{0,64}")
@@ -52,7 +47,7 @@ class NotFair(ValueError):
         return f"deal {self.deal}: not fair: {self.reason}"
 
 
-def check_form(fair: object, num_seats: int, where: str) -> dict[str, Any]:
+def check_form(fair: object, num_seats: int, where: str) -> dict[str, Json]:
     """A deal's ``fair`` object, checked for form only (RecordError saying what and where)."""
     if not isinstance(fair, dict):
         raise RecordError(f"{where}: must be an object, not {json_type(fair)}")
@@ -115,7 +110,7 @@ def canonical_pack(game: str) -> list[str]:
     """The game's pack in the order the scheme starts from: suits S H D C, and in each suit
     the ranks ascending in the order 2 3 … T J Q K A, whatever order they rank in the game
     (Goat's ten ranks above its king, but it comes after the nine here)."""
-    codes: list[str] = get_game(game).pack().full_deck()
+    codes = game_class(game).pack().full_deck()
     return sorted(codes, key=lambda c: (SUITS.index(c[1]), RANKS.index(c[0])))
 
 
@@ -130,10 +125,11 @@ def derive(game: str, table: str, deal: int, seeds: Sequence[str],
         deck[i], deck[j] = deck[j], deck[i]
     if game != "goat":
         return deck, None
-    return deck, deck[GOAT_STOCK.start + _uniform(words, len(GOAT_STOCK))]
+    # GT-4: the shown trump card is a uniform card of the stock, deck[16 + uniform(20)]
+    return deck, deck[STOCK.start + _uniform(words, len(STOCK))]
 
 
-def check_proof(game: str, deal: int, fair: dict[str, Any], deck: Sequence[str],
+def check_proof(game: str, deal: int, fair: dict[str, Json], deck: Sequence[str],
                 trump_card: str | None = None) -> str | None:
     """Why deal ``deal``'s proof fails (the first failing of commit, deck, trump_card), or None
     when it holds.  ``deck`` and ``trump_card`` are card codes as the (validated) record writes
@@ -152,7 +148,7 @@ def check_proof(game: str, deal: int, fair: dict[str, Any], deck: Sequence[str],
     return None
 
 
-def check_record(rec: dict[str, Any], summary: dict[str, Any]) -> None:
+def check_record(rec: dict[str, Json], summary: dict[str, Json]) -> None:
     """Check every fair deal of a validated, replayed record (NotFair for the first that
     fails) and mark each deal of its summary ``"fair"``: True when its proof was checked,
     None when it has no ``fair`` or no ``secret`` yet."""
@@ -169,7 +165,7 @@ def check_record(rec: dict[str, Any], summary: dict[str, Any]) -> None:
             deals[i] = {**deals[i], "fair": checked}  # a copy: the state keeps its own
 
 
-def offline(rng: random.Random, num_seats: int) -> dict[str, Any]:
+def offline(rng: random.Random, num_seats: int) -> dict[str, Json]:
     """A ``fair`` object for a record made offline (table ``""``), its secret and seeds drawn
     from ``rng`` (so a seeded rng gives the same object); some seats give no seed."""
     secret = rng.randbytes(32).hex()

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from taash import fair as fair_deals
 from taash.games import Goat, MatchState, game_class
 from taash.games.base import (
     IllegalAction,
+    Json,
     MalformedAction,
     RecordError,
     check_deck,
@@ -43,14 +43,14 @@ class ReplayError(ValueError):
                 f"illegal: {self.error}")
 
 
-def parse_json(text: str | bytes) -> Any:
+def parse_json(text: str | bytes) -> Json:
     try:
         return json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise RecordError(f"not JSON: {e}") from None
 
 
-def validate(rec: object) -> dict[str, Any]:
+def validate(rec: object) -> dict[str, Json]:
     """Check a record's shape, game, options, decks, seats and card codes; returns it with its
     options filled in.  Raises RecordError saying what is wrong and where."""
     if not isinstance(rec, dict):
@@ -106,7 +106,7 @@ def validate(rec: object) -> dict[str, Any]:
     return {**rec, "options": options}
 
 
-def replay(rec: dict[str, Any]) -> MatchState:
+def replay(rec: dict[str, Json]) -> MatchState:
     """Replay a validated record; returns the match state.  Raises ReplayError on the first
     illegal action, RecordError when a deal follows one that stopped early or when a deal with
     no actions is listed after the match has ended."""
@@ -134,32 +134,32 @@ def replay(rec: dict[str, Any]) -> MatchState:
     return state
 
 
-def _after_end(deals: list[dict[str, Any]], start: int) -> None:
+def _after_end(deals: list[dict[str, Json]], start: int) -> None:
     for k in range(start, len(deals)):
         if not deals[k]["actions"]:
             raise RecordError(f"deals[{k}]: a deal with no actions, listed after the match "
                               "has ended")
 
 
-def load(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
+def load(source: str | bytes | dict[str, Json]) -> dict[str, Json]:
     """Parse (if text) and validate a record."""
     rec = parse_json(source) if isinstance(source, str | bytes) else source
     return validate(rec)
 
 
-def verify(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
+def verify(source: str | bytes | dict[str, Json]) -> dict[str, Json]:
     """The summary of a record after checking every action (RecordError / ReplayError), then
     every fair deal's proof (NotFair); each deal's summary says ``"fair"``: true or null."""
     rec = load(source)
     state = replay(rec)
-    summary: dict[str, Any] = state.summary()
+    summary: dict[str, Json] = dict(state.summary())
     fair_deals.check_record(rec, summary)
     return summary
 
 
 def random_record(game: str, options: object = None, seed: int | None = None,
                   deals: int | None = None, legal: bool = False,
-                  fair: bool = False) -> dict[str, Any]:
+                  fair: bool = False) -> dict[str, Json]:
     """A match (or its first ``deals`` deals) with every action drawn uniformly from the legal
     actions of every seat that may act.  The same seed gives the same record.  With ``fair``
     every deal carries a ``fair`` object (secret and seeds drawn from the seed) and its deck
@@ -171,7 +171,7 @@ def random_record(game: str, options: object = None, seed: int | None = None,
     legal_maps: list[list[dict[str, list[str]]]] = []
     n = cls.num_seats
     played = 0
-    proofs: list[dict[str, Any]] = []
+    proofs: list[dict[str, Json]] = []
     while played < limit and state.needs_deal():
         if fair:
             proofs.append(fair_deals.offline(rng, n))
@@ -188,7 +188,7 @@ def random_record(game: str, options: object = None, seed: int | None = None,
             seat, a = rng.choice(choices)
             state.apply_id(seat, a)
         played += 1
-    rec: dict[str, Any] = state.record()
+    rec: dict[str, Json] = state.record()
     if legal:
         for d, maps in zip(rec["deals"], legal_maps, strict=True):
             for a, m in zip(d["actions"], maps, strict=True):

@@ -9,13 +9,21 @@ free or most-held trump calls, coats, dealer rotation and sessions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
 from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
-from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, most_held
+from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, TrickPlay, most_held
+from taash.games.types import (
+    CollectorJson,
+    CourtPieceDeal,
+    CourtPieceMatch,
+    CourtPiecePublicView,
+    CourtPieceSummary,
+    CourtPieceView,
+)
 
-DEFAULTS: dict[str, Any] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
+DEFAULTS: dict[str, Json] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
                             "session_end": {"coats": 2}}
 
 
@@ -46,7 +54,7 @@ class Collector:
     seat: int | None
     last: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CollectorJson:
         return {"pile": self.pile, "seat": self.seat, "last": self.last}
 
 
@@ -83,6 +91,7 @@ class CourtPiece(TrickMatch):
 
     __slots__ = ("double", "ace_rule", "most_held_rule", "next_dealer", "deals_won", "coats",
                  "_over", "_winner")
+    _results: tuple[CourtPieceDeal, ...]
 
     def _init_match(self) -> None:
         o = self.options
@@ -95,13 +104,13 @@ class CourtPiece(TrickMatch):
         self._over = False
         self._winner: int | str | None = None
 
-    def _copy_match_fields(self, other: TrickMatch) -> None:
+    def _copy_match_fields(self, other: TrickPlay) -> None:
         self.deals_won = self.deals_won[:]
         self.coats = self.coats[:]
 
     def _roles(self) -> tuple[int, int]:
         d = self.next_dealer
-        return d, (d + 1) % 4
+        return d, (d + 1) % 4  # CP-2: the caller sits on the dealer's left
 
     def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
         c = caller  # CP-3: five each from the caller on, then the call
@@ -126,9 +135,6 @@ class CourtPiece(TrickMatch):
                                     "trump_most_held",
                                     {"suits": "".join(SUITS[s] for s in best)})
 
-    def _side(self, seat: int) -> int:
-        return seat & 1
-
     def _trick_won(self, winner: int, card: int) -> bool:
         team = winner & 1
         won = self.won
@@ -148,8 +154,8 @@ class CourtPiece(TrickMatch):
             self.chain = winner if n > 1 else -1  # CP-7a; CP-8: an ace trick still counts
         return won[team] >= 7
 
-    def _finish_deal(self, side: int) -> dict[str, Any]:
-        coat = self.won[1 - side] == 0
+    def _finish_deal(self, side: int) -> CourtPieceDeal:
+        coat = self.won[1 - side] == 0  # CP-9: the other team took or collected no trick
         self.deals_won[side] += 1
         if coat:
             self.coats[side] += 1
@@ -160,8 +166,8 @@ class CourtPiece(TrickMatch):
             self.next_dealer = (self.dealer + 2) % 4
         else:
             self.next_dealer = self.dealer
-        fields = {**self._deal_fields(), "complete": True, "winner": side,
-                  "tricks": list(self.won), "coat": coat}
+        fields: CourtPieceDeal = {**self._deal_fields(), "complete": True, "winner": side,
+                                  "tricks": list(self.won), "coat": coat}
         end = self.options["session_end"]
         played = len(self._results) + 1
         if end is None:
@@ -180,8 +186,12 @@ class CourtPiece(TrickMatch):
                 self._winner = "draw"
         return fields
 
-    def _result_keys(self) -> tuple[str, ...]:
-        return ("winner", "tricks", "coat")
+    def summary(self) -> CourtPieceSummary:
+        deals = list(self._results)
+        if self.phase in (CALL, PLAY):
+            deals.append({**self._deal_fields(), "complete": False, "winner": None,
+                          "tricks": None, "coat": None})
+        return {"game": self.game_id, "deals": deals, "match": self.match_summary()}
 
     def is_over(self) -> bool:
         return self._over
@@ -203,22 +213,19 @@ class CourtPiece(TrickMatch):
         return Collector(self.pile, self.chain if self.chain >= 0 else None,
                          self.tricks_played == 12)
 
-    def match_summary(self) -> dict[str, Any]:
+    def match_summary(self) -> CourtPieceMatch:
         return {"over": self._over, "winner": self._winner, "deals_won": list(self.deals_won),
                 "coats": list(self.coats)}
 
-    def leader_text(self) -> str:
-        """Who leads the session (for open-ended sessions): by coats, then by deals won."""
-        c, d = self.coats, self.deals_won
-        if c != [c[0], c[0]] or d[0] != d[1]:
-            t = 0 if (c[0], d[0]) > (c[1], d[1]) else 1
-            return f"team {t} leads"
-        return "level"
-
-    def _extra_public(self) -> dict[str, Any]:
+    def public_view(self) -> CourtPiecePublicView:
         c = self.collector()
-        return {"pile": self.pile if self.double else 0, "teams": [[0, 2], [1, 3]],
-                "collector": c.as_json() if c is not None else None}
+        summ = self.summary()
+        return {**self._public_head(), "pile": self.pile if self.double else 0,
+                "teams": [[0, 2], [1, 3]], "collector": c.as_json() if c is not None else None,
+                "deals": summ["deals"], "match": summ["match"], "over": self._over}
+
+    def view(self, seat: int) -> CourtPieceView:
+        return {**self.public_view(), **self._seat_part(seat)}
 
     def _over_rule(self) -> str:
         return "CP-11"

@@ -8,12 +8,19 @@ thirteen cards each, 26 out of play, first to seven tricks, match to ``target`` 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from taash.games.base import Check, Json, Outcome, positive_int
-from taash.games.tricks import TrickMatch
+from taash.games.tricks import CALL, PLAY, TrickMatch, TrickPlay
+from taash.games.types import (
+    CourtPiece2PDeal,
+    CourtPiece2PMatch,
+    CourtPiece2PPublicView,
+    CourtPiece2PSummary,
+    CourtPiece2PView,
+)
 
-DEFAULTS: dict[str, Any] = {"target": 5}
+DEFAULTS: dict[str, Json] = {"target": 5}
 CHECKS: dict[str, Check] = {"target": positive_int}
 OUT_OF_PLAY = tuple(range(26, 52))
 
@@ -29,6 +36,7 @@ class CourtPiece2P(TrickMatch):
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
 
     __slots__ = ("next_caller", "points", "_over", "_winner")
+    _results: tuple[CourtPiece2PDeal, ...]
 
     def _init_match(self) -> None:
         self.next_caller = self.first_seat
@@ -36,12 +44,12 @@ class CourtPiece2P(TrickMatch):
         self._over = False
         self._winner: int | None = None
 
-    def _copy_match_fields(self, other: TrickMatch) -> None:
+    def _copy_match_fields(self, other: TrickPlay) -> None:
         self.points = self.points[:]
 
     def _roles(self) -> tuple[int, int]:
         c = self.next_caller
-        return 1 - c, c
+        return 1 - c, c  # TW-2: the other player deals
 
     def _first_packets(self, caller: int) -> list[tuple[int, int, int]]:
         return [(caller, 0, 5), (1 - caller, 5, 10)]  # TW-3
@@ -52,14 +60,11 @@ class CourtPiece2P(TrickMatch):
     def _out_of_play(self) -> tuple[int, ...]:
         return OUT_OF_PLAY  # TW-3: deck[26:52], unseen by both
 
-    def _side(self, seat: int) -> int:
-        return seat
-
     def _trick_won(self, winner: int, card: int) -> bool:
         self.won[winner] += 1
         return self.won[winner] >= 7
 
-    def _finish_deal(self, side: int) -> dict[str, Any]:
+    def _finish_deal(self, side: int) -> CourtPiece2PDeal:
         court = self.won[1 - side] == 0
         gain = 4 if court else (1 if side == self.caller else 2)  # TW-5
         scored = [0, 0]
@@ -71,8 +76,12 @@ class CourtPiece2P(TrickMatch):
         return {**self._deal_fields(), "complete": True, "winner": side,
                 "tricks": list(self.won), "court": court, "scored": scored}
 
-    def _result_keys(self) -> tuple[str, ...]:
-        return ("winner", "tricks", "court", "scored")
+    def summary(self) -> CourtPiece2PSummary:
+        deals = list(self._results)
+        if self.phase in (CALL, PLAY):
+            deals.append({**self._deal_fields(), "complete": False, "winner": None,
+                          "tricks": None, "court": None, "scored": None})
+        return {"game": self.game_id, "deals": deals, "match": self.match_summary()}
 
     def is_over(self) -> bool:
         return self._over
@@ -81,11 +90,16 @@ class CourtPiece2P(TrickMatch):
         """TW-6: the seat that reached the target first."""
         return Outcome(self._winner, False, "TW-6") if self._over else None
 
-    def match_summary(self) -> dict[str, Any]:
+    def match_summary(self) -> CourtPiece2PMatch:
         return {"over": self._over, "winner": self._winner, "points": list(self.points)}
 
-    def _extra_public(self) -> dict[str, Any]:
-        return {"out_of_play": 26}
+    def public_view(self) -> CourtPiece2PPublicView:
+        summ = self.summary()
+        return {**self._public_head(), "out_of_play": len(OUT_OF_PLAY), "deals": summ["deals"],
+                "match": summ["match"], "over": self._over}
+
+    def view(self, seat: int) -> CourtPiece2PView:
+        return {**self.public_view(), **self._seat_part(seat)}
 
     def _over_rule(self) -> str:
         return "TW-6"

@@ -1,0 +1,342 @@
+"""Goat's match state and fast path (RULES.md GT-2..GT-5, GT-7..GT-12): dealing one card at a
+time, the shown trump card, who may act (the molodka out of turn), legal action ids, applying
+them, drawing back to four, the end of a game and of the match.  Text, events, views and
+records are ``taash.games.goat.Goat``'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Sequence
+from typing import ClassVar, Self
+
+from taash.cards import SUITS, CardError, Pack, parse_card
+from taash.games.base import (
+    Check,
+    DealSlots,
+    Json,
+    MatchBase,
+    Outcome,
+    Packet,
+    RecordError,
+    check_deck,
+)
+from taash.games.goat_rules import (
+    BEAT,
+    BEATEN,
+    CARDS,
+    CHECKS,
+    CODES,
+    DEALT,
+    DEFAULTS,
+    LEAD,
+    MOLODKA,
+    OVER,
+    PACK,
+    PASS,
+    PLAY,
+    SHIFT,
+    STOCK,
+    SUIT_OF,
+    WAIT,
+    _answers,
+    _leads,
+    _pair,
+    defeat_points,
+    is_molodka,
+    points,
+)
+from taash.games.types import GoatDeal
+
+
+def _copy_rng(rng: random.Random | None) -> random.Random | None:
+    if rng is None:
+        return None
+    new = random.Random()
+    new.setstate(rng.getstate())
+    return new
+
+
+
+class GoatPlay(MatchBase):
+    """A Goat match's state and its fast path: dealing, who may act, ``legal_ids`` and
+    ``apply_id``, drawing and the end of each game (``Goat`` adds text, views and records).
+
+    Search may read these attributes directly on its fast path (never write them): ``hands``,
+    ``plays`` (seat, verb, card mask of the current trick), ``top``/``top_seat`` (the cards on
+    top), ``k``, ``to_move``, ``first_leader``, ``trump``, ``trump_card``, ``taken`` (cards per
+    team), ``tricks``, ``deck`` and ``stock_pos`` (the stock is ``deck[stock_pos:]``: hidden
+    information, which only a determinized sample may read), ``molodka_done``, ``phase``.
+    """
+
+    game_id: ClassVar[str] = "goat"
+    num_seats: ClassVar[int] = 4
+    first_seat_key: ClassVar[str] = "first_dealer"
+    seat_word: ClassVar[str] = "dealer"
+    DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
+    CHECKS: ClassVar[dict[str, Check]] = CHECKS
+
+    __slots__ = (
+        "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
+        "hands", "stock_pos", "first_leader", "game_leader", "lead_seat", "k", "plays", "top",
+        "top_seat", "molodka_done", "played", "to_move", "taken", "tricks", "last_trick",
+        "next_dealer", "next_leader", "defeat", "prev_eggs", "_over", "_loser", "_log", "_past",
+        "_results",
+    )
+
+    def __init__(self, options: dict[str, Json], first_dealer: int,
+                 rng: random.Random | None = None) -> None:
+        self.options = options
+        self.rng = rng
+        self.first_seat = first_dealer
+        self.phase = WAIT
+        self.next_dealer = first_dealer
+        self.next_leader = -1
+        self.defeat = [0, 0]
+        self.prev_eggs = False
+        self._over = False
+        self._loser: int | None = None
+        self._log: list[tuple[int, int]] = []
+        self._past: tuple[tuple[list[int], int, tuple[tuple[int, int], ...]], ...] = ()
+        self._results: tuple[GoatDeal, ...] = ()
+        self.deck: list[int] = []
+        self.hands = [0, 0, 0, 0]
+        self.plays: list[tuple[int, int, int]] = []
+        self.taken = [0, 0]
+        self.tricks = [0, 0]
+        self.last_trick: tuple[int, list[tuple[int, int, int]]] | None = None
+        self.dealer = self.trump = self.trump_card = self.to_move = -1
+        self.stock_pos = self.k = self.top = self.played = 0
+        self.first_leader = self.game_leader = self.lead_seat = self.top_seat = -1
+        self.molodka_done = False
+        if rng is not None:
+            self.deal_from(rng)
+
+    @classmethod
+    def pack(cls) -> Pack:
+        return PACK
+
+    def over_rule(self) -> str:
+        return "GT-12"
+
+    # -- dealing -----------------------------------------------------------------------------
+    def needs_deal(self) -> bool:
+        return self.phase == WAIT
+
+    def deal_from(self, rng: random.Random) -> None:
+        """Deal the next game from a deck shuffled with ``rng``, the shown trump card drawn
+        uniformly from the stock (GT-4)."""
+        cards = list(range(36))
+        rng.shuffle(cards)
+        self._start(cards, rng.choice(cards[DEALT:]))
+
+    def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
+        """Start the next game from a deck order and the shown trump card (GT-3, GT-4)."""
+        cards = check_deck(PACK, list(deck))
+        if not isinstance(trump_card, str):
+            raise RecordError("trump_card: a Goat deal needs the shown trump card")
+        with contextlib.suppress(CardError):  # if it does not parse, check_trump_card says so
+            trump_card = parse_card(trump_card)
+        self._start(cards, self.check_trump_card(cards, trump_card))
+
+    @staticmethod
+    def check_trump_card(deck: Sequence[int] | Sequence[str], trump_card: str,
+                         where: str = "trump_card") -> int:
+        """GT-4: the card index of the shown trump card, which must be a card of the stock of
+        ``deck`` (card indexes or codes, top first); RecordError naming ``where`` if not.
+
+        >>> deck = PACK.full_deck()
+        >>> GoatPlay.check_trump_card(deck, "AC")
+        35
+        >>> GoatPlay.check_trump_card(deck, "6S")
+        Traceback (most recent call last):
+        taash.games.base.RecordError: trump_card: 6S is not in the stock (deck[16:36])
+        """
+        try:
+            tc = PACK.index(trump_card)
+        except ValueError as e:
+            raise RecordError(f"{where}: {e}") from None
+        stock = deck[STOCK.start:STOCK.stop]
+        if (CODES[tc] if stock and isinstance(stock[0], str) else tc) not in stock:
+            raise RecordError(f"{where}: {trump_card} is not in the stock "
+                              f"(deck[{STOCK.start}:{STOCK.stop}])")
+        return tc
+
+    def deal_slots(self) -> DealSlots:
+        """GT-3, GT-4: ``deck[i]`` to seat ``dealer + 1 + i`` for the first 16, then the
+        stock; the trump card's position once the game is dealt.  Between games: the next."""
+        playing = self.phase == PLAY
+        d = self.dealer if playing else self.next_dealer
+        return DealSlots(tuple(Packet((d + 1 + i) % 4, i, i + 1) for i in range(DEALT)),
+                         stock=tuple(STOCK), hand_size=4,
+                         trump_card=self.deck.index(self.trump_card) if playing else None)
+
+    def _start(self, cards: list[int], tc: int) -> None:
+        if self.phase != WAIT:
+            raise RecordError("a game is already in progress" if self.phase != OVER
+                              else "the match is over")
+        self.deck = cards
+        self.trump_card = tc
+        self.trump = SUIT_OF[tc]
+        d = self.dealer = self.next_dealer
+        self.hands = [0, 0, 0, 0]
+        for i in range(DEALT):
+            self.hands[(d + 1 + i) % 4] |= 1 << cards[i]
+        self.stock_pos = DEALT
+        leader = (d + 1) % 4 if self.next_leader < 0 else self.next_leader  # GT-5
+        self.game_leader = leader
+        self.taken = [0, 0]
+        self.tricks = [0, 0]
+        self.last_trick = None
+        self._log = []
+        self.phase = PLAY
+        self._new_trick(leader)
+
+    def _new_trick(self, leader: int) -> None:
+        self.first_leader = self.lead_seat = self.to_move = leader
+        self.k = 0
+        self.plays = []
+        self.top = 0
+        self.top_seat = -1
+        self.molodka_done = False
+        self.played = 0
+
+    # -- who may act -------------------------------------------------------------------------
+    def can_molodka(self, seat: int) -> bool:
+        """GT-8: may ``seat`` play a molodka now?"""
+        if self.phase != PLAY or self.molodka_done or self.played >> seat & 1:
+            return False
+        if seat == self.to_move and not self.plays:
+            return False  # the leader of an empty trick leads it with lead:
+        return is_molodka(self.hands[seat])
+
+    def actors(self) -> list[int]:
+        """Seats that may act now, in GT-8 order: from the trick's first leader onwards."""
+        if self.phase != PLAY:
+            return []
+        if self.molodka_done:
+            return [self.to_move]
+        out = []
+        hands = self.hands
+        for i in range(4):
+            s = (self.first_leader + i) % 4
+            if s == self.to_move or (hands[s].bit_count() == 4 and self.can_molodka(s)):
+                out.append(s)
+        return out
+
+    def legal_ids(self, seat: int) -> list[int]:
+        if self.phase != PLAY:
+            return []
+        out: list[int] = []
+        if seat == self.to_move:
+            hand = self.hands[seat]
+            if not self.plays:
+                out.extend(_leads(hand))
+            else:
+                top, beaten = self.top, BEATEN[self.trump]
+                for sub in _answers(hand, self.k):
+                    out.append(PASS << SHIFT | sub)
+                    if _pair(sub, top, beaten):
+                        out.append(BEAT << SHIFT | sub)
+        if self.can_molodka(seat):
+            out.append(MOLODKA << SHIFT | self.hands[seat])
+        return out
+
+    # -- the fast path -----------------------------------------------------------------------
+    def apply_id(self, seat: int, a: int) -> None:
+        """Apply an action id from ``legal_ids(seat)``; unchecked."""
+        self._log.append((seat, a))
+        verb = a >> SHIFT
+        cards = a & CARDS
+        hands = self.hands
+        if verb == MOLODKA:
+            for s, _, m in self.plays:  # GT-8: the trick's cards go back to their owners
+                hands[s] |= m
+            self.plays = []
+            self.played = 0
+            self.lead_seat = seat
+            self.molodka_done = True
+        hands[seat] &= ~cards
+        self.plays.append((seat, verb, cards))
+        self.played |= 1 << seat
+        if verb == LEAD or verb == MOLODKA:
+            self.k = cards.bit_count()
+            if self.k == 4:
+                self.molodka_done = True
+            self.top, self.top_seat = cards, seat
+        elif verb == BEAT:
+            self.top, self.top_seat = cards, seat
+        if len(self.plays) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        w = self.top_seat
+        team = w & 1
+        for _, _, m in self.plays:
+            self.taken[team] |= m
+        self.tricks[team] += 1
+        self.last_trick = (w, self.plays)
+        hands, deck = self.hands, self.deck
+        need = 4 - hands[w].bit_count()  # GT-9: draw one at a time from the winner on
+        for _ in range(need):
+            for i in range(4):
+                if self.stock_pos < 36:
+                    hands[(w + i) % 4] |= 1 << deck[self.stock_pos]
+                    self.stock_pos += 1
+        self._new_trick(w)
+        if self.stock_pos >= 36 and not any(hands):
+            self._end_game(w)
+
+    def _end_game(self, last_winner: int) -> None:
+        pts = [points(self.taken[0]), points(self.taken[1])]
+        eggs = pts[0] == pts[1] == 60
+        doubled = self.options["eggs"] == "double-next" and self.prev_eggs
+        defeat = defeat_points(pts, self.tricks, doubled)
+        self.prev_eggs = eggs
+        for t in (0, 1):
+            self.defeat[t] += defeat[t]
+        target = self.options["target"]
+        for t in (0, 1):
+            if self.defeat[t] >= target:
+                self._over, self._loser = True, t
+        self._results = self._results + ({
+            "dealer": self.dealer, "trump": SUITS[self.trump], "complete": True,
+            "trump_card": CODES[self.trump_card], "leader": self.game_leader,
+            "points": pts, "eggs": eggs, "defeat": defeat},)
+        self._past = self._past + ((self.deck, self.trump_card, tuple(self._log)),)
+        self._log = []
+        self.next_dealer = (self.dealer + 1) % 4  # GT-2
+        self.next_leader = last_winner  # GT-5
+        self.to_move = -1
+        self.phase = OVER if self._over else WAIT
+        if self.phase == WAIT and self.rng is not None:
+            self.deal_from(self.rng)
+
+    def turn(self) -> int | None:
+        """The seat whose turn it is (not counting optional out-of-turn molodkas)."""
+        return self.to_move if self.phase == PLAY else None
+
+    def clone(self, keep_rng: bool = False) -> Self:
+        """A cheap independent copy.  Without ``keep_rng`` the clone has no rng and stops at
+        the game's end (what search wants); with it, it deals on exactly as this match would."""
+        new = object.__new__(type(self))
+        for name in GoatPlay.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = _copy_rng(self.rng) if keep_rng else None
+        new.hands = self.hands[:]
+        new.plays = self.plays[:]
+        new.taken = self.taken[:]
+        new.tricks = self.tricks[:]
+        new.defeat = self.defeat[:]
+        new._log = self._log[:]
+        return new
+
+    def is_over(self) -> bool:
+        return self._over
+
+    def outcome(self) -> Outcome | None:
+        """GT-12: the team that is not the goat wins."""
+        return Outcome(1 - self._loser, False, "GT-12") if self._loser is not None else None

@@ -1,0 +1,177 @@
+"""Goat's rules as pure functions and tables (RULES.md GT-1, GT-3, GT-6..GT-8, GT-11): the
+pack and points, which card beats which, the one-to-one pairing a beat needs, the legal leads
+and answers of a hand, defeat points, action text and how others see a trick's plays.
+
+Action ids are ``verb << SHIFT | cards`` (a card bitmask); text is ``verb:card,card``.
+
+>>> action_text(BEAT << SHIFT | PACK.mask(["TH", "7D"]))
+'beat:TH,7D'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from taash.cards import Pack, bits
+from taash.games.base import Check, Json, one_of, positive_int
+from taash.games.types import GoatPhase, GoatPlayJson, GoatVerb
+
+PACK = Pack("6789JQKTA")
+CODES = tuple(PACK.code(c) for c in range(36))
+POINTS = tuple((0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 9] for c in range(36))
+SUIT_OF = PACK.suit_of
+RANK_OF = PACK.rank_of
+SUIT_MASK = PACK.suit_masks
+LEAD, BEAT, PASS, MOLODKA = 1, 2, 3, 4
+VERBS = ("", "lead", "beat", "pass", "molodka")
+VERB_NAMES: tuple[GoatVerb, ...] = ("lead", "beat", "pass", "molodka")  # VERBS[1:], typed
+ACTION_VERBS = {"lead": LEAD, "beat": BEAT, "pass": PASS, "molodka": MOLODKA}  # verb ids
+SHIFT = 36
+CARDS = (1 << SHIFT) - 1
+PLAY, WAIT, OVER = 1, 2, 3
+PHASE_NAMES = ("", "play", "waiting", "over")
+PHASES: tuple[GoatPhase, ...] = ("play", "waiting", "over")  # PHASE_NAMES[1:], typed
+DEALT = 16  # GT-3: deck[0:16] is dealt one card at a time ...
+STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16] on
+
+DEFAULTS: dict[str, Json] = {"eggs": "none", "target": 12}
+CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
+
+
+def points(mask: int) -> int:
+    return sum(POINTS[c] for c in bits(mask))
+
+
+def beats(x: int, y: int, trump: int) -> bool:
+    """GT-6: x beats y (same suit and higher, or x trump and y not)."""
+    sx, sy = SUIT_OF[x], SUIT_OF[y]
+    return (sx == sy and x > y) or (sx == trump and sy != trump)
+
+
+# BEATEN[trump][x]: the set of cards that card x beats when ``trump`` is trump (GT-6).
+BEATEN = tuple(tuple(sum(1 << y for y in range(36) if beats(x, y, t)) for x in range(36))
+               for t in range(4))
+
+
+def beats_all(new: int, top: int, trump: int) -> bool:
+    """GT-7: a one-to-one pairing exists in which every new card beats its partner.
+
+    >>> T = PACK.mask
+    >>> beats_all(T(["8S", "6H"]), T(["TS", "6S"]), 1)  # trump H: 8S on 6S, 6H on TS
+    True
+    >>> beats_all(T(["QD", "JD"]), T(["AD", "9D"]), 2)  # both beat 9D, neither AD
+    False
+    """
+    if new.bit_count() != top.bit_count():
+        return False
+    return _pair(new, top, BEATEN[trump])
+
+
+def _pair(new: int, top: int, beaten: tuple[int, ...]) -> bool:
+    if not new:
+        return True
+    low = new & -new
+    options = beaten[low.bit_length() - 1] & top
+    rest = new ^ low
+    while options:
+        y = options & -options
+        if _pair(rest, top ^ y, beaten):
+            return True
+        options ^= y
+    return False
+
+
+# SUBSETS[n][k]: for a hand of n cards, the k-card subsets as lists of positions in the hand.
+SUBSETS = tuple(tuple(tuple([i for i in range(n) if m >> i & 1] for m in range(1, 1 << n)
+                            if m.bit_count() == k) for k in range(n + 1)) for n in range(5))
+
+
+def _cards(hand: int) -> list[int]:
+    out = []
+    while hand:
+        low = hand & -hand
+        out.append(low)
+        hand ^= low
+    return out
+
+
+def _answers(hand: int, k: int) -> list[int]:
+    """The k-card subsets of a hand of at most four cards."""
+    cards = _cards(hand)
+    return [sum(cards[i] for i in pos) for pos in SUBSETS[len(cards)][k]]
+
+
+def _leads(hand: int) -> list[int]:
+    """Lead ids of a hand: every non-empty one-suit subset."""
+    out: list[int] = []
+    for sm in SUIT_MASK:
+        part = hand & sm
+        if part:
+            cards = _cards(part)
+            n = len(cards)
+            for k in range(1, n + 1):
+                out.extend(LEAD << SHIFT | sum(cards[i] for i in pos) for pos in SUBSETS[n][k])
+    return out
+
+
+def is_molodka(mask: int) -> bool:
+    """Four cards, all of one suit."""
+    return mask.bit_count() == 4 and mask & SUIT_MASK[SUIT_OF[(mask & -mask).bit_length() - 1]] \
+        == mask
+
+
+def defeat_points(points: tuple[int, int] | list[int], tricks: tuple[int, int] | list[int],
+                  doubled: bool = False) -> list[int]:
+    """GT-11: the defeat points each team takes for a game.
+
+    >>> defeat_points([61, 59], [5, 4]), defeat_points([90, 30], [7, 1])
+    ([0, 2], [0, 4])
+    >>> defeat_points([120, 0], [9, 0])
+    [0, 6]
+    >>> defeat_points([60, 60], [4, 5]), defeat_points([31, 89], [2, 6], doubled=True)
+    ([0, 0], [4, 0])
+    """
+    out = [0, 0]
+    if points[0] == points[1] == 60:
+        return out  # eggs
+    loser = 0 if points[0] < 61 else 1
+    p = points[loser]
+    d = 2 if p >= 31 else (4 if tricks[loser] else 6)
+    out[loser] = d * 2 if doubled else d
+    return out
+
+
+def action_text(a: int) -> str:
+    return VERBS[a >> SHIFT] + ":" + PACK.join(a & CARDS)
+
+
+def trick_winner(plays: Sequence[tuple[int, int, int]]) -> int:
+    """GT-7: the seat whose cards are on top of a trick so far (``(seat, verb, cards)`` plays
+    in order): the last to beat, else the leader.
+
+    >>> trick_winner([(1, LEAD, 1), (2, BEAT, 2), (3, PASS, 4)])
+    2
+    """
+    for seat, verb, _ in reversed(plays):
+        if verb != PASS:
+            return seat
+    raise ValueError("an empty trick has no winner")
+
+
+def plays_for(plays: Sequence[tuple[int, int, int]], seat: int | None) -> list[GoatPlayJson]:
+    """Plays of a trick as ``seat`` may see them (None: a spectator): every play's seat, verb
+    and card count, and its cards unless it is a face-down pass by someone else (Who sees
+    what)."""
+    out = []
+    for s, verb, m in plays:
+        p: GoatPlayJson = {"seat": s, "verb": VERB_NAMES[verb - 1], "count": m.bit_count()}
+        if verb != PASS or s == seat:
+            p["cards"] = PACK.codes(m)
+        out.append(p)
+    return out
+
+
+def _record_action(seat: int, a: int, hide: bool) -> dict[str, Json]:
+    if hide and a >> SHIFT == PASS:  # a face-down pass, as a record of a hidden deal shows it
+        return {"seat": seat, "action": "pass", "count": (a & CARDS).bit_count()}
+    return {"seat": seat, "action": action_text(a)}

@@ -7,6 +7,7 @@ same bot can sit at a server table, in a terminal or in the arena without being 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Protocol
 
 from taash.games.base import Json as Json  # a view's JSON values: the core's one alias
@@ -25,10 +26,10 @@ class Bot(Protocol):
     game_id: str
     level: str
 
-    def act(self, view: dict[str, Json]) -> str | None: ...
+    def act(self, view: Mapping[str, Json]) -> str | None: ...
 
 
-def must_move(view: dict[str, Json]) -> bool:
+def must_move(view: Mapping[str, Json]) -> bool:
     """Whether this seat is the one to move (so it may not decline)."""
     return bool(view.get("to_move") == view.get("seat"))
 
@@ -43,7 +44,7 @@ class RandomBot:
         self.game_id = game_id
         self.rng = random.Random(seed)
 
-    def act(self, view: dict[str, Json]) -> str | None:
+    def act(self, view: Mapping[str, Json]) -> str | None:
         legal: list[str] = view.get("legal_actions") or []
         if not legal:
             return None

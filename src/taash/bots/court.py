@@ -8,6 +8,7 @@ Card ints are ``suit * 13 + rank`` with rank 0 = 2 .. 12 = A (``taash.games.tric
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
@@ -261,7 +262,7 @@ def _cheapest(legal: int, trump: int) -> int:
 
 # -- reading a view ------------------------------------------------------------------------
 
-def knowledge_from_view(view: dict[str, Json]) -> Knowledge:
+def knowledge_from_view(view: Mapping[str, Json]) -> Knowledge:
     """Everything the play policy needs, read from a seat's view."""
     seat = int(view["seat"])
     n = int(view["seats"])
@@ -309,7 +310,7 @@ class CourtHeuristicBot:
         self.game_id = game_id
         self.rng = random.Random(seed)
 
-    def act(self, view: dict[str, Json]) -> str | None:
+    def act(self, view: Mapping[str, Json]) -> str | None:
         legal: list[str] = view.get("legal_actions") or []
         if not legal or not must_move(view):
             return None
@@ -320,7 +321,7 @@ class CourtHeuristicBot:
         return ACTION_TEXT[choose_play(k, legal_mask)]
 
 
-def call_trump(view: dict[str, Json]) -> str:
+def call_trump(view: Mapping[str, Json]) -> str:
     """The most-held suit of the five cards (strongest of the tied ones), among the legal."""
     legal: list[str] = view["legal_actions"]
     for s in trump_order(PACK.mask(view["hand"])):

@@ -10,6 +10,7 @@ are ``verb << SHIFT | cards`` (``taash.games.goat``).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from taash.bots.base import Json, must_move
@@ -183,7 +184,7 @@ def parse_action(text: str) -> int:
     return VERB_IDS[verb] << SHIFT | PACK.mask(arg.split(","))
 
 
-def knowledge_from_view(view: dict[str, Json]) -> GoatKnowledge:
+def knowledge_from_view(view: Mapping[str, Json]) -> GoatKnowledge:
     seat = int(view["seat"])
     hand = PACK.mask(view["hand"])
     seen = hand
@@ -209,7 +210,7 @@ class GoatHeuristicBot:
         self.game_id = game_id
         self.rng = random.Random(seed)
 
-    def act(self, view: dict[str, Json]) -> str | None:
+    def act(self, view: Mapping[str, Json]) -> str | None:
         legal_text: list[str] = view.get("legal_actions") or []
         if not legal_text:
             return None

@@ -25,6 +25,7 @@ not time (``taash.bots.pimc``), so a seeded bot makes the same choices on any ma
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from taash.bots import court as cp
 from taash.bots.base import Bot, Json, must_move
@@ -192,7 +193,7 @@ class HardCourtBot:
         # Where the posterior chain ended at this seat's last decision, to carry on from.
         self.memory: tuple[DealKey, list[int]] | None = None
 
-    def act(self, view: dict[str, Json]) -> str | None:
+    def act(self, view: Mapping[str, Json]) -> str | None:
         legal: list[str] = view.get("legal_actions") or []
         if not legal or not must_move(view):
             return None

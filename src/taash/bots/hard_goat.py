@@ -9,6 +9,7 @@ out on the sampled state by the rules of thumb, every seat knowing only what it 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from taash.bots import goat as gt
 from taash.bots.base import Json, must_move
@@ -125,7 +126,7 @@ class HardGoatBot:
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
         self.cap_ms = max(4 * self.budget_ms, 200.0)
 
-    def act(self, view: dict[str, Json]) -> str | None:
+    def act(self, view: Mapping[str, Json]) -> str | None:
         legal_text: list[str] = view.get("legal_actions") or []
         if not legal_text:
             return None

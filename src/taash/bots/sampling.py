@@ -10,6 +10,7 @@ then clones and plays out on the fast path.  Nothing here sees the real state.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
@@ -87,7 +88,7 @@ class CourtInfo:
     leader: int
 
 
-def court_info(view: dict[str, Json]) -> CourtInfo:
+def court_info(view: Mapping[str, Json]) -> CourtInfo:
     seat = int(view["seat"])
     n = int(view["seats"])
     hist: list[tuple[int, int]] = []
@@ -123,7 +124,7 @@ def court_info(view: dict[str, Json]) -> CourtInfo:
 class CourtSampler:
     """Samples of a Court Piece deal consistent with one seat's view."""
 
-    def __init__(self, view: dict[str, Json]) -> None:
+    def __init__(self, view: Mapping[str, Json]) -> None:
         self.info = info = court_info(view)
         self.cls = game_class(info.game)
         self.first_seat = info.caller if info.seats == 2 else info.dealer
@@ -245,7 +246,7 @@ class GoatSampler:
     card it played had arrived before it was played; the shown trump card, being in the stock
     (GT-4), only ever goes to a drawn slot or stays in the stock."""
 
-    def __init__(self, view: dict[str, Json]) -> None:
+    def __init__(self, view: Mapping[str, Json]) -> None:
         self.seat = seat = int(view["seat"])
         self.options = dict(view["options"])
         # The deal's layout only places cards, so the sample may use any dealer: take the one

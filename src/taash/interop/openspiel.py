@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -246,7 +247,7 @@ class IsmctsBot:
         self.uct_c = uct_c
         self.sims_per_ms = 0.5  # learnt from the moves so far
 
-    def act(self, view: dict[str, Json]) -> str | None:
+    def act(self, view: Mapping[str, Json]) -> str | None:
         legal: list[str] = view.get("legal_actions") or []
         if not legal or not must_move(view):
             return None  # out of turn (Goat's molodka) it never acts
@@ -273,7 +274,7 @@ class IsmctsBot:
         return ep.action_text(seat, action)
 
 
-def episode_from_view(view: dict[str, Json], rng: random.Random) -> Episode | None:
+def episode_from_view(view: Mapping[str, Json], rng: random.Random) -> Episode | None:
     """An episode at the view's moment, its hidden cards one consistent sample."""
     game_id = str(view["game"])
     first = int(view["caller"] if game_id == "court-piece-2p" else view["dealer"])

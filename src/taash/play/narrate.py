@@ -6,7 +6,7 @@ loop never asks which game it is playing.  Views and events are the core's JSON 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,8 +14,8 @@ from rich.text import Text
 from taash.games.base import Json, MatchState
 from taash.play.screen import Screen
 
-View = dict[str, Json]  # a seat's view (DESIGN.md)
-Event = dict[str, Json]  # one event of ``apply``
+View = Mapping[str, Json]  # a seat's view (DESIGN.md), read-only as the core gives it
+Event = Mapping[str, Json]  # one event of ``apply``
 
 
 class Narration:

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
@@ -36,7 +37,7 @@ def turn_deadline(meta: TableRow, state: MatchState) -> float | None:
     return meta.updated + meta.turn_timer_s
 
 
-def hard_move(game: str, seed: int, view: dict[str, Json]) -> str | None:
+def hard_move(game: str, seed: int, view: Mapping[str, Json]) -> str | None:
     """One move of the hard bot (run in a worker process)."""
     action = make_bot(game, "hard", seed=seed).act(view)
     return None if action is None else str(action)
@@ -48,7 +49,7 @@ class Thinker:
     def __init__(self) -> None:
         self.procs: ProcessPoolExecutor | None = None
 
-    async def think(self, game: str, seed: int, view: dict[str, Json]) -> str | None:
+    async def think(self, game: str, seed: int, view: Mapping[str, Json]) -> str | None:
         loop = asyncio.get_running_loop()
         if self.procs is None:
             import multiprocessing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from taash.games import new_match
@@ -14,7 +15,7 @@ class Step:
     """One accepted action: the version it made, its events, the match after it."""
 
     version: int
-    events: list[dict[str, Json]]
+    events: Sequence[Mapping[str, Json]]
     state: MatchState
 
 

@@ -11,7 +11,7 @@ import asyncio
 import hmac
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from taash.games.base import Json, MatchState, RecordError
@@ -119,7 +119,7 @@ class Room:
                 sub.push(step.version, text)
 
     # -- applying actions --------------------------------------------------------------------
-    def _advance(self, seat: int, client_id: str | None, events: list[dict[str, Json]],
+    def _advance(self, seat: int, client_id: str | None, events: Sequence[Mapping[str, Json]],
                  state: MatchState, updated: float) -> Step:
         self.version += 1
         step = Step(self.version, events, state)

@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
@@ -193,7 +193,7 @@ class Store:
                     for r in rows]
 
     async def append_action(self, table_id: str, expected: int, seat: int, action: str,
-                            client_id: str | None, events: list[dict[str, Json]],
+                            client_id: str | None, events: Sequence[Mapping[str, Json]],
                             to_move: int | None, over: bool) -> float:
         """Commit action number ``expected + 1``; VersionConflict if another writer took it
         (or this seat already used ``client_id``).  Returns the commit time.

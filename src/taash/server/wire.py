@@ -51,7 +51,7 @@ def public(room: Room, state: MatchState | None = None, version: int | None = No
            info: JsonObject | None = None) -> JsonObject:
     """What anyone may see: the core's public view, the version, the table's info."""
     st = room.state if state is None else state
-    v = st.public_view()
+    v = dict(st.public_view())
     v["version"] = room.version if version is None else version
     v["table"] = table_info(room) if info is None else info
     v["id"] = room.id
@@ -62,7 +62,7 @@ def seat_view(room: Room, seat: int, state: MatchState | None = None,
               version: int | None = None, info: JsonObject | None = None) -> JsonObject:
     """The seat's view (its own hand, its legal actions), the version, the table's info."""
     st = room.state if state is None else state
-    v = st.view(seat)
+    v = dict(st.view(seat))
     v["version"] = room.version if version is None else version
     v["table"] = table_info(room) if info is None else info
     return v

@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from taash.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from taash.games.base import (
     DealSlots,
@@ -28,8 +26,7 @@ from taash.games.tricks import trick_winner
 
 CLASSES: dict[str, GameClass] = {"court-piece": CourtPiece, "court-piece-2p": CourtPiece2P,
                                  "goat": Goat}  # typed: mypy checks each class is a GameClass
-# The same, untyped, for callers that pass a first seat by the game's own keyword.
-GAMES: dict[str, Any] = dict(CLASSES)
+GAMES = CLASSES  # the name the record, the server and the benches have long used
 
 
 def game_class(game_id: object) -> GameClass:
@@ -40,10 +37,7 @@ def game_class(game_id: object) -> GameClass:
     return CLASSES[game_id]
 
 
-def get_game(game_id: object) -> Any:
-    """``game_class`` untyped, for the callers that still read a game's own fast-path
-    attributes (``hands``, ``to_move``) or pass its first seat by its own keyword."""
-    return game_class(game_id)
+get_game = game_class  # the older name; both are typed by GameClass
 
 
 def new_match(game_id: str, options: object = None, *, seed: int | None = None,

@@ -1,11 +1,13 @@
-"""The bots and the adapters import the core's constants and rules instead of keeping copies.
+"""Rules live in the core: everything else imports its constants and rules instead of keeping
+copies, and the core itself does no I/O.
 
 A copy drifts: the 52-card ``SUIT_OF``, Goat's ``SHIFT`` and verb ids, the card masks and
 points were once written out again in four modules each, the trick's winner and the double-sar
 collector recomputed, the deal's layout sliced as ``deck[16:36]``.  This reads the source of
-``taash.bots`` and ``taash.interop`` and fails on any assignment or definition of one of those
-names (an import, ``from taash.games.goat import SHIFT``, is what they should do instead) and
-on any slice of a deck at a fixed position (``state.deal_slots()`` says where cards go).
+every module outside the core (``taash.games`` and ``taash.cards``) and fails on any assignment
+or definition of one of those names (an import, ``from taash.games.goat import SHIFT``, is
+what they should do instead) and on any slice of a deck at a fixed position
+(``state.deal_slots()`` says where cards go).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "taash"
-AREAS = ("bots", "interop")
+SRC = Path(__file__).resolve().parents[1] / "src" / "taash"
+CORE = ("games", "cards.py")
 # Names the core defines (taash.games.tricks, taash.games.goat, taash.cards) or that one module
 # of the bots defines for everyone (LEVELS, in taash.bots).
 CORE_NAMES = frozenset({
@@ -56,11 +58,18 @@ def assigned(tree: ast.AST) -> list[tuple[str, int]]:
 
 
 def modules() -> list[Path]:
-    return sorted(p for area in AREAS for p in (SRC / area).rglob("*.py"))
+    """Every module outside the core (the migrations are frozen history, not code to share)."""
+    return sorted(p for p in SRC.rglob("*.py")
+                  if p.relative_to(SRC).parts[0] not in CORE and "migrations" not in p.parts)
+
+
+def core_modules() -> list[Path]:
+    return sorted([*(SRC / "games").rglob("*.py"), SRC / "cards.py"])
 
 
 def test_the_areas_have_modules() -> None:
-    assert len(modules()) >= 8, "the source tree was not found: the check would pass vacuously"
+    assert len(modules()) >= 40, "the source tree was not found: the check would pass vacuously"
+    assert len(core_modules()) >= 10
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(SRC)))
@@ -99,3 +108,38 @@ def test_levels_live_in_taash_bots() -> None:
     from taash.bots import LEVELS
 
     assert LEVELS == ("random", "easy", "hard")
+
+
+# What a pure rules core must not reach for (DESIGN.md: no I/O, no clocks).
+IO_MODULES = frozenset({"os", "io", "sys", "time", "socket", "asyncio", "pathlib", "subprocess",
+                        "json", "sqlite3", "datetime", "logging", "threading", "multiprocessing"})
+
+
+def imports(tree: ast.AST) -> set[str]:
+    """Top-level names of the modules a module imports (absolute imports; relative ones stay
+    inside the package), and every ``taash.`` module in full.
+
+    >>> tree = ast.parse("import os.path\\nfrom taash.server import app\\nfrom . import b")
+    >>> sorted(imports(tree))
+    ['os', 'taash', 'taash.server']
+    """
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                out.add(a.name.split(".")[0])
+                if a.name.startswith("taash."):
+                    out.add(a.name)
+        elif isinstance(n, ast.ImportFrom) and n.module and n.level == 0:
+            out.add(n.module.split(".")[0])
+            if n.module.startswith("taash."):
+                out.add(n.module)
+    return out
+
+
+@pytest.mark.parametrize("path", core_modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_the_core_does_no_io(path: Path) -> None:
+    found = imports(ast.parse(path.read_text()))
+    bad = sorted(m for m in found if m in IO_MODULES
+                 or (m.startswith("taash.") and not m.startswith(("taash.games", "taash.cards"))))
+    assert not bad, f"{path.relative_to(SRC)} imports {bad}: the rules core does no I/O"

@@ -1,0 +1,1 @@
+"""Deal review: replay and analysis of finished deals."""

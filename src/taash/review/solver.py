@@ -1,0 +1,467 @@
+"""An exact perfect-information solver for all three games, on the core's fast path.
+
+Every card is known (a deal replayed from its record: the deck is known, and so is Goat's
+stock order once the deal is over).  ``solve(state)`` gives the best result the side to move
+can force from ``state``, and the actions reaching it; ``action_values(state)`` the result
+after each legal action of the seat to move.
+
+The unit is the deal's own:
+
+- **Court Piece, single sar, and two-player Court Piece** (CP-6, TW-4): tricks the counted
+  team (by default the side to move's; a seat in two-player) *takes from now until the deal
+  ends as the rules end it*: the moment a side has 7 tricks, the rest unplayed.  The counted
+  side maximises it and the other side minimises it.  So with ``a`` tricks taken already the
+  side wins the deal exactly when ``a + value >= 7`` (winning lines all give ``7 - a``, losing
+  ones at most ``6 - a``); it is coated (court in two-player) when ``a == 0`` and ``value ==
+  0``.  Whether the side to move can coat the others: ``solve(state, team=other).value == 0``
+  with the others on no trick yet (the mover's side can keep them off every trick until the
+  end; the deal then ends with the mover's side on 7).
+- **Double sar** (CP-7, CP-8): tricks the counted team *collects* from now until the deal ends
+  (a side has collected 7, or the 13th trick collects the pile); won and coat as above
+  (won: ``a + value >= 7`` with ``a`` collected so far).
+- ``play_out=True`` (Court Piece): every card is played to the 13th trick, the stop at 7
+  ignored, as a double-dummy solver counts; in single sar the counts then equal DDS's (the
+  deal is won exactly when ``a + value >= 7`` either way; the coat needs the default).
+- **Goat** (GT-7..GT-10): card points the counted team takes from now to the game's end (the
+  120 are shared out, so the other team takes the rest of what is still out).  A molodka out
+  of turn (GT-8) is modelled as a choice each eligible seat makes, before the seat to move
+  acts, at every moment of the trick (``solver_goat``).  Goat is solved exactly where the time
+  allows, which is the endgame (stock empty, four cards or fewer each) and a few tricks
+  before; earlier the result is a bound (``exact`` False).
+
+With ``exact`` False the time limit stopped the search: ``value`` is then a proven *lower*
+bound on the counted side's result when that side is the side to move (it reaches at least
+``value``), and a proven *upper* bound when the counted side is the other one; ``best`` holds
+the actions proven to reach ``value`` (the first legal action if none was).
+
+The search is alpha-beta with null-window tests on the result (a binary search on the value,
+as DDS does), a transposition table keyed on the position (every hand, the trick so far and
+its leader, and what else the result from here depends on: tricks taken towards the stop at 7,
+the double-sar pile and who may collect it), Court Piece moves grouped by equivalent cards
+(ranks of one hand with no card between them still out), and bounds from the tricks left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from time import perf_counter
+from typing import cast
+
+from taash.games.base import MatchState
+from taash.games.goat_play import GoatPlay
+from taash.games.tricks_play import PLAY, SUIT_MASK, SUIT_OF, TrickPlay
+from taash.review.solver_goat import GoatSearch
+
+ACE_MASK = sum(1 << (12 + 13 * s) for s in range(4))
+STOP = 7  # CP-6, CP-7, TW-4: the deal ends the moment a side has 7
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer for one position (the module's docstring says the units).
+
+    ``value``: the counted team's best result from here; ``best``: the action ids of the seat
+    to move reaching it (every equivalent one); ``exact``: False if the time limit stopped the
+    search (``value`` then a bound, see the module); ``nodes``: positions searched."""
+
+    value: int
+    best: tuple[int, ...]
+    exact: bool
+    nodes: int
+
+
+class Timeout(Exception):
+    """The time limit ran out (internal: caught by ``solve``)."""
+
+
+class CourtSearch:
+    """Alpha-beta over a Court Piece position, applying and undoing cards on bitmasks.
+
+    ``search(alpha, beta)`` is the counted team's result from the current position (fail
+    soft); ``play(card, alpha, beta)`` the same after the seat to move plays ``card``."""
+
+    __slots__ = ("n", "trump", "double", "ace_rule", "stop", "me", "hands", "trick", "leader",
+                 "best", "best_seat", "won", "pile", "chain", "played", "tt", "nodes",
+                 "deadline", "last")
+
+    def __init__(self, state: TrickPlay, team: int, stop: bool, deadline: float) -> None:
+        self.n = state.num_seats
+        self.trump = state.trump
+        self.double = bool(getattr(state, "double", False))
+        self.ace_rule = bool(getattr(state, "ace_rule", False))
+        self.stop = stop
+        self.me = team
+        self.hands = list(state.hands)
+        self.trick = list(state.trick)
+        self.leader = state.leader
+        self.best = state.best
+        self.best_seat = state.best_seat
+        self.won = list(state.won)
+        self.pile = state.pile
+        self.chain = state.chain
+        self.played = state.tricks_played
+        self.tt: dict[tuple[int, ...], list[int]] = {}
+        self.nodes = 0
+        self.deadline = deadline
+        self.last = -1
+
+    def mover(self) -> int:
+        return (self.leader + len(self.trick)) % self.n
+
+    def upper(self) -> int:
+        """The most the counted team can still get (the mover has not played to this trick:
+        its cards are the tricks left, this one included)."""
+        r = self.hands[self.mover()].bit_count()
+        if self.double:
+            return r + self.pile
+        return max(0, min(r, STOP - self.won[self.me])) if self.stop else r
+
+    def classes(self, seat: int) -> list[tuple[int, int]]:
+        """The legal cards of ``seat`` grouped into equivalent ones: (the lowest card, all of
+        them as a mask), adjacent ranks of one suit with no card still out between them (the
+        ace apart under the ace rule, where winning with it differs)."""
+        hand = self.hands[seat]
+        legal = hand
+        if self.trick:
+            follow = hand & SUIT_MASK[SUIT_OF[self.trick[0]]]
+            if follow:
+                legal = follow
+        out_cards = 0
+        for s in range(self.n):
+            if s != seat:
+                out_cards |= self.hands[s]
+        for c in self.trick:
+            out_cards |= 1 << c
+        aces = ACE_MASK if self.ace_rule else 0
+        groups: list[tuple[int, int]] = []
+        m = legal
+        while m:
+            low = m & -m
+            group = low
+            m ^= low
+            nxt = m & SUIT_MASK[SUIT_OF[low.bit_length() - 1]]
+            while nxt:
+                b = nxt & -nxt
+                between = (b - 1) & ~((low << 1) - 1)
+                if between & out_cards or b & aces:
+                    break
+                group |= b
+                low = b
+                m ^= b
+                nxt ^= b
+            groups.append(((group & -group).bit_length() - 1, group))
+        return groups
+
+    def beats(self, card: int) -> bool:
+        best = self.best
+        sa, sb = SUIT_OF[card], SUIT_OF[best]
+        return (sa == sb and card > best) or (sa == self.trump and sb != self.trump)
+
+    def ordered(self, seat: int, hint: int) -> list[int]:
+        """One card per class, in a good order: the remembered best first; leading, high
+        cards first; following, the lowest card that wins when the partner is not winning,
+        else the lowest."""
+        reps = [rep for rep, _ in self.classes(seat)]
+        if self.trick:
+            partner_wins = (self.best_seat & 1) == (seat & 1) if self.n == 4 else False
+            if partner_wins:
+                reps.sort()
+            else:
+                reps.sort(key=lambda c: (not self.beats(c), c if self.beats(c) else c % 13))
+        else:
+            reps.sort(key=lambda c: -(c % 13))
+        if hint >= 0:
+            for i, c in enumerate(reps):
+                if c == hint:
+                    if i:
+                        reps.insert(0, reps.pop(i))
+                    break
+        return reps
+
+    def search(self, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023 and perf_counter() > self.deadline:
+            raise Timeout
+        if self.trick:
+            return self.moves(alpha, beta, -1)
+        hands = self.hands
+        r = hands[self.leader].bit_count()
+        if r == 0:
+            return 0
+        won = self.won
+        if self.stop and (won[0] >= STOP or won[1] >= STOP):
+            return 0
+        hi = self.upper()
+        if hi <= alpha or hi == 0:
+            return hi
+        if beta <= 0:
+            return 0
+        key = (*hands, self.leader, self.pile, self.chain, *(won if self.stop else ()))
+        e = self.tt.get(key)
+        a0, b0 = alpha, beta
+        hint = -1
+        if e is not None:
+            lo, up, hint = e
+            if lo >= beta:
+                return lo
+            if up <= alpha:
+                return up
+            alpha = max(alpha, lo)
+            beta = min(beta, up)
+        else:
+            lo, up = 0, hi
+        v = self.moves(alpha, beta, hint)
+        if v <= a0:
+            up = min(up, v)
+        elif v >= b0:
+            lo = max(lo, v)
+        else:
+            lo = up = v
+        self.tt[key] = [lo, up, self.last]
+        return v
+
+    def moves(self, alpha: int, beta: int, hint: int) -> int:
+        seat = self.mover()
+        maximise = (seat & 1) == self.me
+        best_v = -1 if maximise else 1 << 20
+        best_c = -1
+        for c in self.ordered(seat, hint):
+            v = self.play(c, alpha, beta)
+            if maximise:
+                if v > best_v:
+                    best_v, best_c = v, c
+                    if v > alpha:
+                        alpha = v
+            elif v < best_v:
+                best_v, best_c = v, c
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        self.last = best_c
+        return best_v
+
+    def play(self, card: int, alpha: int, beta: int) -> int:
+        seat = self.mover()
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        trick = self.trick
+        trick.append(card)
+        old_best, old_seat = self.best, self.best_seat
+        if len(trick) == 1 or self.beats(card):
+            self.best, self.best_seat = card, seat
+        if len(trick) < self.n:
+            v = self.search(alpha, beta)
+        else:
+            v = self.finish_trick(alpha, beta)
+        trick.pop()
+        self.hands[seat] ^= bit
+        self.best, self.best_seat = old_best, old_seat
+        return v
+
+    def finish_trick(self, alpha: int, beta: int) -> int:
+        winner = self.best_seat
+        team = winner & 1
+        won = self.won
+        old = (self.leader, self.pile, self.chain, won[0], won[1], self.trick)
+        self.trick = []
+        self.leader = winner
+        self.played += 1
+        gain = 0
+        if not self.double:
+            won[team] += 1
+            gain = 1
+        else:
+            nth = self.played
+            self.pile += 1
+            if nth == 13 or (nth > 1 and self.chain == winner
+                             and not (self.ace_rule and (1 << self.best) & ACE_MASK)):
+                won[team] += self.pile
+                gain = self.pile
+                self.pile = 0
+                self.chain = -1
+            else:
+                self.chain = winner if nth > 1 else -1
+        if team != self.me:
+            gain = 0
+        v = gain + self.search(alpha - gain, beta - gain)
+        self.played -= 1
+        self.leader, self.pile, self.chain, won[0], won[1], self.trick = old
+        return v
+
+
+Child = Callable[[int, int, int], int]  # (action, alpha, beta) -> the result after it
+
+
+def _test(child: Child, actions: list[int], target: int, maximise: bool) -> tuple[bool, int]:
+    """Null-window test of the root: is the result ``>= target``?  Returns (the answer, a
+    bound: a lower one ``>= target`` if yes, an upper one ``< target`` if not)."""
+    bound = -1 if maximise else 1 << 20
+    for a in actions:
+        v = child(a, target - 1, target)
+        if maximise:
+            if v >= target:
+                return True, v
+            bound = max(bound, v)
+        else:
+            if v < target:
+                return False, v
+            bound = min(bound, v)
+    return not maximise, bound
+
+
+def _root(child: Child, actions: list[int], hi: int, maximise: bool) -> int:
+    """Binary search of the root's result in ``0..hi`` by null-window tests; on Timeout the
+    bounds proven so far are its args (lo, up)."""
+    lo, up = 0, hi
+    try:
+        while lo < up:
+            t = (lo + up + 1) // 2
+            ok, bound = _test(child, actions, t, maximise)
+            if ok:
+                lo = min(bound, up)
+            else:
+                up = max(bound, lo)
+    except Timeout:
+        raise Timeout(lo, up) from None
+    return lo
+
+
+def _exact_child(child: Child, a: int, hi: int) -> int:
+    """The exact result after action ``a`` (a binary search on null windows)."""
+    lo, up = 0, hi
+    while lo < up:
+        t = (lo + up + 1) // 2
+        v = child(a, t - 1, t)
+        if v >= t:
+            lo = min(v, up)
+        else:
+            up = max(lo, v)
+    return lo
+
+
+def _engine(state: MatchState, team: int | None, play_out: bool,
+            deadline: float) -> tuple[Child, list[int], int, bool, Callable[[], int]]:
+    """What the root needs: the child function, the mover's actions (one per class of
+    equivalent ones), the most the counted team can get, whether the mover maximises, and a
+    node counter; plus (through ``_expand``) each action's equivalents."""
+    seat = state.to_move if isinstance(state, (TrickPlay, GoatPlay)) else -1
+    if isinstance(state, TrickPlay):
+        me = seat & 1 if team is None else team
+        eng = CourtSearch(state, me, not play_out, deadline)
+        reps = eng.ordered(seat, -1)
+        return eng.play, reps, eng.upper(), (seat & 1) == me, lambda: eng.nodes
+    assert isinstance(state, GoatPlay)
+    me = seat & 1 if team is None else team
+    g = GoatSearch(state, me, deadline, Timeout)
+    return g.child, g.actions(), g.upper(), (seat & 1) == me, lambda: g.nodes
+
+
+def _expand(state: MatchState, reps: list[int]) -> tuple[int, ...]:
+    """Every legal action equivalent to one of ``reps`` (Court Piece classes), sorted."""
+    if not isinstance(state, TrickPlay):
+        return tuple(sorted(reps))
+    eng = CourtSearch(state, 0, True, 0.0)
+    out: list[int] = []
+    for rep, mask in eng.classes(state.to_move):
+        if rep in reps:
+            out.extend(c for c in range(52) if mask >> c & 1)
+    return tuple(sorted(out))
+
+
+def _playable(state: MatchState) -> bool:
+    if isinstance(state, TrickPlay):
+        return state.phase == PLAY and state.to_move >= 0
+    if isinstance(state, GoatPlay):
+        return state.turn() is not None
+    raise TypeError(f"no solver for {type(state).__name__}")
+
+
+def solve(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
+          play_out: bool = False) -> Solution:
+    """The counted team's best result from ``state`` (see the module for units and bounds).
+
+    ``team``: whose tricks or points to count (default: the side to move's; in two-player
+    Court Piece a seat); the seat to move then maximises it or, on the other side, minimises
+    it, and ``best`` are its actions doing so.  ``play_out``: Court Piece played to the 13th
+    trick (DDS's count).  Before the trump call, the call is searched too (rarely exact in
+    time).  A finished deal, or a state nobody moves in, gives ``Solution(0, (), True, 0)``."""
+    deadline = perf_counter() + time_limit
+    if not _playable(state):
+        if isinstance(state, TrickPlay) and state.phase == 0 and state.to_move >= 0:
+            return _solve_call(state, deadline, team, play_out)
+        return Solution(0, (), True, 0)
+    child, actions, hi, maximise, nodes = _engine(state, team, play_out, deadline)
+    try:
+        value = _root(child, actions, hi, maximise)
+    except Timeout as t:
+        lo, up = t.args
+        return Solution(lo if maximise else up, _expand(state, actions[:1]), False, nodes())
+    best: list[int] = []
+    try:
+        for a in actions:
+            v = child(a, value - 1, value) if maximise else child(a, value, value + 1)
+            if (v >= value) if maximise else (v <= value):
+                best.append(a)
+    except Timeout:
+        return Solution(value, _expand(state, best or actions[:1]), False, nodes())
+    return Solution(value, _expand(state, best), True, nodes())
+
+
+def action_values(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
+                  play_out: bool = False) -> dict[int, int]:
+    """The counted team's result after each legal action of the seat to move (same unit and
+    options as ``solve``), every equivalent action given its class's value.  Actions the time
+    limit left unsolved are missing from the dict."""
+    deadline = perf_counter() + time_limit
+    if not _playable(state):
+        if isinstance(state, TrickPlay) and state.phase == 0 and state.to_move >= 0:
+            out: dict[int, int] = {}
+            for a in state.legal_ids(state.to_move):
+                c = state.clone()
+                c.apply_id(state.to_move, a)
+                s = solve(c, time_limit=max(0.0, deadline - perf_counter()), team=team,
+                          play_out=play_out)
+                if s.exact:
+                    out[a] = s.value
+            return out
+        return {}
+    child, actions, hi, _, _ = _engine(state, team, play_out, deadline)
+    out = {}
+    for a in actions:
+        try:
+            v = _exact_child(child, a, hi)
+        except Timeout:
+            break
+        for eq in _expand(state, [a]):
+            out[eq] = v
+    return out
+
+
+def _solve_call(state: TrickPlay, deadline: float, team: int | None,
+                play_out: bool) -> Solution:
+    """The trump call searched as the root's first move (the caller's team counted)."""
+    caller = state.to_move
+    me = caller & 1 if team is None else team
+    maximise = (caller & 1) == me
+    vals: dict[int, int] = {}
+    exact = True
+    nodes = 0
+    for a in state.legal_ids(caller):
+        c = state.clone()
+        c.apply_id(caller, a)
+        s = solve(cast(MatchState, c), time_limit=max(0.0, deadline - perf_counter()), team=me,
+                  play_out=play_out)
+        nodes += s.nodes
+        if not s.exact:
+            exact = False
+            continue
+        vals[a] = s.value
+    if not vals:
+        return Solution(0 if maximise else 13, (), False, nodes)
+    pick = max(vals.values()) if maximise else min(vals.values())
+    return Solution(pick, tuple(sorted(a for a, v in vals.items() if v == pick)), exact, nodes)
+
+
+__all__ = ["Solution", "action_values", "solve"]

@@ -74,7 +74,7 @@ def record_random(
 
 # Commands that live beside their subsystem register themselves here: each module named has
 # `register(app: typer.Typer) -> None`.
-EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.server"]
+EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.review.command", "taash.server"]
 
 
 def _register_extensions() -> None:

@@ -1,0 +1,425 @@
+"""`taash review FILE [--deal D] [--seat S] [--json]`: a finished deal, trick by trick.
+
+In a terminal it steps through a deal: Enter or ``n`` the next trick, ``b`` back, a number
+jumps to that trick, ``o`` shows every hand or only seat S's, ``q`` quits; past a deal's last
+trick come the next deal's (without ``--deal``).  With piped input it prints every trick of
+the deal (of every deal without ``--deal``) once.  ``--analyse`` adds, under each play, what
+``hard`` would have played from that seat's view and what the play cost with all cards open
+(taash.review.analyse); ``--json`` prints the deals and that analysis for programs.
+
+Cards and suits are drawn by ``taash.play.screen``.  Exit codes as ``taash record verify``: 2 a
+malformed record or a bad flag, 1 an illegal action in it, 3 a fair deal whose proof fails.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+from typer.core import TyperCommand
+
+from taash.cli_common import fail
+from taash.games.base import Json, RecordError
+from taash.play.screen import Screen, make_console, suit_order
+from taash.review.analyse import BOT_BUDGET_MS, ActionReview, DealAnalysis, analyse_deal
+from taash.review.replay import DealReplay, Step, Trick, load_record, replay_deal
+
+KEYS = "Enter/n next · b back · 1-{last} trick · o hands · q quit"
+GAME_NAMES = {"court-piece": "Court Piece", "court-piece-2p": "two-player Court Piece",
+              "goat": "Goat"}
+DOES = {"play": "plays", "lead": "leads", "beat": "beats with", "pass": "passes",
+        "molodka": "plays a molodka:", "trump": "calls trump"}
+
+
+class ReviewCommand(TyperCommand):
+    """`taash review` with usage errors as one line on stderr (exit 2)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except typer.TyperException as e:
+            fail(f"review: {e.format_message()}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("review", cls=ReviewCommand)(review)
+
+
+def review(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="a record (taash-record/1), "
+                                        "or - for standard input", show_default=False)],
+    deal: Annotated[int | None, typer.Option(
+        help="the deal to review, 0-based as in `record verify` (default: every deal)")] = None,
+    seat: Annotated[int | None, typer.Option(
+        help="whose hand to show, and whose play to analyse (default: every seat)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the deals and their "
+                                          "analysis as JSON")] = False,
+    analyse: Annotated[bool | None, typer.Option(
+        "--analyse/--no-analyse", help="what each play cost (default: with --json only)")]
+        = None,
+    solver_time: Annotated[float, typer.Option(
+        help="seconds the exact solver may spend on each position")] = 2.0,
+) -> None:
+    """Replay a finished deal from its record, trick by trick, every hand open or one seat's.
+
+    Keys in a terminal: Enter or n next trick, b back, a number jumps to that trick, o every
+    hand or only --seat's, q quit.  Piped, it prints every trick once.
+    """
+    from taash.cli import read_source
+    from taash.fair import NotFair
+    from taash.record import ReplayError
+
+    text = read_source(file)
+    try:
+        rec, summary = load_record(text)
+    except ReplayError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(1) from None
+    except RecordError as e:
+        fail(f"malformed record: {e}")
+    except NotFair as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(3) from None
+    n_deals = len(rec["deals"])
+    if n_deals == 0:
+        fail("the record has no deals to review")
+    if deal is not None and not 0 <= deal < n_deals:
+        fail(f"--deal must be 0..{n_deals - 1} (the record has {n_deals} deal"
+             f"{'s' if n_deals != 1 else ''}), not {deal}")
+    from taash.games import game_class
+
+    seats = game_class(rec["game"]).num_seats
+    if seat is not None and not 0 <= seat < seats:
+        fail(f"--seat must be 0..{seats - 1} for {rec['game']}, not {seat}")
+    if solver_time <= 0:
+        fail("--solver-time must be more than 0 seconds")
+    do_analyse = as_json if analyse is None else analyse
+    which = [deal] if deal is not None else list(range(n_deals))
+
+    def load(i: int) -> tuple[DealReplay, DealAnalysis | None]:
+        d = replay_deal(rec, i, summary)
+        a = None
+        if do_analyse:
+            a = analyse_deal(d, None if seat is None else [seat], time_limit=solver_time,
+                             budget_ms=BOT_BUDGET_MS, progress=progress_line(i))
+        return d, a
+
+    if as_json:
+        out = {"game": rec["game"], "options": rec["options"],
+               "deals": [deal_json(*load(i)) for i in which]}
+        typer.echo(json.dumps(out))
+        return
+    console = make_console()
+    screen = Screen(console, seat if seat is not None else 0, seats)
+    page = Pages(screen, seat)
+    if file != "-" and sys.stdin.isatty():
+        browse(page, which, load)
+        return
+    for i in which:
+        page.whole(*load(i))
+
+
+def progress_line(deal: int) -> Callable[[int, int], None] | None:
+    """A progress line on a terminal's stderr while a deal is analysed."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        sys.stderr.write(f"\ranalysing deal {deal}: {done}/{total} actions{end}")
+        sys.stderr.flush()
+
+    return show
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+
+def deal_json(d: DealReplay, a: DealAnalysis | None) -> dict[str, Json]:
+    """A deal for programs: its tricks, every action (with its analysis) and its result."""
+    play_from = 1 if d.call is not None and d.steps else 0
+    actions = []
+    for s in d.steps:
+        r = a.for_step(s.index) if a is not None else None
+        entry: dict[str, Json] = {"step": s.index, "trick": s.trick, "seat": s.seat,
+                                  "action": s.action}
+        if a is not None:
+            entry["known"] = r.known.as_json() if r is not None and r.known else None
+            entry["open"] = r.open.as_json() if r is not None and r.open else None
+        actions.append(entry)
+    out: dict[str, Json] = {
+        "deal": d.deal, "complete": d.complete, "result": dict(d.result),
+        "call": None if d.call is None else {"seat": d.call.seat, "suit": d.call.suit,
+                                             "first_cards": list(d.call.first_cards)},
+        "hands": [list(h) for h in d.positions[play_from].hands],
+        "tricks": [trick_json(t) for t in d.tricks],
+        "actions": actions,
+        "match": None if d.outcome is None else {"winner": d.outcome.winner,
+                                                 "draw": d.outcome.draw,
+                                                 "reason": d.outcome.reason},
+    }
+    if a is not None:
+        out["seats"] = [s.as_json() for s in a.seats]
+        out["notes"] = list(a.notes)
+    return out
+
+
+def trick_json(t: Trick) -> dict[str, Json]:
+    out: dict[str, Json] = {
+        "trick": t.number, "leader": t.leader, "winner": t.winner, "steps": list(t.steps),
+        "plays": [{"seat": p.seat, "verb": p.verb, "cards": list(p.cards),
+                   "face_down": p.face_down} for p in t.plays],
+        "won": list(t.won)}
+    if t.collector is not None:
+        out["collector"] = dict(t.collector)
+        out["collected"] = t.collected
+    if t.points is not None:
+        out["points"] = list(t.points)
+    return out
+
+
+# -- the terminal -------------------------------------------------------------------------------
+
+class Pages:
+    """What the terminal shows of a deal: page 0 the deal as dealt (and the trump call), page
+    k the k-th trick (the hands before it, its plays and winner, the score after it)."""
+
+    def __init__(self, screen: Screen, seat: int | None) -> None:
+        self.sc = screen
+        self.seat = seat
+        self.only: int | None = seat  # whose hand alone is shown; None: every hand
+
+    def toggle(self, seats: int) -> None:
+        """Every hand open, or only one: --seat's, or without it each seat in turn."""
+        if self.seat is not None:
+            self.only = None if self.only is not None else self.seat
+        else:
+            self.only = 0 if self.only is None else (None if self.only + 1 >= seats
+                                                     else self.only + 1)
+
+    def name(self, seat: int) -> str:
+        return f"seat {seat}" + (" (you)" if seat == self.seat else "")
+
+    def side(self, d: DealReplay, side: int) -> str:
+        if d.num_seats == 2:
+            return self.name(side)
+        return f"team {side}"
+
+    def sides(self, d: DealReplay, values: Sequence[int]) -> str:
+        return " \u00b7 ".join(f"{self.side(d, i)} {v}" for i, v in enumerate(values))
+
+    def trump(self, d: DealReplay) -> str | None:
+        t = d.result.get("trump")
+        return str(t) if t else None
+
+    def hand(self, d: DealReplay, cards: Sequence[str]) -> Text:
+        order = [c for s in suit_order(self.trump(d)) for c in cards if c[1] == s]
+        return self.sc.cards(order) if order else Text("(no cards)", style="dim")
+
+    def hands(self, d: DealReplay, pos: int, title: str) -> None:
+        hands = d.positions[pos].hands
+        shown = range(d.num_seats) if self.only is None else [self.only]
+        self.sc.say((title, "bold"), "" if self.only is None else f" (only {self.name(self.only)})")
+        for s in shown:
+            self.sc.console.print(Text.assemble(f"  {self.name(s):<14}", self.hand(d, hands[s])))
+
+    def head(self, d: DealReplay) -> None:
+        r = d.result
+        fair = {True: "fair: checked", None: "fair: no proof"}.get(r.get("fair"), "")
+        self.sc.say((f"Deal {d.deal} (deals 0-{d.num_deals - 1}) \u00b7 "
+                     f"{GAME_NAMES.get(d.game, d.game)}", "bold"),
+                    f" \u00b7 dealer {self.name(int(r['dealer']))} \u00b7 {fair}")
+        teams = d.positions[0].view.get("teams")
+        if teams:
+            self.sc.say("Teams: " + " \u00b7 ".join(
+                f"team {i} = seats {' and '.join(str(s) for s in t)}" for i, t in enumerate(teams)))
+
+    def deal_page(self, d: DealReplay) -> None:
+        sc = self.sc
+        self.head(d)
+        if d.game == "goat":
+            sc.say("Trump card ", sc.card(str(d.result["trump_card"])), " (",
+                   sc.suit(str(d.result["trump"])), f"); {self.name(int(d.result['leader']))} "
+                   "leads.")
+            self.hands(d, 0, "Hands as dealt:")
+            return
+        if d.call is None:
+            sc.say(f"{self.name(int(d.result['caller']))} calls trump from ",
+                   sc.cards(d.positions[0].hands[int(d.result['caller'])]), " (no call yet).")
+            return
+        sc.say(f"{self.name(d.call.seat)} called ", (sc.suit(d.call.suit), "bold"),
+               " as trump from the first five: ", sc.cards(d.call.first_cards))
+        self.hands(d, 1, "Hands after the call:")
+
+    def trick_page(self, d: DealReplay, a: DealAnalysis | None, k: int) -> None:
+        sc = self.sc
+        t = d.tricks[k - 1]
+        sc.say((f"Trick {k} of {len(d.tricks)}", "bold"), f" \u00b7 deal {d.deal}"
+               + (f" \u00b7 trump {sc.suit(self.trump(d) or '')}" if self.trump(d) else ""))
+        self.hands(d, t.steps[0], "Hands before it:")
+        if t.collector is not None:
+            sc.say(self.pile_line(t))
+        for i in t.steps:
+            self.play_line(d, d.steps[i], t)
+            r = a.for_step(i) if a is not None else None
+            if r is not None:
+                self.analysis_lines(r)
+        line = Text.assemble("  \u2192 ", (f"{self.name(t.winner)} wins the trick", "bold"))
+        if t.collected:
+            line.append(f"; {self.side(d, d.side_of(t.winner))} collects {t.collected}")
+        sc.console.print(line)
+        word = "Collected" if t.collector is not None else "Tricks"
+        score = f"{word}: {self.sides(d, t.won)}"
+        if t.points is not None:
+            score += f" \u00b7 card points: {self.sides(d, t.points)}"
+        sc.say(score)
+        if k == len(d.tricks):
+            self.result(d, a)
+
+    def pile_line(self, t: Trick) -> str:
+        c = t.collector or {}
+        if c.get("last"):
+            return f"  Pile: {c['pile']}; the last trick collects it."
+        who = c.get("seat")
+        if who is None:
+            return f"  Pile: {c['pile']}; no one collects with this trick."
+        return f"  Pile: {c['pile']}; {self.name(int(who))} collects it by winning this trick."
+
+    def play_line(self, d: DealReplay, s: Step, t: Trick) -> None:
+        sc = self.sc
+        verb = s.verb
+        face_down = verb == "pass"
+        line = Text.assemble(f"  {self.name(s.seat):<14}{DOES.get(verb, verb)} ",
+                             sc.cards(s.cards))
+        if face_down:
+            line.append("  (face down)", style="dim")
+        last_of = {d.steps[j].seat: j for j in t.steps}  # a molodka takes back earlier plays
+        if last_of[s.seat] != s.index:
+            line.append("  (taken back by the molodka)", style="dim")
+        sc.console.print(line)
+
+    def analysis_lines(self, r: ActionReview) -> None:
+        sc = self.sc
+        if r.known is not None:
+            if r.known.bot is None:
+                sc.say("      only what the player knew: hard would not have acted now",
+                       style_of(False))
+            else:
+                verb, _, arg = r.known.bot.partition(":")
+                cards = sc.cards([c for c in arg.split(",")]) if verb != "trump" else \
+                    Text(sc.suit(arg))
+                sc.say("      only what the player knew: hard ", f"{verb} ", cards,
+                       (" (the same)" if r.known.matched else " (different)",
+                        style_of(r.known.matched)))
+        o = r.open
+        if o is None:
+            return
+        if o.verdict is None:
+            sc.say(("      all cards open: " + (o.note or "not judged"), "dim"))
+            return
+        text = (f"      all cards open: {o.verdict.upper()} \u00b7 best {o.before} {o.unit} "
+                f"({o.standing_before}), after this {o.after} ({o.standing_after})")
+        if o.coat_before and not o.coat_after:
+            text += " \u00b7 gives up the coat"
+        if o.verdict != "best":
+            text += " \u00b7 best: " + ", ".join(o.best)
+        sc.say((text, "bold red" if o.verdict == "blunder" else
+                "yellow" if o.verdict == "mistake" else "green"))
+
+    def result(self, d: DealReplay, a: DealAnalysis | None) -> None:
+        sc = self.sc
+        r = d.result
+        if not d.complete:
+            sc.say(("Result: the record stops inside this deal.", "bold"))
+            return
+        if d.game == "goat":
+            pts, defeat = r["points"], r["defeat"]
+            text = f"Result: card points {self.sides(d, pts)}"
+            text += " (eggs)" if r.get("eggs") else ""
+            text += f"; defeat points {self.sides(d, defeat)}."
+        else:
+            winner = int(r["winner"])
+            text = f"Result: {self.side(d, winner)} wins, {self.sides(d, r['tricks'])}"
+            if r.get("coat") or r.get("court"):
+                text += ", a coat" if d.game == "court-piece" else ", a court"
+            if "scored" in r:
+                text += f"; points {self.sides(d, r['scored'])}"
+            text += "."
+        sc.say((text, "bold"))
+        if d.outcome is not None:
+            o = d.outcome
+            sc.say(("The match ends: " + ("a draw" if o.draw else
+                                          f"{self.side(d, int(o.winner or 0))} wins"),
+                    "bold"), f" ({o.reason}).")
+        if a is not None:
+            sc.say(("Review per seat:", "bold"))
+            for s in a.seats:
+                sc.say(f"  {self.name(s.seat):<14}", f"{s.matched_hard} of {s.actions} "
+                       "actions as hard would (only what it knew)")
+                if a.solver:
+                    sc.say(f"  {'':<14}", f"all cards open: {s.blunders} blunders, "
+                           f"{s.mistakes} mistakes, {s.best} best of {s.judged} judged")
+            for note in a.notes:
+                sc.say((f"  {note}", "dim"))
+
+    def show(self, d: DealReplay, a: DealAnalysis | None, k: int) -> None:
+        if k == 0:
+            self.deal_page(d)
+            if not d.tricks:
+                self.result(d, a)
+        else:
+            self.trick_page(d, a, k)
+
+    def whole(self, d: DealReplay, a: DealAnalysis | None) -> None:
+        for k in range(len(d.tricks) + 1):
+            self.show(d, a, k)
+            self.sc.console.print()
+
+
+def style_of(good: bool) -> str:
+    return "green" if good else "yellow"
+
+
+def browse(page: Pages, which: list[int],
+           load: Callable[[int], tuple[DealReplay, DealAnalysis | None]]) -> None:
+    """Step through the deals in ``which`` in a terminal, one page at a time."""
+    sc = page.sc
+    at = 0
+    d, a = load(which[at])
+    k = 0
+    while True:
+        sc.console.print()
+        page.show(d, a, k)
+        sc.console.print(Text(KEYS.format(last=len(d.tricks)) + " > ", style="dim"), end="")
+        line = sys.stdin.readline()
+        if not line:
+            sc.console.print()
+            return
+        key = line.strip().lower()
+        if key in ("q", "quit", "exit"):
+            return
+        if key in ("", "n"):
+            if k < len(d.tricks):
+                k += 1
+            elif at + 1 < len(which):
+                at += 1
+                d, a = load(which[at])
+                k = 0
+            else:
+                sc.say(("That was the last trick.", "dim"))
+        elif key == "b":
+            if k > 0:
+                k -= 1
+            elif at > 0:
+                at -= 1
+                d, a = load(which[at])
+                k = len(d.tricks)
+        elif key == "o":
+            page.toggle(d.num_seats)
+        elif key.isdigit() and 0 <= int(key) <= len(d.tricks):
+            k = int(key)
+        else:
+            sc.say((f"Keys: {KEYS.format(last=len(d.tricks))}", "dim"))

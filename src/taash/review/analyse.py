@@ -58,11 +58,12 @@ class Known:
 @dataclass(frozen=True)
 class Open:
     """With all cards open.  ``note`` says why there is no verdict when there is none ("not
-    available", "not exact within 2 s", "out of turn").  ``before``/``after``: the side's best
-    total for the deal before and after the action (tricks, or Goat card points);
-    ``standing_*``: won, drawn or lost with best play from there; ``coat_*``: whether the side
-    could still coat (court) the others (None where they already have a trick or the deal is
-    not won); ``best``: the best actions; ``defeat_*`` (Goat): the defeat points the side would
+    available", "not exact within 2 s", "out of turn"), or what was not exact beside one.
+    ``before``/``after``: the side's best total for the deal before and after the action
+    (tricks, or Goat card points); ``standing_*``: won, drawn or lost with best play from
+    there; ``coat_*``: whether the side could still coat (court) the others (None where they
+    already have a trick, the deal is not won, or the solver was not exact); ``best``: the
+    best actions; ``defeat_*`` (Goat): the defeat points the side would
     take (counting the tricks it has so far)."""
 
     verdict: Verdict | None
@@ -218,11 +219,11 @@ def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
     sa, da = _standing(deal, state, after, side, tricks)
     unit = "points" if deal.game == "goat" else "tricks"
     coat_b = coat_a = None
+    note = None
     if unit == "tricks" and sb == "won" and _theirs(deal, step, side) == 0:
         coat_b, coat_a = _coats(deal, step, solver, time_limit, side)
         if coat_b is None or coat_a is None:
-            return Open(None, f"not exact within {limit} (whether a coat could be had)",
-                        unit, before, after, sb, sa, None, None, best)
+            note = f"whether a coat could be had: not exact within {limit}"
     verdict: Verdict
     if RANK[sb] == 2 and RANK[sa] == 0:
         verdict = "blunder"
@@ -230,7 +231,7 @@ def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
         verdict = "mistake"
     else:
         verdict = "best"
-    return Open(verdict, None, unit, before, after, sb, sa, coat_b, coat_a, best, db, da)
+    return Open(verdict, note, unit, before, after, sb, sa, coat_b, coat_a, best, db, da)
 
 
 def _sides_tricks(deal: DealReplay, step: int) -> tuple[int, int]:

@@ -253,3 +253,14 @@ def test_run_through_a_pipe_does_not_wait_for_keys(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "taash", "review", str(f)], input="q\n",
                          text=True, capture_output=True, timeout=120)
     assert out.returncode == 0 and "Result:" in out.stdout and "q quit" not in out.stdout
+
+
+def test_a_record_that_stops_inside_a_deal_shows_how_far_it_went(tmp_path: Path) -> None:
+    _, rec = make_record(tmp_path, "goat", None, deals=1)
+    rec["deals"][0]["actions"] = rec["deals"][0]["actions"][:6]
+    out = run_taash("review", "-", input=json.dumps(rec))
+    assert out.returncode == 0, out.stderr
+    assert "Trick 1 of 1" in out.stdout and "Trick 2, not finished:" in out.stdout
+    assert "the record stops inside this deal" in out.stdout
+    doc = json.loads(run_taash("review", "-", "--json", input=json.dumps(rec)).stdout)
+    assert not doc["deals"][0]["complete"] and len(doc["deals"][0]["actions"]) == 6

@@ -335,6 +335,13 @@ class Pages:
         sc = self.sc
         r = d.result
         if not d.complete:
+            rest = [st for st in d.steps if st.trick > len(d.tricks)]
+            if rest:
+                sc.say((f"Trick {rest[0].trick}, not finished:", "bold"))
+                for st in rest:
+                    sc.console.print(Text.assemble(f"  {self.name(st.seat):<14}"
+                                                   f"{DOES.get(st.verb, st.verb)} ",
+                                                   sc.cards(st.cards)))
             sc.say(("Result: the record stops inside this deal.", "bold"))
             return
         if d.game == "goat":

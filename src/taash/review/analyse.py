@@ -3,7 +3,8 @@
 - **With only what the player knew**: what the ``hard`` bot (``taash.bots``) plays from that
   seat's view at that moment (the core's ``view(seat)``: its own hand and what was public),
   and whether the player did the same.  Each decision gets a bot of its own, seeded from the
-  deal and the action's index, with a fixed work budget, so the answer is the same each time.
+  deal and the action's index, with the level's own budget (counted in work, not time:
+  ``taash.bots.pimc``), so the answer is the one ``hard`` gives at a table, the same each time.
 - **With all cards open**: the best result the seat's side could still reach before the
   action and after it, from the exact solver ``taash.review.solver`` (``action_values`` and
   ``solve``; another module, imported lazily: where it is not installed this part says "not
@@ -33,8 +34,9 @@ from taash.games.goat import points as goat_points
 from taash.games.tricks import TrickPlay
 from taash.review.replay import DealReplay
 
-# The hard bot's budget per decision (work, not time: taash.bots.pimc) and the seeds' base.
-BOT_BUDGET_MS = 40.0
+# The hard bot's budget per decision (None: the level's default, as at a table; counted in
+# work, not time: taash.bots.pimc) and the seeds' base.
+BOT_BUDGET_MS: float | None = None
 BOT_SEED = 26
 SOLVER = "taash.review.solver"
 
@@ -151,7 +153,7 @@ def load_solver() -> ModuleType | None:
         return None
 
 
-def hard_choice(deal: DealReplay, step: int, budget_ms: float = BOT_BUDGET_MS) -> str | None:
+def hard_choice(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> str | None:
     """What ``hard`` plays for the seat of action ``step`` from that seat's view just before
     it (a bot of its own, seeded from the deal and the step)."""
     from taash.bots import make_bot
@@ -162,7 +164,7 @@ def hard_choice(deal: DealReplay, step: int, budget_ms: float = BOT_BUDGET_MS) -
     return bot.act(state.view(seat))
 
 
-def known_part(deal: DealReplay, step: int, budget_ms: float = BOT_BUDGET_MS) -> Known:
+def known_part(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> Known:
     s = deal.steps[step]
     choice = hard_choice(deal, step, budget_ms)
     state = deal.positions[step].state
@@ -263,7 +265,7 @@ def _coats(deal: DealReplay, step: int, solver: ModuleType, time_limit: float,
 
 def analyse_deal(deal: DealReplay, seats: Iterable[int] | None = None, *,
                  hard: bool = True, open_cards: bool = True, time_limit: float = 2.0,
-                 budget_ms: float = BOT_BUDGET_MS,
+                 budget_ms: float | None = BOT_BUDGET_MS,
                  progress: Callable[[int, int], None] | None = None) -> DealAnalysis:
     """Every action of ``seats`` (all by default) reviewed both ways, and a summary per seat;
     ``progress(done, total)`` is called after each action."""

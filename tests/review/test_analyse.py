@@ -179,3 +179,12 @@ def test_the_real_solver_marks_a_blunder_at_the_card_that_loses_the_deal() -> No
     assert o.verdict == "blunder", o
     assert (o.standing_before, o.standing_after) == ("won", "lost")
     assert "play:3H" not in o.best
+
+
+def test_a_coat_the_solver_cannot_settle_in_time_still_gets_a_verdict_on_tricks() -> None:
+    d = deal_of("court-piece", 2)
+    solver = fake_solver(lambda state, mover: dict.fromkeys(state.legal_ids(mover), 7))
+    solver.solve = lambda state, **kw: types.SimpleNamespace(  # type: ignore[attr-defined]
+        value=0, best=(), exact=False, nodes=1)
+    o = open_part(d, 1, solver)
+    assert o.verdict == "best" and o.coat_before is None and "coat" in (o.note or "")

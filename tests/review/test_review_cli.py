@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from taash.review.analyse import load_solver
 from tests.conftest import run_taash
 
 GAMES = [("court-piece", None), ("court-piece", '{"sar": "double"}'),
@@ -93,7 +94,7 @@ def test_seat_shows_only_that_hand(tmp_path: Path) -> None:
 
 def test_json_has_an_entry_per_action_with_its_analysis(tmp_path: Path) -> None:
     f, rec = make_record(tmp_path, "court-piece-2p", None, deals=2)
-    out = run_taash("review", str(f), "--json", "--deal", "1")
+    out = run_taash("review", str(f), "--json", "--deal", "1", "--solver-time", "0.5")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert doc["game"] == "court-piece-2p" and len(doc["deals"]) == 1
@@ -111,6 +112,13 @@ def test_json_has_an_entry_per_action_with_its_analysis(tmp_path: Path) -> None:
     assert d["result"]["complete"] and d["result"]["fair"] is True
     assert len(d["tricks"]) == sum(d["result"]["tricks"])
     assert d["call"]["seat"] == d["result"]["caller"] and len(d["call"]["first_cards"]) == 5
+    judged = [e for e in d["actions"] if e["open"]["verdict"] is not None]
+    if load_solver() is None:
+        assert not judged and any("not available" in n for n in d["notes"])
+    else:  # the last tricks of a two-player deal are solved well within the time
+        assert judged and judged[-1]["step"] == len(actions) - 1
+        assert {"before", "after", "best", "standing_before"} <= set(judged[-1]["open"])
+        assert sum(s["judged"] for s in d["seats"]) == len(judged)
 
 
 def test_json_for_every_game_and_one_seat(tmp_path: Path) -> None:
@@ -253,3 +261,14 @@ def test_run_through_a_pipe_does_not_wait_for_keys(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "taash", "review", str(f)], input="q\n",
                          text=True, capture_output=True, timeout=120)
     assert out.returncode == 0 and "Result:" in out.stdout and "q quit" not in out.stdout
+
+
+def test_a_record_that_stops_inside_a_deal_shows_how_far_it_went(tmp_path: Path) -> None:
+    _, rec = make_record(tmp_path, "goat", None, deals=1)
+    rec["deals"][0]["actions"] = rec["deals"][0]["actions"][:6]
+    out = run_taash("review", "-", input=json.dumps(rec))
+    assert out.returncode == 0, out.stderr
+    assert "Trick 1 of 1" in out.stdout and "Trick 2, not finished:" in out.stdout
+    assert "the record stops inside this deal" in out.stdout
+    doc = json.loads(run_taash("review", "-", "--json", input=json.dumps(rec)).stdout)
+    assert not doc["deals"][0]["complete"] and len(doc["deals"][0]["actions"]) == 6

@@ -3,7 +3,8 @@
 - **With only what the player knew**: what the ``hard`` bot (``taash.bots``) plays from that
   seat's view at that moment (the core's ``view(seat)``: its own hand and what was public),
   and whether the player did the same.  Each decision gets a bot of its own, seeded from the
-  deal and the action's index, with a fixed work budget, so the answer is the same each time.
+  deal and the action's index, with the level's own budget (counted in work, not time:
+  ``taash.bots.pimc``), so the answer is the one ``hard`` gives at a table, the same each time.
 - **With all cards open**: the best result the seat's side could still reach before the
   action and after it, from the exact solver ``taash.review.solver`` (``action_values`` and
   ``solve``; another module, imported lazily: where it is not installed this part says "not
@@ -33,8 +34,9 @@ from taash.games.goat import points as goat_points
 from taash.games.tricks import TrickPlay
 from taash.review.replay import DealReplay
 
-# The hard bot's budget per decision (work, not time: taash.bots.pimc) and the seeds' base.
-BOT_BUDGET_MS = 40.0
+# The hard bot's budget per decision (None: the level's default, as at a table; counted in
+# work, not time: taash.bots.pimc) and the seeds' base.
+BOT_BUDGET_MS: float | None = None
 BOT_SEED = 26
 SOLVER = "taash.review.solver"
 
@@ -58,11 +60,12 @@ class Known:
 @dataclass(frozen=True)
 class Open:
     """With all cards open.  ``note`` says why there is no verdict when there is none ("not
-    available", "not exact within 2 s", "out of turn").  ``before``/``after``: the side's best
-    total for the deal before and after the action (tricks, or Goat card points);
-    ``standing_*``: won, drawn or lost with best play from there; ``coat_*``: whether the side
-    could still coat (court) the others (None where they already have a trick or the deal is
-    not won); ``best``: the best actions; ``defeat_*`` (Goat): the defeat points the side would
+    available", "not exact within 2 s", "out of turn"), or what was not exact beside one.
+    ``before``/``after``: the side's best total for the deal before and after the action
+    (tricks, or Goat card points); ``standing_*``: won, drawn or lost with best play from
+    there; ``coat_*``: whether the side could still coat (court) the others (None where they
+    already have a trick, the deal is not won, or the solver was not exact); ``best``: the
+    best actions; ``defeat_*`` (Goat): the defeat points the side would
     take (counting the tricks it has so far)."""
 
     verdict: Verdict | None
@@ -150,7 +153,7 @@ def load_solver() -> ModuleType | None:
         return None
 
 
-def hard_choice(deal: DealReplay, step: int, budget_ms: float = BOT_BUDGET_MS) -> str | None:
+def hard_choice(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> str | None:
     """What ``hard`` plays for the seat of action ``step`` from that seat's view just before
     it (a bot of its own, seeded from the deal and the step)."""
     from taash.bots import make_bot
@@ -161,7 +164,7 @@ def hard_choice(deal: DealReplay, step: int, budget_ms: float = BOT_BUDGET_MS) -
     return bot.act(state.view(seat))
 
 
-def known_part(deal: DealReplay, step: int, budget_ms: float = BOT_BUDGET_MS) -> Known:
+def known_part(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> Known:
     s = deal.steps[step]
     choice = hard_choice(deal, step, budget_ms)
     state = deal.positions[step].state
@@ -218,11 +221,11 @@ def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
     sa, da = _standing(deal, state, after, side, tricks)
     unit = "points" if deal.game == "goat" else "tricks"
     coat_b = coat_a = None
+    note = None
     if unit == "tricks" and sb == "won" and _theirs(deal, step, side) == 0:
         coat_b, coat_a = _coats(deal, step, solver, time_limit, side)
         if coat_b is None or coat_a is None:
-            return Open(None, f"not exact within {limit} (whether a coat could be had)",
-                        unit, before, after, sb, sa, None, None, best)
+            note = f"whether a coat could be had: not exact within {limit}"
     verdict: Verdict
     if RANK[sb] == 2 and RANK[sa] == 0:
         verdict = "blunder"
@@ -230,7 +233,7 @@ def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
         verdict = "mistake"
     else:
         verdict = "best"
-    return Open(verdict, None, unit, before, after, sb, sa, coat_b, coat_a, best, db, da)
+    return Open(verdict, note, unit, before, after, sb, sa, coat_b, coat_a, best, db, da)
 
 
 def _sides_tricks(deal: DealReplay, step: int) -> tuple[int, int]:
@@ -262,7 +265,7 @@ def _coats(deal: DealReplay, step: int, solver: ModuleType, time_limit: float,
 
 def analyse_deal(deal: DealReplay, seats: Iterable[int] | None = None, *,
                  hard: bool = True, open_cards: bool = True, time_limit: float = 2.0,
-                 budget_ms: float = BOT_BUDGET_MS,
+                 budget_ms: float | None = BOT_BUDGET_MS,
                  progress: Callable[[int, int], None] | None = None) -> DealAnalysis:
     """Every action of ``seats`` (all by default) reviewed both ways, and a summary per seat;
     ``progress(done, total)`` is called after each action."""

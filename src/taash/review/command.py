@@ -320,12 +320,14 @@ class Pages:
         if o.verdict is None:
             sc.say(("      all cards open: " + (o.note or "not judged"), "dim"))
             return
-        text = (f"      all cards open: {o.verdict.upper()} \u00b7 best {o.before} {o.unit} "
-                f"({o.standing_before}), after this {o.after} ({o.standing_after})")
+        text = (f"      all cards open: {o.verdict.upper()} \u00b7 could reach {o.before} "
+                f"{o.unit} ({o.standing_before}), after it {o.after} ({o.standing_after})")
         if o.coat_before and not o.coat_after:
             text += " \u00b7 gives up the coat"
         if o.verdict != "best":
             text += " \u00b7 best: " + ", ".join(o.best)
+        if o.note:
+            text += f" ({o.note})"
         sc.say((text, "bold red" if o.verdict == "blunder" else
                 "yellow" if o.verdict == "mistake" else "green"))
 
@@ -333,6 +335,13 @@ class Pages:
         sc = self.sc
         r = d.result
         if not d.complete:
+            rest = [st for st in d.steps if st.trick > len(d.tricks)]
+            if rest:
+                sc.say((f"Trick {rest[0].trick}, not finished:", "bold"))
+                for st in rest:
+                    sc.console.print(Text.assemble(f"  {self.name(st.seat):<14}"
+                                                   f"{DOES.get(st.verb, st.verb)} ",
+                                                   sc.cards(st.cards)))
             sc.say(("Result: the record stops inside this deal.", "bold"))
             return
         if d.game == "goat":

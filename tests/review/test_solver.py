@@ -94,11 +94,8 @@ def endgame(game: str, options: dict[str, Any], seed: int, tricks: int) -> Match
             return endgame(game, options, seed + 1000, tricks)
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES)
-def test_solver_equals_exhaustive_minimax_on_random_endgames(game: str,
-                                                             options: dict[str, Any]) -> None:
-    tricks = 4 if game != "court-piece-2p" else 5
-    for seed in range(12 if game != "goat" else 10):
+def check_against_minimax(game: str, options: dict[str, Any], seeds: range, tricks: int) -> None:
+    for seed in seeds:
         st = endgame(game, options, seed, tricks)
         seat = st.turn()
         assert seat is not None
@@ -121,11 +118,25 @@ def test_solver_equals_exhaustive_minimax_on_random_endgames(game: str,
         assert other.value == minimax(st, 1 - team) - score(st, 1 - team)
 
 
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_solver_equals_exhaustive_minimax_on_random_endgames(game: str,
+                                                             options: dict[str, Any]) -> None:
+    tricks = {"court-piece-2p": 5, "goat": 2}.get(game, 3)
+    check_against_minimax(game, options, range(5), tricks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_solver_equals_exhaustive_minimax_on_more_and_longer_endgames(
+        game: str, options: dict[str, Any]) -> None:
+    check_against_minimax(game, options, range(5, 25), 5 if game == "court-piece-2p" else 4)
+
+
 @pytest.mark.parametrize(("game", "options"), GAMES[:4])
 def test_played_out_counts_equal_exhaustive_search_without_the_stop(
         game: str, options: dict[str, Any]) -> None:
-    for seed in range(8):
-        st: Any = endgame(game, options, seed, 4)
+    for seed in range(5):
+        st: Any = endgame(game, options, seed, 3 if game != "court-piece-2p" else 5)
         team = st.turn() & 1
         got = solve(st, time_limit=30, play_out=True)
         free = st.clone()

@@ -98,6 +98,29 @@ class Timeout(Exception):
     """The time limit ran out (internal: caught by ``solve``)."""
 
 
+Entry = tuple[int, int, int]  # a table entry: (lower bound, upper bound, the best card found)
+TABLE_CAP = 400_000  # entries kept between calls, all tables together (some 100 MB at most)
+_tables: dict[tuple[int, ...], dict[tuple[int, ...], Entry]] = {}
+
+
+def table(ident: tuple[int, ...]) -> dict[tuple[int, ...], Entry]:
+    """The transposition table for one kind of search (seats, trump, double sar, ace rule,
+    the stop at 7, the counted team), kept between calls: its entries hold for any position
+    of any deal of that kind, so solving a deal's positions from the last back to the first
+    reuses the later ones.  Cleared whole when the tables pass ``TABLE_CAP`` entries."""
+    t = _tables.get(ident)
+    if t is None or sum(len(x) for x in _tables.values()) > TABLE_CAP:
+        if len(_tables) >= 8 or sum(len(x) for x in _tables.values()) > TABLE_CAP:
+            _tables.clear()
+        t = _tables[ident] = {}
+    return t
+
+
+def clear_tables() -> None:
+    """Forget every position the solver has kept between calls."""
+    _tables.clear()
+
+
 class CourtSearch:
     """Alpha-beta over a Court Piece position, applying and undoing cards on bitmasks.
 
@@ -125,7 +148,7 @@ class CourtSearch:
         self.pile = state.pile
         self.chain = state.chain
         self.played = state.tricks_played
-        self.tt: dict[tuple[int, ...], list[int]] = {}
+        self.tt = table((self.n, self.trump, self.double, self.ace_rule, stop, team))
         self.nodes = 0
         self.deadline = deadline
         self.last = -1
@@ -264,7 +287,7 @@ class CourtSearch:
             return hi
         if floor >= beta:
             return floor
-        key = (*self.shape(), self.leader, self.pile, self.chain,
+        key = (*self.shape(), self.leader, self.pile, self.chain, self.played,
                *(won if self.stop else ()))
         e = self.tt.get(key)
         a0, b0 = alpha, beta
@@ -286,7 +309,7 @@ class CourtSearch:
             lo = max(lo, v)
         else:
             lo = up = v
-        self.tt[key] = [lo, up, self.last]
+        self.tt[key] = (lo, up, self.last)
         return v
 
     def moves(self, alpha: int, beta: int, hint: int) -> int:
@@ -583,4 +606,4 @@ def _solve_call(state: TrickPlay, deadline: float, team: int | None,
     return Solution(pick, tuple(sorted(a for a, v in vals.items() if v == pick)), exact, nodes)
 
 
-__all__ = ["Solution", "action_values", "solve"]
+__all__ = ["Solution", "action_values", "clear_tables", "solve"]

@@ -99,11 +99,11 @@ class Timeout(Exception):
 
 
 Entry = tuple[int, int, int]  # a table entry: (lower bound, upper bound, the best card found)
-TABLE_CAP = 400_000  # entries kept between calls, all tables together (some 100 MB at most)
-_tables: dict[tuple[int, ...], dict[tuple[int, ...], Entry]] = {}
+TABLE_CAP = 200_000  # entries kept between calls, all tables together (some 75 MB at most)
+_tables: dict[tuple[object, ...], dict[tuple[object, ...], Entry]] = {}
 
 
-def table(ident: tuple[int, ...]) -> dict[tuple[int, ...], Entry]:
+def table(ident: tuple[object, ...]) -> dict[tuple[object, ...], Entry]:
     """The transposition table for one kind of search (seats, trump, double sar, ace rule,
     the stop at 7, the counted team), kept between calls: its entries hold for any position
     of any deal of that kind, so solving a deal's positions from the last back to the first
@@ -496,7 +496,7 @@ def _engine(state: MatchState, team: int | None, play_out: bool,
         return eng.play, reps, eng.upper(), (seat & 1) == me, lambda: eng.nodes
     assert isinstance(state, GoatPlay)
     me = seat & 1 if team is None else team
-    g = GoatSearch(state, me, deadline, Timeout)
+    g = GoatSearch(state, me, deadline, Timeout, table(("goat", state.trump, me)))
     return g.child, g.actions(), g.upper(), (seat & 1) == me, lambda: g.nodes
 
 

@@ -181,6 +181,9 @@ def test_time_limit_gives_a_bound_not_a_wrong_exact_answer() -> None:
     sol = solve(st, time_limit=0.05)
     assert not sol.exact and sol.best and set(sol.best) <= set(st.legal_ids(st.to_move))
     assert 0 <= sol.value <= 13
+    call = game_class("court-piece-2p").new_match({}, seed=3)  # before the trump call
+    sol = solve(call, time_limit=0.05)
+    assert not sol.exact and sol.value == 0 and sol.best == (call.legal_ids(call.turn())[0],)
 
 
 def check_dds(seeds: range, tricks: int) -> None:

@@ -37,8 +37,11 @@ the actions proven to reach ``value`` (the first legal action if none was).
 The search is alpha-beta with null-window tests on the result (a binary search on the value,
 as DDS does), a transposition table keyed on the position (every hand, the trick so far and
 its leader, and what else the result from here depends on: tricks taken towards the stop at 7,
-the double-sar pile and who may collect it), Court Piece moves grouped by equivalent cards
-(ranks of one hand with no card between them still out), and bounds from the tricks left.
+the double-sar pile and who may collect it; the cards played squeezed out of the ranks), kept
+between calls (``clear_tables``), Court Piece moves grouped by equivalent cards (ranks of one
+hand with no card between them still out), and bounds from the tricks left and, in single sar
+and two-player, the leader's quick tricks.  Solving a deal's positions from the last back to
+the first lets each reuse the work of the later ones.
 """
 
 from __future__ import annotations
@@ -601,7 +604,7 @@ def _solve_call(state: TrickPlay, deadline: float, team: int | None,
             continue
         vals[a] = s.value
     if not vals:
-        return Solution(0 if maximise else 13, (), False, nodes)
+        return Solution(0 if maximise else 13, tuple(state.legal_ids(caller)[:1]), False, nodes)
     pick = max(vals.values()) if maximise else min(vals.values())
     return Solution(pick, tuple(sorted(a for a, v in vals.items() if v == pick)), exact, nodes)
 

@@ -15,7 +15,7 @@ import pytest
 from taash.games import game_class
 from taash.games.base import MatchState
 from taash.games.goat_rules import MOLODKA, POINTS, SHIFT
-from taash.review.solver import Solution, action_values, solve
+from taash.review.solver import Solution, action_values, clear_tables, solve
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [("court-piece", {}), ("court-piece", {"sar": "double"}),
@@ -94,11 +94,8 @@ def endgame(game: str, options: dict[str, Any], seed: int, tricks: int) -> Match
             return endgame(game, options, seed + 1000, tricks)
 
 
-@pytest.mark.parametrize(("game", "options"), GAMES)
-def test_solver_equals_exhaustive_minimax_on_random_endgames(game: str,
-                                                             options: dict[str, Any]) -> None:
-    tricks = 4 if game != "court-piece-2p" else 5
-    for seed in range(12 if game != "goat" else 10):
+def check_against_minimax(game: str, options: dict[str, Any], seeds: range, tricks: int) -> None:
+    for seed in seeds:
         st = endgame(game, options, seed, tricks)
         seat = st.turn()
         assert seat is not None
@@ -121,11 +118,25 @@ def test_solver_equals_exhaustive_minimax_on_random_endgames(game: str,
         assert other.value == minimax(st, 1 - team) - score(st, 1 - team)
 
 
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_solver_equals_exhaustive_minimax_on_random_endgames(game: str,
+                                                             options: dict[str, Any]) -> None:
+    tricks = {"court-piece-2p": 5, "goat": 2}.get(game, 3)
+    check_against_minimax(game, options, range(5), tricks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_solver_equals_exhaustive_minimax_on_more_and_longer_endgames(
+        game: str, options: dict[str, Any]) -> None:
+    check_against_minimax(game, options, range(5, 25), 5 if game == "court-piece-2p" else 4)
+
+
 @pytest.mark.parametrize(("game", "options"), GAMES[:4])
 def test_played_out_counts_equal_exhaustive_search_without_the_stop(
         game: str, options: dict[str, Any]) -> None:
-    for seed in range(8):
-        st: Any = endgame(game, options, seed, 4)
+    for seed in range(5):
+        st: Any = endgame(game, options, seed, 3 if game != "court-piece-2p" else 5)
         team = st.turn() & 1
         got = solve(st, time_limit=30, play_out=True)
         free = st.clone()
@@ -170,15 +181,47 @@ def test_time_limit_gives_a_bound_not_a_wrong_exact_answer() -> None:
     sol = solve(st, time_limit=0.05)
     assert not sol.exact and sol.best and set(sol.best) <= set(st.legal_ids(st.to_move))
     assert 0 <= sol.value <= 13
+    call = game_class("court-piece-2p").new_match({}, seed=3)  # before the trump call
+    sol = solve(call, time_limit=0.05)
+    assert not sol.exact and sol.value == 0 and sol.best == (call.legal_ids(call.turn())[0],)
+
+
+def check_dds(seeds: range, tricks: int) -> None:
+    # our seats 0..3 are DDS's North..West, suits S H D C its 0..3 (bench/dd.py); DDS counts
+    # every trick to the 13th, as play_out does; it gives the tricks of the mover's side
+    for seed in seeds:
+        st: Any = endgame("court-piece", {}, 500 + seed, tricks)
+        got = action_values(st, time_limit=60, play_out=True)
+        want, _ = dd.solve(list(st.hands), st.trump, st.leader, list(st.trick))
+        assert got == want, seed
+        assert solve(st, time_limit=60, play_out=True).value == max(want.values())
 
 
 @pytest.mark.skipif(not dd.available(), reason="the DDS library did not load")
 def test_single_sar_played_out_agrees_with_dds() -> None:
-    # our seats 0..3 are DDS's North..West, suits S H D C its 0..3 (bench/dd.py); DDS counts
-    # every trick to the 13th, as play_out does; it gives the tricks of the mover's side
-    for seed in range(12):
-        st: Any = endgame("court-piece", {}, 500 + seed, 6 if seed % 2 else 5)
-        got = action_values(st, time_limit=30, play_out=True)
-        want, _ = dd.solve(list(st.hands), st.trump, st.leader, list(st.trick))
-        assert got == want, seed
-        assert solve(st, time_limit=30, play_out=True).value == max(want.values())
+    check_dds(range(12), 6)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not dd.available(), reason="the DDS library did not load")
+def test_single_sar_played_out_agrees_with_dds_on_longer_endgames() -> None:
+    check_dds(range(12, 36), 8)
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_the_table_kept_between_calls_changes_no_answer(game: str,
+                                                        options: dict[str, Any]) -> None:
+    # a deal's positions solved from its end back (the table carrying over), then each again
+    # from an empty table
+    st = endgame(game, options, 77, 4 if game != "goat" else 3)
+    line = [st]
+    while (seat := line[-1].turn()) is not None:
+        nxt = line[-1].clone()
+        nxt.apply_id(seat, nxt.legal_ids(seat)[-1])
+        line.append(nxt)
+    clear_tables()
+    warm = [solve(p, time_limit=30) for p in reversed(line[:-1])]
+    for p, w in zip(reversed(line[:-1]), warm, strict=True):
+        clear_tables()
+        cold = solve(p, time_limit=30)
+        assert (cold.value, cold.best, cold.exact) == (w.value, w.best, w.exact)

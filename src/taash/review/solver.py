@@ -37,8 +37,11 @@ the actions proven to reach ``value`` (the first legal action if none was).
 The search is alpha-beta with null-window tests on the result (a binary search on the value,
 as DDS does), a transposition table keyed on the position (every hand, the trick so far and
 its leader, and what else the result from here depends on: tricks taken towards the stop at 7,
-the double-sar pile and who may collect it), Court Piece moves grouped by equivalent cards
-(ranks of one hand with no card between them still out), and bounds from the tricks left.
+the double-sar pile and who may collect it; the cards played squeezed out of the ranks), kept
+between calls (``clear_tables``), Court Piece moves grouped by equivalent cards (ranks of one
+hand with no card between them still out), and bounds from the tricks left and, in single sar
+and two-player, the leader's quick tricks.  Solving a deal's positions from the last back to
+the first lets each reuse the work of the later ones.
 """
 
 from __future__ import annotations
@@ -71,8 +74,54 @@ class Solution:
     nodes: int
 
 
+def squeeze(seg: int, n: int) -> int:
+    """One suit of ``n`` hands (13 bits each, side by side) with the ranks no hand holds
+    squeezed out: the k-th lowest card still out becomes rank k, in whichever hand holds it.
+
+    >>> bin(squeeze(0b1010 | 0b0100 << 13, 2))  # 3 and 5 in one hand, 4 in the other
+    '0b100000000000101'
+    """
+    hands = [seg >> (13 * i) & 0x1FFF for i in range(n)]
+    held = 0
+    for h in hands:
+        held |= h
+    out = 0
+    j = 0
+    for r in range(13):
+        b = 1 << r
+        if held & b:
+            for i, h in enumerate(hands):
+                if h & b:
+                    out |= 1 << (j + 13 * i)
+            j += 1
+    return out
+
+
 class Timeout(Exception):
     """The time limit ran out (internal: caught by ``solve``)."""
+
+
+Entry = tuple[int, int, int]  # a table entry: (lower bound, upper bound, the best card found)
+TABLE_CAP = 200_000  # entries kept between calls, all tables together (some 75 MB at most)
+_tables: dict[tuple[object, ...], dict[tuple[object, ...], Entry]] = {}
+
+
+def table(ident: tuple[object, ...]) -> dict[tuple[object, ...], Entry]:
+    """The transposition table for one kind of search (seats, trump, double sar, ace rule,
+    the stop at 7, the counted team), kept between calls: its entries hold for any position
+    of any deal of that kind, so solving a deal's positions from the last back to the first
+    reuses the later ones.  Cleared whole when the tables pass ``TABLE_CAP`` entries."""
+    t = _tables.get(ident)
+    if t is None or sum(len(x) for x in _tables.values()) > TABLE_CAP:
+        if len(_tables) >= 8 or sum(len(x) for x in _tables.values()) > TABLE_CAP:
+            _tables.clear()
+        t = _tables[ident] = {}
+    return t
+
+
+def clear_tables() -> None:
+    """Forget every position the solver has kept between calls."""
+    _tables.clear()
 
 
 class CourtSearch:
@@ -83,7 +132,8 @@ class CourtSearch:
 
     __slots__ = ("n", "trump", "double", "ace_rule", "stop", "me", "hands", "trick", "leader",
                  "best", "best_seat", "won", "pile", "chain", "played", "tt", "nodes",
-                 "deadline", "last")
+                 "deadline", "last",
+                 "comp")
 
     def __init__(self, state: TrickPlay, team: int, stop: bool, deadline: float) -> None:
         self.n = state.num_seats
@@ -101,13 +151,38 @@ class CourtSearch:
         self.pile = state.pile
         self.chain = state.chain
         self.played = state.tricks_played
-        self.tt: dict[tuple[int, ...], list[int]] = {}
+        self.tt = table((self.n, self.trump, self.double, self.ace_rule, stop, team))
         self.nodes = 0
         self.deadline = deadline
         self.last = -1
+        self.comp: dict[int, int] = {}
 
     def mover(self) -> int:
         return (self.leader + len(self.trick)) % self.n
+
+    def shape(self) -> list[int]:
+        """The hands with every card played squeezed out, suit by suit (a card's rank is
+        its place among the cards still out): positions alike but for cards gone share a
+        table entry.  Under the ace rule the aces still out are added (an ace's trick
+        does not collect, so which card is the ace matters)."""
+        hands = self.hands
+        comp = self.comp
+        if len(hands) == 4:
+            h0, h1, h2, h3 = hands
+            segs = [(h0 >> t & 0x1FFF) | (h1 >> t & 0x1FFF) << 13 | (h2 >> t & 0x1FFF) << 26
+                    | (h3 >> t & 0x1FFF) << 39 for t in (0, 13, 26, 39)]
+        else:
+            h0, h1 = hands
+            segs = [(h0 >> t & 0x1FFF) | (h1 >> t & 0x1FFF) << 13 for t in (0, 13, 26, 39)]
+        out = []
+        for seg in segs:
+            c = comp.get(seg)
+            if c is None:
+                c = comp[seg] = squeeze(seg, len(hands))
+            out.append(c)
+        if self.ace_rule:
+            out.append(sum(hands) & ACE_MASK)
+        return out
 
     def upper(self) -> int:
         """The most the counted team can still get (the mover has not played to this trick:
@@ -164,11 +239,18 @@ class CourtSearch:
         else the lowest."""
         reps = [rep for rep, _ in self.classes(seat)]
         if self.trick:
-            partner_wins = (self.best_seat & 1) == (seat & 1) if self.n == 4 else False
-            if partner_wins:
-                reps.sort()
+            if self.n == 4 and (self.best_seat & 1) == (seat & 1):
+                reps.sort()  # the partner is winning: low first
             else:
-                reps.sort(key=lambda c: (not self.beats(c), c if self.beats(c) else c % 13))
+                best, trump = self.best, self.trump
+                sb = SUIT_OF[best]
+                keys = []
+                for c in reps:
+                    sa = SUIT_OF[c]
+                    wins = (sa == sb and c > best) or (sa == trump and sb != trump)
+                    keys.append((c if wins else 100 + c % 13, c))
+                keys.sort()
+                reps = [c for _, c in keys]
         else:
             reps.sort(key=lambda c: -(c % 13))
         if hint >= 0:
@@ -192,12 +274,24 @@ class CourtSearch:
         won = self.won
         if self.stop and (won[0] >= STOP or won[1] >= STOP):
             return 0
+        if r == 1:
+            return self.last_card()
         hi = self.upper()
-        if hi <= alpha or hi == 0:
+        floor = 0
+        if not self.double:
+            q = self.quick()
+            if (self.leader & 1) == self.me:
+                floor = min(q, hi)
+            elif self.stop and won[1 - self.me] + q >= STOP:
+                return 0  # the others cash their way to 7 first
+            else:
+                hi = min(hi, r - q)
+        if hi <= alpha or hi == floor:
             return hi
-        if beta <= 0:
-            return 0
-        key = (*hands, self.leader, self.pile, self.chain, *(won if self.stop else ()))
+        if floor >= beta:
+            return floor
+        key = (*self.shape(), self.leader, self.pile, self.chain, self.played,
+               *(won if self.stop else ()))
         e = self.tt.get(key)
         a0, b0 = alpha, beta
         hint = -1
@@ -210,7 +304,7 @@ class CourtSearch:
             alpha = max(alpha, lo)
             beta = min(beta, up)
         else:
-            lo, up = 0, hi
+            lo, up = floor, hi
         v = self.moves(alpha, beta, hint)
         if v <= a0:
             up = min(up, v)
@@ -218,7 +312,7 @@ class CourtSearch:
             lo = max(lo, v)
         else:
             lo = up = v
-        self.tt[key] = [lo, up, self.last]
+        self.tt[key] = (lo, up, self.last)
         return v
 
     def moves(self, alpha: int, beta: int, hint: int) -> int:
@@ -259,6 +353,57 @@ class CourtSearch:
         self.hands[seat] ^= bit
         self.best, self.best_seat = old_best, old_seat
         return v
+
+    def quick(self) -> int:
+        """Tricks the leader's side takes at once, whatever the others do (single sar and
+        two-player): the leader's cards above every other card of their suit, each run cut to
+        the length of that suit in every hand that could ruff it (an opponent holding a trump,
+        or a partner holding nothing else)."""
+        n, leader, hands, trump = self.n, self.leader, self.hands, self.trump
+        mine = hands[leader]
+        tmask = SUIT_MASK[trump]
+        ruffers = [hands[(leader + i) % n] for i in range(1, n, 2 if n == 4 else 1)]
+        ruffers = [h for h in ruffers if h & tmask]
+        if n == 4:
+            partner = hands[(leader + 2) % 4]
+            if partner and not partner & ~tmask:
+                ruffers.append(partner)
+        others = 0
+        for i in range(1, n):
+            others |= hands[(leader + i) % n]
+        q = 0
+        for s in range(4):
+            sm = SUIT_MASK[s]
+            suit = mine & sm
+            if not suit:
+                continue
+            t = (suit >> (others & sm).bit_length()).bit_count()
+            if s != trump:
+                for h in ruffers:
+                    t = min(t, (h & sm).bit_count())
+            q += t
+        return q
+
+    def last_card(self) -> int:
+        """The result of a trick of one card each, played without search."""
+        n, trump, leader = self.n, self.trump, self.leader
+        best = self.hands[leader].bit_length() - 1
+        best_seat = leader
+        for i in range(1, n):
+            seat = (leader + i) % n
+            c = self.hands[seat].bit_length() - 1
+            sa, sb = SUIT_OF[c], SUIT_OF[best]
+            if (sa == sb and c > best) or (sa == trump and sb != trump):
+                best, best_seat = c, seat
+        if best_seat & 1 != self.me:
+            return 0
+        if not self.double:
+            return 1
+        nth = self.played + 1
+        if nth == 13 or (nth > 1 and self.chain == best_seat
+                         and not (self.ace_rule and (1 << best) & ACE_MASK)):
+            return self.pile + 1
+        return 0
 
     def finish_trick(self, alpha: int, beta: int) -> int:
         winner = self.best_seat
@@ -354,7 +499,7 @@ def _engine(state: MatchState, team: int | None, play_out: bool,
         return eng.play, reps, eng.upper(), (seat & 1) == me, lambda: eng.nodes
     assert isinstance(state, GoatPlay)
     me = seat & 1 if team is None else team
-    g = GoatSearch(state, me, deadline, Timeout)
+    g = GoatSearch(state, me, deadline, Timeout, table(("goat", state.trump, me)))
     return g.child, g.actions(), g.upper(), (seat & 1) == me, lambda: g.nodes
 
 
@@ -459,9 +604,9 @@ def _solve_call(state: TrickPlay, deadline: float, team: int | None,
             continue
         vals[a] = s.value
     if not vals:
-        return Solution(0 if maximise else 13, (), False, nodes)
+        return Solution(0 if maximise else 13, tuple(state.legal_ids(caller)[:1]), False, nodes)
     pick = max(vals.values()) if maximise else min(vals.values())
     return Solution(pick, tuple(sorted(a for a, v in vals.items() if v == pick)), exact, nodes)
 
 
-__all__ = ["Solution", "action_values", "solve"]
+__all__ = ["Solution", "action_values", "clear_tables", "solve"]

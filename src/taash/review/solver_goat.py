@@ -10,8 +10,9 @@ has played in the trick).  At the root the seat to move acts first (the question
 is what that seat should play); out-of-turn molodkas are weighed from the next moment on.
 
 The transposition table is keyed on every hand, the trick's plays, its first leader, the seat
-to move, whether a molodka has been played, how far the stock is drawn and which seats have
-waited at this moment: the result from here depends on nothing else.
+to move, whether a molodka has been played, the stock left (in order) and which seats have
+waited at this moment: the result from here depends on nothing else, so the table (given by
+the solver, for one trump suit and counted team) holds across calls and deals.
 """
 
 from __future__ import annotations
@@ -45,11 +46,12 @@ class GoatSearch:
     __slots__ = ("root", "me", "deadline", "tt", "nodes", "timeout")
 
     def __init__(self, state: GoatPlay, team: int, deadline: float,
-                 timeout: type[Exception] = GoatTimeout) -> None:
+                 timeout: type[Exception] = GoatTimeout,
+                 tt: dict[tuple[object, ...], tuple[int, int, int]] | None = None) -> None:
         self.root = state.clone()
         self.me = team
         self.deadline = deadline
-        self.tt: dict[tuple[object, ...], list[int]] = {}
+        self.tt = {} if tt is None else tt
         self.nodes = 0
         self.timeout = timeout
 
@@ -81,7 +83,7 @@ class GoatSearch:
         if beta <= 0:
             return 0
         key = (*st.hands, tuple(st.plays), st.first_leader, st.to_move, st.molodka_done,
-               st.stock_pos, waited)
+               tuple(st.deck[st.stock_pos:]), waited)
         e = self.tt.get(key)
         a0, b0 = alpha, beta
         hint = -2
@@ -121,7 +123,7 @@ class GoatSearch:
             lo = max(lo, best_v)
         else:
             lo = up = best_v
-        self.tt[key] = [lo, up, best_a]
+        self.tt[key] = (lo, up, best_a)
         return best_v
 
     @staticmethod

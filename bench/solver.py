@@ -1,0 +1,117 @@
+"""Exact solver speed (``taash.review.solver``), one core, every game.
+
+    .venv/bin/python bench/solver.py [--seconds 60] [--limit 2] [--tricks 5]
+
+Two figures per game, the budget ``--seconds`` (at most 60) shared out between them:
+
+- positions per second: random endgames (``--tricks`` tricks left; Goat: the stock empty,
+  four cards or fewer each) solved exactly, one after another, each from an empty table;
+- a whole deal: a seeded deal played by random legal moves, every position of it solved with
+  ``--limit`` seconds each, from the last position back to the first (the solver's table,
+  kept between calls, then carries each position's work to the one before); it prints how
+  many were exact, from which trick on every position was, and the time taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from taash.games import game_class
+from taash.review.solver import clear_tables, solve
+
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    ("single sar", "court-piece", {}),
+    ("double sar, ace rule", "court-piece", {"sar": "double", "ace_rule": True}),
+    ("two-player", "court-piece-2p", {}),
+    ("goat", "goat", {}),
+]
+
+
+def random_deal(game: str, options: dict[str, Any], seed: int) -> list[Any]:
+    """Every position of one deal played by random legal moves (trump call made at once),
+    each a clone that stops at the deal's end."""
+    rng = random.Random(seed)
+    m = game_class(game).new_match(options, seed=seed).clone()
+    out = []
+    while (seat := m.turn()) is not None:
+        if game != "goat" and m.phase == 0:
+            m.apply_id(seat, m.legal_ids(seat)[0])
+            continue
+        out.append(m.clone())
+        s = rng.choice(m.actors()) if game == "goat" else seat
+        m.apply_id(s, rng.choice(m.legal_ids(s)))
+    return out
+
+
+def endgames(game: str, options: dict[str, Any], tricks: int, seed: int) -> list[Any]:
+    deal = random_deal(game, options, seed)
+    if game == "goat":
+        return [p for p in deal if p.stock_pos >= 36]
+    return [p for p in deal if p.hands[p.to_move].bit_count() <= tricks]
+
+
+def per_second(game: str, options: dict[str, Any], tricks: int, seconds: float) -> str:
+    solved = nodes = 0
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for p in endgames(game, options, tricks, seed):
+            clear_tables()  # each one solved cold
+            s = solve(p, time_limit=seconds)
+            solved += s.exact
+            nodes += s.nodes
+            if time.perf_counter() - start >= seconds:
+                break
+        seed += 1
+    took = time.perf_counter() - start
+    return (f"{solved / took:8.1f} positions/s ({solved} in {took:.1f} s, "
+            f"{nodes / took:,.0f} nodes/s)")
+
+
+def whole_deal(game: str, options: dict[str, Any], limit: float, seconds: float) -> str:
+    deal = random_deal(game, options, 1)
+    clear_tables()
+    start = time.perf_counter()
+    exact = 0
+    first_exact = len(deal)
+    done = 0
+    for i in range(len(deal) - 1, -1, -1):
+        if time.perf_counter() - start + limit > seconds:
+            break
+        s = solve(deal[i], time_limit=limit)
+        done += 1
+        if s.exact:
+            exact += 1
+            if first_exact == i + 1:
+                first_exact = i
+    took = time.perf_counter() - start
+    p = deal[first_exact] if first_exact < len(deal) else None
+    if p is None:
+        where = "none exact"
+    elif game == "goat":
+        where = f"exact from position {first_exact + 1} (stock {36 - p.stock_pos} left)"
+    else:
+        left = p.hands[p.to_move].bit_count()
+        where = f"exact from position {first_exact + 1} ({left} tricks left)"
+    return (f"{len(deal)} positions, {done} solved in {took:.1f} s, {exact} exact, {where}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help="the whole bench's budget")
+    ap.add_argument("--limit", type=float, default=2.0, help="time limit per position")
+    ap.add_argument("--tricks", type=int, default=5, help="tricks left in the endgames")
+    args = ap.parse_args()
+    budget = min(args.seconds, 60.0) / len(CASES)
+    for name, game, options in CASES:
+        print(f"{name:22} endgames ({args.tricks} tricks): "
+              f"{per_second(game, options, args.tricks, budget * 0.3)}", flush=True)
+        print(f"{'':22} a whole deal, {args.limit:g} s a position: "
+              f"{whole_deal(game, options, args.limit, budget * 0.7)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -18,6 +18,7 @@ EXPECTED = {
     errors.BadRequest: (400, "bad_request"),
     errors.Unauthorized: (401, "unauthorized"),
     errors.Forbidden: (403, "forbidden"),
+    errors.CrossSite: (403, "cross_site"),
     errors.NotFound: (404, "not_found"),
     errors.Full: (409, "full"),
     errors.NotOver: (409, "not_over"),

@@ -54,6 +54,13 @@ class Forbidden(DomainError):
     code = "forbidden"
 
 
+class CrossSite(Forbidden):
+    """A request that changes something, made with the session cookie, from another site
+    (its Origin, or Referer, is not this server's)."""
+
+    code = "cross_site"
+
+
 class NotFound(DomainError):
     code = "not_found"
 

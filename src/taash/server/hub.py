@@ -22,6 +22,7 @@ from taash.server.errors import DomainError, NotFound
 from taash.server.match import build_match
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
+from taash.server.players import Players
 from taash.server.presence import Presence
 from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
@@ -51,6 +52,7 @@ class Hub:
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
         self.tables = Tables(self)
+        self.players = Players(self)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)

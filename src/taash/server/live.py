@@ -19,6 +19,7 @@ from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.feed import catch_up, check_watchers, pump
 from taash.server.guard import TokenBuckets
+from taash.server.me import cookie_player
 from taash.server.room import Room
 from taash.server.routes import bearer, get_hub
 
@@ -38,7 +39,10 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
         accepted action; a ping line when quiet.  Without a token: a spectator's, with the
         public view."""
         hub = get_hub(request)
-        room, s = await hub.tables.watch_or_authorize(table_id, bearer(request, token), seat)
+        tok = bearer(request, token)
+        who = await cookie_player(request, settings) if not tok and seat is not None else None
+        room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                      who.player.id if who else None)
         if s is None:
             check_watchers(room)
 
@@ -64,8 +68,12 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
         hub = get_hub(websocket)
         await websocket.accept()
         try:
-            room, s = await hub.tables.watch_or_authorize(table_id, bearer(websocket, token),
-                                                          seat)
+            tok = bearer(websocket, token)
+            # a seat by the session cookie: from this site's pages only (CrossSite)
+            who = (await cookie_player(websocket, settings)
+                   if not tok and seat is not None else None)
+            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                          who.player.id if who else None)
             if s is None:
                 check_watchers(room)
         except DomainError as e:

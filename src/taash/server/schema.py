@@ -138,6 +138,24 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
 
 
+@dataclass
+class PlayerRow:
+    id: str
+    name: str
+    language: str
+    created: float
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    player_id: str
+    created: float
+    last_seen: float
+    expires: float
+    user_agent: str | None
+
+
 @dataclass(frozen=True)
 class ActionRow:
     version: int

@@ -333,3 +333,38 @@ def test_secure_cookie_and_origin_from_the_public_url(tmp_path: Path) -> None:
             assert r.status_code == 403
     finally:
         srv.stop()
+
+
+def test_a_rematch_by_cookie_keeps_the_seat_the_players(browsers: Any, server: Server) -> None:
+    import random
+
+    b = browsers()
+    b.first_visit()
+    t = b.create(seats=[{"type": "human"}, {"type": "bot", "level": "random"}])
+    tid, token = t["id"], tokens_of(t)[0]
+    rng = random.Random(5)
+    for _ in range(400):
+        v = b.http.get(f"/api/tables/{tid}/view?seat=0").json()
+        if v["over"]:
+            break
+        if v["to_move"] != 0 or not v["legal_actions"]:
+            continue
+        r = b.send("POST", f"/api/tables/{tid}/actions?seat=0",
+                   {"action": rng.choice(v["legal_actions"]), "version": v["version"]})
+        assert r.status_code in (200, 409), r.text
+    assert v["over"]
+    r = b.send("POST", f"/api/tables/{tid}/rematch")
+    assert r.status_code == 200, r.text
+    rid = r.json()["id"]
+    assert r.json() == {"id": rid, "seat": 0, "token": None, "url": f"/t/{rid}?seat=0"}
+    assert rid in {m["id"] for m in b.http.get("/api/me/tables").json()}
+    assert b.http.get(f"/api/tables/{rid}/view?seat=0").status_code == 200
+    # the seat's token asks too: its derived token, and the seat stays the player's
+    with httpx.Client(base_url=server.base) as program:
+        r = program.post(f"/api/tables/{tid}/rematch", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200 and r.json()["id"] == rid and r.json()["token"]
+    assert b.http.get(f"/api/tables/{rid}/view?seat=0").status_code == 200
+    # someone else's cookie is no seat at the finished table, so asks no rematch
+    other = browsers()
+    other.first_visit()
+    assert other.send("POST", f"/api/tables/{tid}/rematch").status_code == 403

@@ -23,6 +23,7 @@ EXPECTED = {
     errors.Full: (409, "full"),
     errors.NotOver: (409, "not_over"),
     errors.Conflict: (409, "conflict"),
+    errors.InviteUsed: (409, "invite_used"),
     errors.Stale: (409, "stale"),
     errors.TooLarge: (413, "too_large"),
     errors.RateLimited: (429, "rate_limited"),

@@ -368,3 +368,75 @@ def test_a_rematch_by_cookie_keeps_the_seat_the_players(browsers: Any, server: S
     other = browsers()
     other.first_visit()
     assert other.send("POST", f"/api/tables/{tid}/rematch").status_code == 403
+
+
+def test_an_invite_link_is_claimed_once(browsers: Any, server: Server) -> None:
+    host, friend, late = browsers(), browsers(), browsers()
+    for b in (host, friend, late):
+        b.first_visit()
+    friend.send("PATCH", "/api/me", {"name": "Friend"})
+    t = host.create(seats=[{"type": "human"}, {"type": "human"}])
+    tid, invite = t["id"], tokens_of(t)[1]
+    bearer = {"Authorization": f"Bearer {invite}"}
+    # a claim needs a session, and comes from this site
+    with httpx.Client(base_url=server.base) as program:
+        r = program.post(f"/api/tables/{tid}/claim", headers=bearer)
+        assert r.status_code == 401 and "session" in r.json()["error"]["message"]
+    r = friend.http.post(f"/api/tables/{tid}/claim", headers={**bearer,
+                                                              "Origin": "https://evil.example"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "cross_site"
+    # the first player to open it takes the seat, with a new token
+    r = friend.send("POST", f"/api/tables/{tid}/claim", headers=bearer)
+    assert r.status_code == 200, r.text
+    claimed = r.json()
+    assert claimed["seat"] == 1 and claimed["token"] not in (None, invite)
+    assert [(m["id"], m["seat"]) for m in friend.http.get("/api/me/tables").json()] == [(tid, 1)]
+    view = friend.http.get(f"/api/tables/{tid}/view?seat=1").json()
+    assert view["table"]["seats"][1]["name"] == "Friend"
+    assert friend.http.get(f"/api/tables/{tid}/view",
+                           headers={"Authorization": f"Bearer {claimed['token']}"}).status_code \
+        == 200
+    # the link works no more: as a token, and as a claim by anyone else, saying why
+    assert late.http.get(f"/api/tables/{tid}/view", headers=bearer).status_code == 401
+    r = late.send("POST", f"/api/tables/{tid}/claim", headers=bearer)
+    assert r.status_code == 409
+    err = r.json()["error"]
+    assert err["code"] == "invite_used" and "another player" in err["message"]
+    assert late.http.get(f"/api/tables/{tid}/view?seat=1").status_code == 403
+    # the claimer opening it again: their seat still, no new token
+    again = friend.send("POST", f"/api/tables/{tid}/claim", headers=bearer)
+    assert again.status_code == 200 and again.json()["token"] is None
+    assert again.json()["seat"] == 1
+    # the creator cannot re-invite a seat a player holds
+    r = host.send("POST", f"/api/tables/{tid}/invite", {"seat": 1})
+    assert r.status_code == 409
+
+
+def test_the_creator_makes_a_new_invite_link(browsers: Any, server: Server) -> None:
+    host, friend = browsers(), browsers()
+    host.first_visit()
+    friend.first_visit()
+    t = host.create("goat", options={"target": 1},
+                    seats=[{"type": "human"}, {"type": "human"}, {"type": "bot"},
+                           {"type": "human"}])
+    tid, old = t["id"], tokens_of(t)[1]
+    # only the creator's seat makes links, and only for another human seat
+    r = friend.send("POST", f"/api/tables/{tid}/invite", {"seat": 1})
+    assert r.status_code == 403
+    with httpx.Client(base_url=server.base) as program:
+        r = program.post(f"/api/tables/{tid}/invite", json={"seat": 1},
+                         headers={"Authorization": f"Bearer {tokens_of(t)[3]}"})
+        assert r.status_code == 403 and "creator" in r.json()["error"]["message"]
+    assert host.send("POST", f"/api/tables/{tid}/invite", {"seat": 2}).status_code == 409
+    assert host.send("POST", f"/api/tables/{tid}/invite", {"seat": 0}).status_code == 400
+    r = host.send("POST", f"/api/tables/{tid}/invite", {"seat": 1})
+    assert r.status_code == 200, r.text
+    new = r.json()["token"]
+    assert new != old and r.json()["url"] == f"/t/{tid}?seat=1&token={new}"
+    # the lost link works no more; the new one is claimed as any
+    r = friend.send("POST", f"/api/tables/{tid}/claim",
+                    headers={"Authorization": f"Bearer {old}"})
+    assert r.status_code == 401
+    r = friend.send("POST", f"/api/tables/{tid}/claim",
+                    headers={"Authorization": f"Bearer {new}"})
+    assert r.status_code == 200 and r.json()["seat"] == 1

@@ -68,3 +68,36 @@ def test_first_visit_plays_and_the_player_follows_the_session(server: Server,
     assert desk.evaluate("localStorage.getItem('taash.seats')") in (None, "{}")
     assert row.locator(".forget").count() == 0  # the player's table, not this browser's token
     assert phone.js_errors == [] and desk.js_errors == []
+
+
+def test_an_invite_link_pasted_is_claimed_once(server: Server, new_page: Any) -> None:
+    host = new_page("desktop", server.base)
+    host.goto("/")
+    host.locator("[data-player-name]").wait_for()
+    press(host, "[data-game-choice='court-piece-2p']")
+    press(host, "[data-mode='friends']")
+    press(host, "[data-action='create-table']")
+    link = host.locator("[data-invite='1']").input_value()
+    assert "token=" in link
+    tid = link.split("/t/")[1].split("?")[0]
+
+    friend = new_page("phone", server.base)
+    friend.goto("/")
+    friend.locator("[data-player-name]").wait_for()
+    name = friend.locator("[data-player-name]").get_attribute("data-player-name")
+    friend.fill("[data-field='link']", link)
+    press(friend, "[data-action='join']")
+    friend.wait_for_selector("main.table[data-version]")
+    assert friend.url.endswith(f"/t/{tid}?seat=1")
+    assert call(server.base, "GET", f"/api/tables/{tid}")["table"]["seats"][1]["name"] == name
+
+    late = new_page("phone", server.base)
+    late.goto("/")
+    late.locator("[data-player-name]").wait_for()
+    late.fill("[data-field='link']", link)
+    press(late, "[data-action='join']")
+    toast = late.locator("[data-toast='error']")
+    toast.wait_for()
+    assert "already been used" in toast.inner_text()
+    assert "/t/" not in late.url
+    assert host.js_errors == [] and friend.js_errors == [] and late.js_errors == []

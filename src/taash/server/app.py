@@ -29,6 +29,7 @@ from taash.server.errors import (
     DomainError,
     Forbidden,
     Full,
+    InviteUsed,
     NotFound,
     NotOver,
     RateLimited,
@@ -53,7 +54,7 @@ STATUS: dict[type[Exception], int] = {
     Unauthorized: 401,
     Forbidden: 403, CrossSite: 403,
     NotFound: 404,
-    Full: 409, NotOver: 409, Conflict: 409, Stale: 409, IllegalAction: 409,
+    Full: 409, NotOver: 409, Conflict: 409, InviteUsed: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
 }

@@ -83,6 +83,12 @@ class Conflict(DomainError):
     code = "conflict"
 
 
+class InviteUsed(Conflict):
+    """An invite link some player has already claimed (or a seat another player holds)."""
+
+    code = "invite_used"
+
+
 class Stale(DomainError):
     """The table moved on from the version a client (or a bot, or a timer) acted on."""
 

@@ -13,7 +13,7 @@ from taash.games import GAMES
 from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
-from taash.server.errors import BadRequest
+from taash.server.errors import BadRequest, Unauthorized
 from taash.server.hub import Hub
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
@@ -58,6 +58,11 @@ class JoinBody(BaseModel):
 class TokensBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tokens: list[Annotated[str, Field(max_length=100)]] = Field(max_length=200)
+
+
+class InviteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=7)
 
 
 class NotifyBody(BaseModel):
@@ -201,6 +206,34 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if new is None:  # the seat's player asked, with no token: the seat is theirs there
             return {"id": rid, "seat": s, "token": None, "url": f"/t/{rid}?seat={s}"}
         return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
+
+    @app.post("/api/tables/{table_id}/claim", tags=["seats"])
+    async def claim(request: Request, table_id: str,
+                    token: str | None = None) -> dict[str, Json]:
+        """Claim the seat of an invite token for the session's player, once: the seat is
+        theirs, with a new token; the invite link stops working."""
+        tok = bearer(request, token)
+        who = await cookie_player(request, settings)
+        if who is None:
+            raise Unauthorized("claiming an invite needs a session: open the site's page")
+        if not tok:
+            raise Unauthorized("the invite's token is needed: Authorization: Bearer TOKEN")
+        seat, new = await get_hub(request).tables.claim(table_id, tok, who.player)
+        if new is None:  # theirs already
+            return {"id": table_id, "seat": seat, "token": None,
+                    "url": f"/t/{table_id}?seat={seat}"}
+        return {"id": table_id, "seat": seat, "token": new,
+                "url": f"/t/{table_id}?seat={seat}&token={new}"}
+
+    @app.post("/api/tables/{table_id}/invite", tags=["seats"])
+    async def invite(request: Request, table_id: str, body: InviteBody,
+                     token: str | None = None) -> dict[str, Json]:
+        """A new invite link for a seat no player has taken (the creator's seat asks); its
+        old link stops working."""
+        room, s = await seat_of(request, settings, table_id, token, None)
+        new = await get_hub(request).tables.invite(room, s, body.seat)
+        return {"id": table_id, "seat": body.seat, "token": new,
+                "url": f"/t/{table_id}?seat={body.seat}&token={new}"}
 
     @app.post("/api/tables/{table_id}/leave", tags=["seats"])
     async def leave(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:

@@ -63,6 +63,8 @@ seats = Table(
     Column("reminded_version", Integer, nullable=False),
     # the player the seat belongs to (0002); None: a seat held by its token alone
     Column("player_id", String(24), nullable=True, index=True),
+    # the invite token a player claimed the seat with (0002): it works no more, and says so
+    Column("spent_hash", String(64), nullable=True, index=True),
     PrimaryKeyConstraint("table_id", "seat"),
 )
 

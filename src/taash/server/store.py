@@ -279,6 +279,30 @@ class Store:
             res = await conn.execute(update(seats).where(cond).values(**values))
             return bool(res.rowcount == 1)
 
+    async def claim_seat(self, table_id: str, seat: int, token_hash: str, new_hash: str,
+                         player_id: str, name: str | None) -> bool:
+        """Give the human seat whose token is ``token_hash`` to the player, with a new token,
+        the old one spent; False if its token is another now or another player has it."""
+        async with self._writing(), self.engine.begin() as conn:
+            values: dict[str, str | bool] = {"token_hash": new_hash, "spent_hash": token_hash,
+                                             "player_id": player_id, "claimed": True}
+            if name is not None:
+                values["name"] = name
+            res = await conn.execute(
+                update(seats)
+                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat,
+                            seats.c.type == "human", seats.c.token_hash == token_hash,
+                            seats.c.player_id.is_(None) | (seats.c.player_id == player_id)))
+                .values(**values))
+            return bool(res.rowcount == 1)
+
+    async def spent_seat(self, token_hash: str) -> tuple[str, int, str | None] | None:
+        """The seat claimed with this (spent) invite token: table, seat, its player."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.player_id)
+                                    .where(seats.c.spent_hash == token_hash))).first()
+            return None if r is None else (str(r.table_id), int(r.seat), r.player_id)
+
     async def set_rematch(self, table_id: str, rematch: TableRow) -> str:
         """Create ``rematch`` as the rematch of ``table_id`` unless one exists; the id of the
         rematch table either way."""

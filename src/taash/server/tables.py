@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from taash.bots import LEVELS
 from taash.games import game_class
 from taash.games.base import Json, RecordError
-from taash.server.errors import BadRequest, Conflict, Forbidden, Full, NotOver, Unauthorized
+from taash.server.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Full,
+    InviteUsed,
+    NotOver,
+    Unauthorized,
+)
 from taash.server.match import build_match, turn_of
 from taash.server.store import PlayerRow, SeatRow, TableRow
 from taash.server.wire import iso
@@ -210,6 +218,63 @@ class Tables:
                 await hub.meta_changed(room)
                 return s, token
         raise Full("no free seat at this table")
+
+    async def claim(self, table_id: str, token: str, player: PlayerRow) -> tuple[int, str | None]:
+        """An invite link opened by a player: the seat of its token becomes theirs, with a new
+        token (returned), and the link stops working.  Opened again by them: their seat, no
+        token (None); by anyone else: InviteUsed."""
+        hub = self.hub
+        room = await hub.room(table_id)
+        h = token_hash(token)
+        spent = await hub.store.spent_seat(h)
+        if spent is not None and spent[0] == table_id:
+            if spent[2] == player.id:
+                return spent[1], None
+            raise InviteUsed("this invite link has been used: another player has taken the "
+                             "seat. Ask for a new link")
+        found = room.seat_of_hash(h)
+        if found is None:
+            await room.reload_meta()
+            found = room.seat_of_hash(h)
+        if found is None:
+            where = await hub.store.seat_by_token(h)
+            if where is not None:
+                raise Forbidden("this token is for another table")
+            raise Unauthorized("unknown or withdrawn seat token")
+        row = room.seat_row(found)
+        if row.player_id not in (None, player.id):
+            raise InviteUsed(f"seat {found} belongs to another player")
+        new = new_token()
+        if not await hub.store.claim_seat(table_id, found, h, token_hash(new), player.id,
+                                          None if row.name else player.name):
+            raise InviteUsed("this invite link has just been used by another player")
+        await room.reload_meta()  # the invite token's live connections end
+        await hub.meta_changed(room)
+        room.last_used = time.monotonic()
+        return found, new
+
+    async def invite(self, room: Room, by: int, seat: int) -> str:
+        """A new invite link (its token) for a seat no player has taken, made by the table's
+        creator (its first human seat); the seat's old token stops working."""
+        m = room.meta
+        creator = next((s.seat for s in m.seats if s.type == "human"), None)
+        if by != creator:
+            raise Forbidden("only the table's creator (its first human seat) makes invite links")
+        if not 0 <= seat < len(m.seats) or seat == by:
+            raise BadRequest(f"no other seat {seat} at this table")
+        row = room.seat_row(seat)
+        if row.type != "human":
+            raise Conflict(f"seat {seat} is a bot's")
+        if row.player_id is not None:
+            raise Conflict(f"seat {seat} belongs to a player now: it needs no invite")
+        if room.state.is_over():
+            raise Full("this match is over")
+        token = new_token()
+        await self.hub.store.update_seat(room.id, seat, token_hash=token_hash(token),
+                                         spent_hash=None)
+        await room.reload_meta()  # the old token's live connections end
+        await self.hub.meta_changed(room)
+        return token
 
     async def leave(self, room: Room, seat: int) -> None:
         """Give the seat to a bot: its token stops working."""

@@ -64,6 +64,12 @@ export function myServerTables() {
   return api('GET', '/api/me/tables');
 }
 
+/** Take the seat of an invite link for the player, once: `{seat, token}` (a new token; null
+ * when the seat is theirs already); ApiError `invite_used` when another player took it. */
+export function claimInvite(id, token) {
+  return api('POST', `/api/tables/${id}/claim`, { token });
+}
+
 /** A client id for an action: the server applies an id once, so a retry is safe. */
 export function newId() {
   const a = new Uint8Array(12);

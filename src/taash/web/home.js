@@ -2,7 +2,7 @@
 // open tables, the player's tables (on every device of theirs, and those whose tokens this
 // browser keeps) and the settings, with the player's name.
 import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe, updateMe,
-  myServerTables } from './api.js';
+  myServerTables, claimInvite } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 
@@ -314,7 +314,9 @@ class Home {
     } catch { /* ignore */ }
   }
 
-  joinLink() {
+  /** A pasted link: an invite (with a seat token) is claimed for the player, once; any
+   * other table link opens as it is. */
+  async joinLink() {
     const text = this.linkInput.value.trim();
     let url;
     try { url = new URL(text, location.origin); } catch { url = null; }
@@ -322,6 +324,25 @@ class Home {
     if (!m) {
       toast(t('bad_link'), 'error');
       return;
+    }
+    const token = url.searchParams.get('token');
+    if (token && knownMe()) {
+      try {
+        const r = await claimInvite(m[1], token);
+        if (r.token) saveSeat(m[1], r.seat, r.token, null);
+        this.navigate(`/t/${m[1]}?seat=${r.seat}`);
+        return;
+      } catch (e) {
+        if (e.code === 'invite_used') {
+          toast(t('invite_used'), 'error');
+          return;
+        }
+        if (e.status !== 404 && e.status !== 405) {
+          toast(`${t('error')}: ${e.message}`, 'error');
+          return;
+        }
+        // a server without claims: the link opens with its token, as before
+      }
     }
     this.navigate(`/t/${m[1]}${url.search}`);
   }

@@ -1,4 +1,5 @@
-"""Players and their sessions; a seat may belong to a player.
+"""Players and their sessions; a seat may belong to a player, who may have claimed it with an
+invite token (then spent).
 
 Revision ID: 0002
 Revises: 0001
@@ -41,12 +42,16 @@ def upgrade() -> None:
     # every existing seat keeps its token and belongs to no player
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("player_id", sa.String(24), nullable=True))
+        batch.add_column(sa.Column("spent_hash", sa.String(64), nullable=True))
         batch.create_index("ix_seats_player_id", ["player_id"])
+        batch.create_index("ix_seats_spent_hash", ["spent_hash"])
 
 
 def downgrade() -> None:
     with op.batch_alter_table("seats") as batch:
+        batch.drop_index("ix_seats_spent_hash")
         batch.drop_index("ix_seats_player_id")
+        batch.drop_column("spent_hash")
         batch.drop_column("player_id")
     op.drop_index("ix_sessions_player_id", "sessions")
     op.drop_table("sessions")

@@ -440,3 +440,57 @@ def test_the_creator_makes_a_new_invite_link(browsers: Any, server: Server) -> N
     r = friend.send("POST", f"/api/tables/{tid}/claim",
                     headers={"Authorization": f"Bearer {new}"})
     assert r.status_code == 200 and r.json()["seat"] == 1
+
+
+def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
+    """In the store: the cookie's secret is not kept, only its sha256; a session used after an
+    hour is seen again and lasts a year from then; an expired or revoked one is no session."""
+    import asyncio
+    import hashlib
+    import time
+    from types import SimpleNamespace
+
+    from sqlalchemy import select, update
+    from sqlalchemy.engine import make_url
+
+    from taash.server.players import SESSION_S, Players
+    from taash.server.schema import sessions
+    from taash.server.store import Store
+
+    async def go() -> None:
+        store = Store(make_url(f"sqlite+aiosqlite:///{tmp_path / 's.db'}"))
+        await store.migrate()
+        try:
+            players = Players(SimpleNamespace(store=store))  # type: ignore[arg-type]
+            who, secret = await players.guest("Agent/1", "ru-RU,ru")
+            assert who.player.language == "ru"
+            async with store.engine.connect() as conn:
+                row = (await conn.execute(select(sessions))).one()
+            assert row.secret_hash == hashlib.sha256(secret.encode()).hexdigest()
+            assert secret not in str(tuple(row))
+            again = await players.resolve(secret)
+            assert again is not None and again.player.id == who.player.id
+            assert again.session.last_seen == who.session.last_seen  # not written each time
+
+            async def set_(**values: float | None) -> None:
+                async with store.engine.begin() as conn:
+                    await conn.execute(update(sessions).values(**values))
+
+            await set_(last_seen=time.time() - 7200, expires=time.time() + 60)
+            slid = await players.resolve(secret)
+            assert slid is not None and slid.session.last_seen > time.time() - 5
+            async with store.engine.connect() as conn:
+                row = (await conn.execute(select(sessions))).one()
+            assert row.expires > time.time() + SESSION_S - 10
+            await set_(expires=time.time() - 1)
+            assert await players.resolve(secret) is None
+            await set_(expires=time.time() + 600, revoked=time.time())
+            assert await players.resolve(secret) is None
+            await set_(revoked=None)
+            assert await players.resolve(secret) is not None
+            assert await players.resolve("x" * 200) is None
+            assert await players.resolve(None) is None
+        finally:
+            await store.close()
+
+    asyncio.run(go())

@@ -453,6 +453,7 @@ def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
     from sqlalchemy import select, update
     from sqlalchemy.engine import make_url
 
+    from taash.server.config import Settings
     from taash.server.players import SESSION_S, Players
     from taash.server.schema import sessions
     from taash.server.store import Store
@@ -461,7 +462,8 @@ def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
         store = Store(make_url(f"sqlite+aiosqlite:///{tmp_path / 's.db'}"))
         await store.migrate()
         try:
-            players = Players(SimpleNamespace(store=store))  # type: ignore[arg-type]
+            hub = SimpleNamespace(store=store, settings=Settings(rate_limit=0))
+            players = Players(hub)  # type: ignore[arg-type]
             who, secret = await players.guest("Agent/1", "ru-RU,ru")
             assert who.player.language == "ru"
             async with store.engine.connect() as conn:
@@ -491,6 +493,48 @@ def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
             assert await players.resolve("x" * 200) is None
             assert await players.resolve(None) is None
         finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
+    """One address cannot fill the store with guests: past the burst, GET /api/me answers 429
+    and a page load serves the page with no new session; a session already made still works."""
+    import asyncio
+
+    from taash.server.app import create_app
+    from taash.server.config import Settings
+    from taash.server.hub import Hub
+    from taash.server.store import Store
+
+    async def go() -> None:
+        settings = Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}", rate_limit=1000,
+                            rate_burst=10, sweep_s=60)  # guests: 50/s, a burst of 5
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        hub = Hub(settings, store)
+        await hub.start()
+        hub.players.new_guests.rate = 0.001  # none come back during the test
+        transport = httpx.ASGITransport(app=create_app(settings, hub=hub))
+        try:
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as first:
+                assert (await first.get("/api/me")).status_code == 200
+                codes = []
+                async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                    for _ in range(6):  # each time with no cookie: a new guest asked for
+                        c.cookies.clear()
+                        codes.append((await c.get("/api/me")).status_code)
+                assert codes == [200, 200, 200, 200, 429, 429], codes
+                async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                    r = await c.get("/api/me")
+                    assert r.json()["error"]["code"] == "rate_limited"
+                    page = await c.get("/")
+                    assert page.status_code == 200 and "set-cookie" not in page.headers
+                me = await first.get("/api/me")
+                assert me.status_code == 200
+        finally:
+            await hub.close()
             await store.close()
 
     asyncio.run(go())

@@ -176,6 +176,8 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
         response = HTMLResponse(page.read_text(encoding="utf-8") if page.is_file() else NO_WEB)
         try:
             await page_player(request, response, settings)
+        except RateLimited:  # too many new guests from this address: the page, no session
+            pass
         except Exception as e:  # the page still loads; its /api/me asks again
             log.error("no session for a page load: %r", e)
         return response

@@ -106,8 +106,9 @@ async def page_player(request: Request, response: Response, settings: Settings) 
         assert secret is not None
         set_cookie(response, request, settings, secret)
         return who
-    who, secret = await _hub(request).players.guest(request.headers.get("user-agent"),
-                                                    request.headers.get("accept-language"))
+    who, secret = await _hub(request).players.guest(
+        request.headers.get("user-agent"), request.headers.get("accept-language"),
+        request.client.host if request.client else "?")
     request.state.who = who
     set_cookie(response, request, settings, secret)
     return who

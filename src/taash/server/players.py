@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from taash.games.base import Json
-from taash.server.errors import BadRequest, NotFound
+from taash.server.errors import BadRequest, NotFound, RateLimited
+from taash.server.guard import TokenBuckets
 from taash.server.store import PlayerRow, SessionRow
 from taash.server.wire import iso
 
@@ -94,11 +95,17 @@ class Players:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        # new guests per address: a twentieth of the request rate (one a second by default),
+        # with half its burst; off with the rate limit
+        s = hub.settings
+        self.new_guests = TokenBuckets(s.rate_limit / 20, s.rate_burst / 2)
 
-    async def guest(self, user_agent: str | None,
-                    accept_language: str | None) -> tuple[Who, str]:
+    async def guest(self, user_agent: str | None, accept_language: str | None,
+                    address: str = "?") -> tuple[Who, str]:
         """A new guest player and their first session; and the session's secret (for the
-        cookie: it is stored only hashed)."""
+        cookie: it is stored only hashed).  RateLimited if this address made too many."""
+        if not self.new_guests.allow(address):
+            raise RateLimited("too many new players from this address: try again in a minute")
         now = time.time()
         p = PlayerRow(secrets.token_urlsafe(12), guest_name(), language_of(accept_language),
                       now)

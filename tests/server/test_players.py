@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -538,3 +539,58 @@ def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
             await store.close()
 
     asyncio.run(go())
+
+
+def test_a_revoked_session_closes_its_stream_and_socket_at_once(browsers: Any,
+                                                                server: Server) -> None:
+    import threading
+
+    b = browsers()
+    b.first_visit()
+    t = b.create(seats=[{"type": "human"}, {"type": "bot"}])
+    tid, token = t["id"], tokens_of(t)[0]
+    secret = b.http.cookies["taash_session"]
+    ws = _ws(server, tid, secret, server.base)
+    assert json.loads(ws.recv(timeout=10))["type"] == "view"
+    # a socket by the seat's token is not the session's: it stays open
+    try:
+        by_token = connect(f"{server.ws_base}/api/tables/{tid}/ws?token={token}",
+                           open_timeout=10, close_timeout=2, legacy=True)
+    except TypeError:
+        by_token = connect(f"{server.ws_base}/api/tables/{tid}/ws?token={token}",
+                           open_timeout=10, close_timeout=2)
+    assert json.loads(by_token.recv(timeout=10))["type"] == "view"
+    stream_lines: list[str] = []
+    stream_done = threading.Event()
+
+    def read_stream() -> None:
+        with httpx.Client(base_url=server.base, cookies={"taash_session": secret},
+                          timeout=30) as h, \
+                h.stream("GET", f"/api/tables/{tid}/stream?seat=0") as s:
+            for line in s.iter_lines():
+                stream_lines.append(line)
+        stream_done.set()
+
+    reader = threading.Thread(target=read_stream, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 10
+    while not stream_lines and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stream_lines and json.loads(stream_lines[0])["type"] == "view"
+    session = b.http.get("/api/me/sessions").json()[0]["id"]
+    began = time.monotonic()
+    assert b.send("DELETE", f"/api/me/sessions/{session}").status_code == 200
+    assert stream_done.wait(5), "the stream of the revoked session is still open"
+    closed = False
+    try:
+        while time.monotonic() - began < 5:
+            msg = json.loads(ws.recv(timeout=5))
+            assert msg["type"] in ("ping", "table", "event"), msg
+    except Exception:
+        closed = True
+    assert closed and time.monotonic() - began < 5, "the socket of the revoked session is open"
+    by_token.send(json.dumps({"type": "ping"}))
+    while json.loads(by_token.recv(timeout=5))["type"] != "pong":
+        pass
+    by_token.close()
+    ws.close()

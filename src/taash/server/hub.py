@@ -146,6 +146,9 @@ class Hub:
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
             return
+        if kind == "revoked":
+            self.players.end_session(str(msg.get("s")))
+            return
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return

@@ -48,6 +48,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
 
         async def lines() -> AsyncIterator[str]:
             sub = room.subscribe(s)
+            if who is not None:
+                hub.players.watch(who.session.id, sub)
             try:
                 msgs, v = await catch_up(room, s, since)
                 sub.skip_to(v)
@@ -57,6 +59,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                     yield m + "\n"
             finally:
                 room.unsubscribe(sub)
+                if who is not None:
+                    hub.players.unwatch(who.session.id, sub)
 
         return StreamingResponse(lines(), media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store",
@@ -87,6 +91,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                 await websocket.send_text(text)
 
         sub = room.subscribe(s)
+        if who is not None:
+            hub.players.watch(who.session.id, sub)
         try:
             msgs, v = await catch_up(room, s, since)
             sub.skip_to(v)
@@ -109,6 +115,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
             pass
         finally:
             room.unsubscribe(sub)
+            if who is not None:
+                hub.players.unwatch(who.session.id, sub)
             with contextlib.suppress(Exception):
                 await websocket.close(code=1001 if hub.closing else 1000)
 

@@ -22,6 +22,7 @@ from taash.server.store import PlayerRow, SessionRow
 from taash.server.wire import iso
 
 if TYPE_CHECKING:
+    from taash.server.feed import Subscriber
     from taash.server.hub import Hub
 
 LANGUAGES = ("en", "hi", "ur", "ru")
@@ -99,6 +100,24 @@ class Players:
         # with half its burst; off with the rate limit
         s = hub.settings
         self.new_guests = TokenBuckets(s.rate_limit / 20, s.rate_burst / 2)
+        # the live connections (streams, sockets) opened here by each session's cookie
+        self.live: dict[str, set[Subscriber]] = {}
+
+    def watch(self, session_id: str, sub: Subscriber) -> None:
+        self.live.setdefault(session_id, set()).add(sub)
+
+    def unwatch(self, session_id: str, sub: Subscriber) -> None:
+        subs = self.live.get(session_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self.live[session_id]
+
+    def end_session(self, session_id: str) -> None:
+        """Close the live connections here that a (now revoked) session opened."""
+        for sub in self.live.pop(session_id, set()):
+            sub.ended = True
+            sub.wake.set()
 
     async def guest(self, user_agent: str | None, accept_language: str | None,
                     address: str = "?") -> tuple[Who, str]:
@@ -157,6 +176,8 @@ class Players:
     async def revoke(self, who: Who, session_id: str) -> None:
         if not await self.hub.store.revoke_session(who.player.id, session_id[:40], time.time()):
             raise NotFound(f"no session {session_id!r} of yours")
+        self.end_session(session_id)  # its streams and sockets, here and on every instance
+        await self.hub.bus.publish({"k": "revoked", "s": session_id})
 
 
 def me(p: PlayerRow) -> dict[str, Json]:

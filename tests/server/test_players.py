@@ -365,6 +365,11 @@ def test_a_rematch_by_cookie_keeps_the_seat_the_players(browsers: Any, server: S
         r = program.post(f"/api/tables/{tid}/rematch", headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 200 and r.json()["id"] == rid and r.json()["token"]
     assert b.http.get(f"/api/tables/{rid}/view?seat=0").status_code == 200
+    # a new name: the unfinished rematch's seat takes it, the finished table keeps the old
+    old_name = b.me()["name"]
+    assert b.send("PATCH", "/api/me", {"name": "Renamed"}).status_code == 200
+    assert b.http.get(f"/api/tables/{rid}").json()["table"]["seats"][0]["name"] == "Renamed"
+    assert b.http.get(f"/api/tables/{tid}").json()["table"]["seats"][0]["name"] == old_name
     # someone else's cookie is no seat at the finished table, so asks no rematch
     other = browsers()
     other.first_visit()
@@ -594,3 +599,20 @@ def test_a_revoked_session_closes_its_stream_and_socket_at_once(browsers: Any,
         pass
     by_token.close()
     ws.close()
+
+
+def test_a_new_name_reaches_the_players_seats_live(browsers: Any, server: Server) -> None:
+    b = browsers()
+    b.first_visit()
+    t = b.create(seats=[{"type": "human"}, {"type": "bot"}])
+    tid = t["id"]
+    ws = _ws(server, tid, b.http.cookies["taash_session"], server.base)
+    try:
+        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+        assert b.send("PATCH", "/api/me", {"name": "Zara"}).status_code == 200
+        while (msg := json.loads(ws.recv(timeout=10)))["type"] != "table":
+            pass
+        assert msg["table"]["seats"][0]["name"] == "Zara"
+    finally:
+        ws.close()
+    assert b.http.get(f"/api/tables/{tid}").json()["table"]["seats"][0]["name"] == "Zara"

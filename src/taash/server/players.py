@@ -158,9 +158,21 @@ class Players:
             values["language"] = clean_language(language)
         if values:
             await self.hub.store.update_player(who.player.id, **values)
+        if "name" in values and values["name"] != who.player.name:
+            await self._rename_seats(who.player.id, values["name"])
         p = who.player
         return PlayerRow(p.id, values.get("name", p.name), values.get("language", p.language),
                          p.created)
+
+    async def _rename_seats(self, player_id: str, name: str) -> None:
+        """The player's seats at unfinished tables take the new name (finished ones keep the
+        name they were played under); every instance's rooms are told."""
+        hub = self.hub
+        for table_id in await hub.store.rename_seats(player_id, name):
+            room = hub.rooms.get(table_id)
+            if room is not None:
+                await room.reload_meta()
+            await hub.bus.publish({"k": "meta", "t": table_id})
 
     async def tables(self, who: Who) -> list[dict[str, Json]]:
         """Every table with a seat of theirs, with whose turn it is."""

@@ -404,6 +404,19 @@ class Store:
                 .values(revoked=now))
             return bool(res.rowcount == 1)
 
+    async def rename_seats(self, player_id: str, name: str) -> list[str]:
+        """Give the player's seats at unfinished tables their new name; those tables' ids."""
+        async with self._writing(), self.engine.begin() as conn:
+            rows = await conn.execute(
+                select(seats.c.table_id)
+                .join(game_tables, game_tables.c.id == seats.c.table_id)
+                .where(and_(seats.c.player_id == player_id, game_tables.c.over.is_(False))))
+            ids = sorted({str(r.table_id) for r in rows})
+            if ids:
+                await conn.execute(update(seats).where(and_(
+                    seats.c.player_id == player_id, seats.c.table_id.in_(ids))).values(name=name))
+            return ids
+
     async def update_player(self, player_id: str, **values: str) -> None:
         async with self._writing(), self.engine.begin() as conn:
             await conn.execute(update(players).where(players.c.id == player_id).values(**values))

@@ -616,3 +616,42 @@ def test_a_new_name_reaches_the_players_seats_live(browsers: Any, server: Server
     finally:
         ws.close()
     assert b.http.get(f"/api/tables/{tid}").json()["table"]["seats"][0]["name"] == "Zara"
+
+
+def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) -> None:
+    import asyncio
+    import time
+
+    from sqlalchemy import select, update
+
+    from taash.server.config import Settings
+    from taash.server.hub import Hub
+    from taash.server.schema import sessions
+    from taash.server.store import Store
+
+    async def go() -> None:
+        settings = Settings(db_url=f"sqlite:///{tmp_path / 'w.db'}", sweep_s=60, rate_limit=0)
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        hub = Hub(settings, store)
+        try:
+            made = [await hub.players.guest("A", None) for _ in range(4)]
+            ids = [who.session.id for who, _ in made]
+            now = time.time()
+            async with store.engine.begin() as conn:
+                await conn.execute(update(sessions).where(sessions.c.id == ids[0])
+                                   .values(expires=now - 1))
+                await conn.execute(update(sessions).where(sessions.c.id == ids[1])
+                                   .values(revoked=now - 2 * 86400))
+                await conn.execute(update(sessions).where(sessions.c.id == ids[2])
+                                   .values(revoked=now - 60))  # kept a day, then forgotten
+            await hub.sweep(starting=True)
+            async with store.engine.connect() as conn:
+                left = {r.id for r in await conn.execute(select(sessions.c.id))}
+            assert left == {ids[2], ids[3]}
+            assert await hub.players.resolve(made[3][1]) is not None
+        finally:
+            await hub.close()
+            await store.close()
+
+    asyncio.run(go())

@@ -404,6 +404,13 @@ class Store:
                 .values(revoked=now))
             return bool(res.rowcount == 1)
 
+    async def drop_sessions(self, now: float, revoked_before: float) -> int:
+        """Forget sessions that expired, or were revoked before ``revoked_before``."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(sessions.delete().where(
+                (sessions.c.expires < now) | (sessions.c.revoked < revoked_before)))
+            return int(res.rowcount or 0)
+
     async def rename_seats(self, player_id: str, name: str) -> list[str]:
         """Give the player's seats at unfinished tables their new name; those tables' ids."""
         async with self._writing(), self.engine.begin() as conn:

@@ -92,3 +92,90 @@ def test_the_compare_sees_a_difference_and_its_fix(tmp_path: Path) -> None:
     found = differences(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", models)
     assert "add_column seats.not_migrated" in found
     assert differences(f"sqlite+aiosqlite:///{tmp_path / 'y.db'}", copy_of_the_models()) == set()
+
+
+# -- a database of the previous release (migration 0001 only), taken forward ---------------------
+def make_0001_database(path: Path, moves: int = 6) -> tuple[str, dict[int, str], int]:
+    """A SQLite database made by migration 0001 alone, holding one two-player table with its
+    seats (tokens stored hashed, as that release did) and ``moves`` accepted actions; the
+    table's id, its seat tokens and the number of actions."""
+    import hashlib
+    import json
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from taash.games import new_match
+    from taash.server.store import migrations_path
+
+    engine = create_engine(f"sqlite:///{path}")
+    cfg = Config()
+    cfg.set_main_option("script_location", migrations_path())
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    tokens = {0: "old-token-of-seat-zero-0123456789", 1: "old-token-of-seat-one-0123456789"}
+    game, seed, first = "court-piece-2p", 4242, 0
+    state = new_match(game, None, seed=seed, first_seat=first)
+    options = json.dumps({"target": 5})
+    rows = []
+    for version in range(1, moves + 1):
+        seat = state.turn()
+        assert seat is not None
+        action = state.view(seat)["legal_actions"][0]
+        events = state.apply(seat, action)
+        rows.append({"t": "oldtable", "v": version, "s": seat, "a": action,
+                     "e": json.dumps(events), "c": 1000.0 + version})
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game_tables (id, game, options, seed, first_seat, live, open, "
+            "bot_delay_ms, turn_timer_s, created, updated, version, over, to_move, rematch_id, "
+            "rematch_of) VALUES ('oldtable', :g, :o, :seed, :fs, 0, 0, 0, NULL, 1000.0, "
+            ":upd, :v, 0, :tm, NULL, NULL)"),
+            {"g": game, "o": options, "seed": seed, "fs": first, "upd": 1000.0 + moves,
+             "v": moves, "tm": state.turn()})
+        for seat, tok in tokens.items():
+            conn.execute(text(
+                "INSERT INTO seats (table_id, seat, type, level, name, token_hash, claimed, "
+                "webhook, email, notified_version, reminded_version) VALUES "
+                "('oldtable', :s, 'human', NULL, :n, :h, 1, NULL, NULL, -1, -1)"),
+                {"s": seat, "n": f"old {seat}", "h": hashlib.sha256(tok.encode()).hexdigest()})
+        conn.execute(text(
+            "INSERT INTO actions (table_id, version, seat, action, client_id, events, created) "
+            "VALUES (:t, :v, :s, :a, NULL, :e, :c)"), rows)
+    engine.dispose()
+    return "oldtable", tokens, moves
+
+
+def test_a_database_of_migration_0001_upgrades_and_its_table_still_plays(tmp_path: Path) -> None:
+    """The previous release's database, taken to head by the server at start: the old table
+    keeps its seats, actions and tokens, and plays on with them; its seats belong to no
+    player."""
+    import sqlite3
+
+    from tests.server.helpers import Api, Server
+
+    db = tmp_path / "old.db"
+    table, tokens, moves = make_0001_database(db)
+    srv = Server(f"sqlite+aiosqlite:///{db}", "--bot-delay", "0").start()
+    api = Api(srv.base)
+    try:
+        views = {s: api.view(table, tok) for s, tok in tokens.items()}
+        assert all(v["version"] == moves for v in views.values())
+        assert [s["name"] for s in views[0]["table"]["seats"]] == ["old 0", "old 1"]
+        mover = views[0]["to_move"]
+        action = views[mover]["legal_actions"][0]
+        r = api.act(table, tokens[mover], action)
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] == moves + 1
+        other = 1 - mover
+        assert api.act(table, tokens[other], "play:AS").status_code in (409, 400)
+        assert len(api.record(table)["deals"][0]["actions"]) == moves + 1
+    finally:
+        api.close()
+        srv.stop()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0002",)
+        assert conn.execute("SELECT player_id FROM seats").fetchall() == [(None,), (None,)]
+        assert conn.execute("SELECT count(*) FROM actions").fetchone() == (moves + 1,)

@@ -186,3 +186,41 @@ def test_racing_actions_on_two_instances_apply_exactly_one(pair: tuple[Server, S
         assert rs[0].json() == rs[1].json() and rs[0].json()["version"] == 2
     api.close()
     assert outcomes <= {"illegal", "conflict"}
+
+
+def test_a_session_revoked_on_one_instance_ends_on_the_other(pair: tuple[Server, Server]
+                                                             ) -> None:
+    """Players on two instances: the session made on one is known on the other, and revoked
+    there its socket on the first closes at once (the bus), its requests refused."""
+    import json
+    import time
+
+    from tests.server.test_players import _ws
+
+    a, b = pair
+    with httpx.Client(base_url=a.base) as on_a, httpx.Client(base_url=b.base) as on_b:
+        on_a.get("/")
+        secret = on_a.cookies["taash_session"]
+        on_b.cookies.set("taash_session", secret)
+        assert on_a.get("/api/me").json()["id"] == on_b.get("/api/me").json()["id"]
+        r = on_a.post("/api/tables", json={"game": "court-piece-2p", "live": False,
+                                           "seats": [{"type": "human"}, {"type": "bot"}]},
+                      headers={"Origin": a.base})
+        tid = r.json()["id"]
+        assert [m["id"] for m in on_b.get("/api/me/tables").json()] == [tid]
+        ws = _ws(a, tid, secret, a.base)
+        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+        session = on_b.get("/api/me/sessions").json()[0]["id"]
+        began = time.monotonic()
+        assert on_b.delete(f"/api/me/sessions/{session}",
+                           headers={"Origin": b.base}).status_code == 200
+        closed = False
+        try:
+            while time.monotonic() - began < 5:
+                assert json.loads(ws.recv(timeout=5))["type"] in ("ping", "table")
+        except Exception:
+            closed = True
+        ws.close()
+        assert closed and time.monotonic() - began < 5
+        with httpx.Client(base_url=a.base, cookies={"taash_session": secret}) as again:
+            assert again.get(f"/api/tables/{tid}/view?seat=0").status_code == 401

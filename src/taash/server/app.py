@@ -25,9 +25,11 @@ from taash.server.config import Settings
 from taash.server.errors import (
     BadRequest,
     Conflict,
+    CrossSite,
     DomainError,
     Forbidden,
     Full,
+    InviteUsed,
     NotFound,
     NotOver,
     RateLimited,
@@ -39,6 +41,7 @@ from taash.server.errors import (
 from taash.server.guard import Guard
 from taash.server.hub import Hub
 from taash.server.live import add_live
+from taash.server.me import add_me_routes, page_player
 from taash.server.routes import add_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
@@ -49,9 +52,9 @@ log = logging.getLogger("taash.server")
 STATUS: dict[type[Exception], int] = {
     BadRequest: 400, MalformedAction: 400,
     Unauthorized: 401,
-    Forbidden: 403,
+    Forbidden: 403, CrossSite: 403,
     NotFound: 404,
-    Full: 409, NotOver: 409, Conflict: 409, Stale: 409, IllegalAction: 409,
+    Full: 409, NotOver: 409, Conflict: 409, InviteUsed: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
 }
@@ -122,8 +125,9 @@ def create_app(settings: Settings, hub: Hub | None = None,
         app.state.hub = hub
     add_error_handlers(app)
     add_routes(app, settings)
+    add_me_routes(app, settings)
     add_live(app, settings, status_of)
-    add_pages(app)
+    add_pages(app, settings)
     return app
 
 
@@ -163,21 +167,27 @@ def add_error_handlers(app: FastAPI) -> None:
         return error_response(500, "internal", "internal error; it has been logged")
 
 
-def add_pages(app: FastAPI) -> None:
-    """The web interface: its page for ``/`` and each table, and its files."""
+def add_pages(app: FastAPI, settings: Settings) -> None:
+    """The web interface: its page for ``/`` and each table, and its files.  A page load
+    without a live session makes the visitor a guest player (the session cookie)."""
 
-    def index() -> Response:
+    async def index(request: Request) -> Response:
         page = web_dir() / "index.html"
-        if page.is_file():
-            return HTMLResponse(page.read_text(encoding="utf-8"))
-        return HTMLResponse(NO_WEB)
+        response = HTMLResponse(page.read_text(encoding="utf-8") if page.is_file() else NO_WEB)
+        try:
+            await page_player(request, response, settings)
+        except RateLimited:  # too many new guests from this address: the page, no session
+            pass
+        except Exception as e:  # the page still loads; its /api/me asks again
+            log.error("no session for a page load: %r", e)
+        return response
 
     @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return index()
+    async def home(request: Request) -> Response:
+        return await index(request)
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
-        return index()
+    async def table_page(request: Request, table_id: str) -> Response:
+        return await index(request)
 
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

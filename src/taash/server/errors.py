@@ -54,6 +54,13 @@ class Forbidden(DomainError):
     code = "forbidden"
 
 
+class CrossSite(Forbidden):
+    """A request that changes something, made with the session cookie, from another site
+    (its Origin, or Referer, is not this server's)."""
+
+    code = "cross_site"
+
+
 class NotFound(DomainError):
     code = "not_found"
 
@@ -74,6 +81,12 @@ class Conflict(DomainError):
     """The table is busy, or the seat asked for is taken."""
 
     code = "conflict"
+
+
+class InviteUsed(Conflict):
+    """An invite link some player has already claimed (or a seat another player holds)."""
+
+    code = "invite_used"
 
 
 class Stale(DomainError):

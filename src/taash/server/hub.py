@@ -22,6 +22,7 @@ from taash.server.errors import DomainError, NotFound
 from taash.server.match import build_match
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
+from taash.server.players import Players
 from taash.server.presence import Presence
 from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
@@ -30,6 +31,7 @@ from taash.server.tables import Tables
 log = logging.getLogger("taash.server")
 
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
+SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
 
 class Hub:
@@ -50,7 +52,9 @@ class Hub:
         self.public_url = settings.public_url or ""
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
+        self._sessions_swept = -float("inf")
         self.tables = Tables(self)
+        self.players = Players(self)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
@@ -144,6 +148,9 @@ class Hub:
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
             return
+        if kind == "revoked":
+            self.players.end_session(str(msg.get("s")))
+            return
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
@@ -170,7 +177,8 @@ class Hub:
 
     async def sweep(self, starting: bool = False) -> None:
         """Kick the tables whose bots or timers should have moved, remind the humans who have
-        kept a table waiting, and drop the rooms nobody has used for a while."""
+        kept a table waiting, drop the rooms nobody has used for a while, and (hourly) forget
+        the sessions that expired or were revoked a day ago."""
         now = time.time()
         stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
         for table_id in await self.store.tables_to_drive(now, stalled):
@@ -190,3 +198,6 @@ class Hub:
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:
                 del self.rooms[table_id]
+        if time.monotonic() - self._sessions_swept >= SESSIONS_SWEEP_S:
+            self._sessions_swept = time.monotonic()
+            await self.store.drop_sessions(now, now - 86400)

@@ -19,6 +19,7 @@ from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.feed import catch_up, check_watchers, pump
 from taash.server.guard import TokenBuckets
+from taash.server.me import cookie_player
 from taash.server.room import Room
 from taash.server.routes import bearer, get_hub
 
@@ -38,12 +39,17 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
         accepted action; a ping line when quiet.  Without a token: a spectator's, with the
         public view."""
         hub = get_hub(request)
-        room, s = await hub.tables.watch_or_authorize(table_id, bearer(request, token), seat)
+        tok = bearer(request, token)
+        who = await cookie_player(request, settings) if not tok and seat is not None else None
+        room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                      who.player.id if who else None)
         if s is None:
             check_watchers(room)
 
         async def lines() -> AsyncIterator[str]:
             sub = room.subscribe(s)
+            if who is not None:
+                hub.players.watch(who.session.id, sub)
             try:
                 msgs, v = await catch_up(room, s, since)
                 sub.skip_to(v)
@@ -53,6 +59,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                     yield m + "\n"
             finally:
                 room.unsubscribe(sub)
+                if who is not None:
+                    hub.players.unwatch(who.session.id, sub)
 
         return StreamingResponse(lines(), media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store",
@@ -64,8 +72,12 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
         hub = get_hub(websocket)
         await websocket.accept()
         try:
-            room, s = await hub.tables.watch_or_authorize(table_id, bearer(websocket, token),
-                                                          seat)
+            tok = bearer(websocket, token)
+            # a seat by the session cookie: from this site's pages only (CrossSite)
+            who = (await cookie_player(websocket, settings)
+                   if not tok and seat is not None else None)
+            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                          who.player.id if who else None)
             if s is None:
                 check_watchers(room)
         except DomainError as e:
@@ -79,6 +91,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                 await websocket.send_text(text)
 
         sub = room.subscribe(s)
+        if who is not None:
+            hub.players.watch(who.session.id, sub)
         try:
             msgs, v = await catch_up(room, s, since)
             sub.skip_to(v)
@@ -101,6 +115,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
             pass
         finally:
             room.unsubscribe(sub)
+            if who is not None:
+                hub.players.unwatch(who.session.id, sub)
             with contextlib.suppress(Exception):
                 await websocket.close(code=1001 if hub.closing else 1000)
 

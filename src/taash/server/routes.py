@@ -13,9 +13,11 @@ from taash.games import GAMES
 from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
-from taash.server.errors import BadRequest
+from taash.server.errors import BadRequest, Unauthorized
 from taash.server.hub import Hub
+from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
+from taash.server.room import Room
 
 
 # -- request bodies --------------------------------------------------------------------------
@@ -58,6 +60,11 @@ class TokensBody(BaseModel):
     tokens: list[Annotated[str, Field(max_length=100)]] = Field(max_length=200)
 
 
+class InviteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=7)
+
+
 class NotifyBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     webhook: str | None = Field(None, max_length=2000)
@@ -75,6 +82,18 @@ def bearer(request: Request | WebSocket, token: str | None) -> str | None:
 def get_hub(request: Request | WebSocket) -> Hub:
     h: Hub = request.app.state.hub
     return h
+
+
+async def seat_of(request: Request, settings: Settings, table_id: str, token: str | None,
+                  seat: int | None) -> tuple[Room, int]:
+    """The room and seat a request acts for: its seat token's; without one, the seat of the
+    session cookie's player (a change from this site's pages only)."""
+    tok = bearer(request, token)
+    player_id = None
+    if not tok:
+        who = await cookie_player(request, settings)
+        player_id = who.player.id if who is not None else None
+    return await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:
@@ -98,9 +117,11 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         if body.seats is not None:
             specs = [{"type": s.type, "name": s.name,
                       "level": "easy" if s.level == "heuristic" else s.level} for s in body.seats]
+        who = await cookie_player(request, settings)
         t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
-                                            body.first_seat)
+                                            body.first_seat,
+                                            player=who.player if who is not None else None)
         seats = []
         for s in t.seats:
             item: dict[str, Json] = {"seat": s.seat, "type": s.type}
@@ -122,7 +143,9 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                    body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
         """Claim a free seat of an open table."""
         b = body or JoinBody(seat=None, name=None)
-        seat, token = await get_hub(request).tables.join(table_id, b.seat, b.name)
+        who = await cookie_player(request, settings)
+        seat, token = await get_hub(request).tables.join(
+            table_id, b.seat, b.name, who.player if who is not None else None)
         return {"id": table_id, "seat": seat, "token": token,
                 "url": f"/t/{table_id}?seat={seat}&token={token}"}
 
@@ -141,16 +164,14 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
     async def seat_view(request: Request, table_id: str, token: str | None = None,
                         seat: int | None = None) -> dict[str, Json]:
         """The seat's view (its own hand, its legal actions) with the version."""
-        room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
-                                                          seat)
+        room, s = await seat_of(request, settings, table_id, token, seat)
         return wire.seat_view(room, s)
 
     @app.post("/api/tables/{table_id}/actions", tags=["seats"])
     async def act(request: Request, table_id: str, body: ActionBody, token: str | None = None,
                   seat: int | None = None) -> dict[str, Json]:
         """Take an action for the token's seat; 409 with the rule if it is illegal."""
-        room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
-                                                          seat)
+        room, s = await seat_of(request, settings, table_id, token, seat)
         return await room.submit(s, body.action, body.id, body.version)
 
     @app.get("/api/tables/{table_id}/hint", tags=["seats"])
@@ -159,8 +180,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """What the easy bot would do for this seat now."""
         from taash.bots import make_bot, trump_hint
 
-        room, s = await get_hub(request).tables.authorize(table_id, bearer(request, token),
-                                                          seat)
+        room, s = await seat_of(request, settings, table_id, token, seat)
         view = room.state.view(s)
         action = None
         if view.get("legal_actions"):
@@ -181,16 +201,45 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """The rematch table (made once) and this seat's token there."""
         tables = get_hub(request).tables
         tok = bearer(request, token)
-        room, s = await tables.authorize(table_id, tok, None)
-        assert tok is not None
+        room, s = await seat_of(request, settings, table_id, tok, None)
         rid, new = await tables.rematch(room, s, tok)
+        if new is None:  # the seat's player asked, with no token: the seat is theirs there
+            return {"id": rid, "seat": s, "token": None, "url": f"/t/{rid}?seat={s}"}
         return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
+
+    @app.post("/api/tables/{table_id}/claim", tags=["seats"])
+    async def claim(request: Request, table_id: str,
+                    token: str | None = None) -> dict[str, Json]:
+        """Claim the seat of an invite token for the session's player, once: the seat is
+        theirs, with a new token; the invite link stops working."""
+        tok = bearer(request, token)
+        who = await cookie_player(request, settings)
+        if who is None:
+            raise Unauthorized("claiming an invite needs a session: open the site's page")
+        if not tok:
+            raise Unauthorized("the invite's token is needed: Authorization: Bearer TOKEN")
+        seat, new = await get_hub(request).tables.claim(table_id, tok, who.player)
+        if new is None:  # theirs already
+            return {"id": table_id, "seat": seat, "token": None,
+                    "url": f"/t/{table_id}?seat={seat}"}
+        return {"id": table_id, "seat": seat, "token": new,
+                "url": f"/t/{table_id}?seat={seat}&token={new}"}
+
+    @app.post("/api/tables/{table_id}/invite", tags=["seats"])
+    async def invite(request: Request, table_id: str, body: InviteBody,
+                     token: str | None = None) -> dict[str, Json]:
+        """A new invite link for a seat no player has taken (the creator's seat asks); its
+        old link stops working."""
+        room, s = await seat_of(request, settings, table_id, token, None)
+        new = await get_hub(request).tables.invite(room, s, body.seat)
+        return {"id": table_id, "seat": body.seat, "token": new,
+                "url": f"/t/{table_id}?seat={body.seat}&token={new}"}
 
     @app.post("/api/tables/{table_id}/leave", tags=["seats"])
     async def leave(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
         """Give the seat to a bot; the token stops working."""
         tables = get_hub(request).tables
-        room, s = await tables.authorize(table_id, bearer(request, token), None)
+        room, s = await seat_of(request, settings, table_id, token, None)
         await tables.leave(room, s)
         return {"id": table_id, "seat": s, "type": "bot", "level": "easy"}
 
@@ -199,7 +248,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                      token: str | None = None) -> dict[str, Json]:
         """Where to tell this seat that it is its turn (null turns one off)."""
         tables = get_hub(request).tables
-        room, s = await tables.authorize(table_id, bearer(request, token), None)
+        room, s = await seat_of(request, settings, table_id, token, None)
         if body.webhook is not None and not valid_webhook(body.webhook):
             raise BadRequest("webhook must be an http:// or https:// URL")
         if body.webhook:

@@ -1,5 +1,5 @@
-"""What the store keeps: the SQL tables (the metadata migration 0001 creates; the migrations
-test compares them) and the rows the server reads from them."""
+"""What the store keeps: the SQL tables (the metadata migrations 0001 and 0002 create; the
+migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
 
@@ -61,6 +61,10 @@ seats = Table(
     Column("email", Text, nullable=True),
     Column("notified_version", Integer, nullable=False),
     Column("reminded_version", Integer, nullable=False),
+    # the player the seat belongs to (0002); None: a seat held by its token alone
+    Column("player_id", String(24), nullable=True, index=True),
+    # the invite token a player claimed the seat with (0002): it works no more, and says so
+    Column("spent_hash", String(64), nullable=True, index=True),
     PrimaryKeyConstraint("table_id", "seat"),
 )
 
@@ -78,6 +82,30 @@ actions = Table(
 )
 
 
+# a player: a guest from their first visit (0002)
+players = Table(
+    "players", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("language", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("deleted", Float, nullable=True),
+)
+
+# a player's signed-in browsers (0002): the cookie holds a random secret, the row its sha256
+sessions = Table(
+    "sessions", metadata,
+    Column("id", String(24), primary_key=True),  # names the session to its player (not secret)
+    Column("secret_hash", String(64), nullable=False, unique=True),
+    Column("player_id", String(24), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("revoked", Float, nullable=True),
+    Column("user_agent", String(300), nullable=True),
+)
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -88,6 +116,7 @@ class SeatRow:
     claimed: bool = False
     webhook: str | None = None
     email: str | None = None
+    player_id: str | None = None
 
 
 @dataclass
@@ -111,6 +140,24 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
 
 
+@dataclass
+class PlayerRow:
+    id: str
+    name: str
+    language: str
+    created: float
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    player_id: str
+    created: float
+    last_seen: float
+    expires: float
+    user_agent: str | None
+
+
 @dataclass(frozen=True)
 class ActionRow:
     version: int
@@ -132,4 +179,4 @@ def table_row_of(r: Any) -> TableRow:
 def seat_row_of(r: Any) -> SeatRow:
     return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
                    token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
-                   email=r.email)
+                   email=r.email, player_id=r.player_id)

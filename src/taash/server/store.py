@@ -26,18 +26,23 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from taash.games.base import Json
 from taash.server.schema import (
     ActionRow,
+    PlayerRow,
     SeatRow,
+    SessionRow,
     TableRow,
     actions,
     game_tables,
     metadata,
+    players,
     seat_row_of,
     seats,
+    sessions,
     table_row_of,
 )
 
 # the migrations read ``metadata`` here; the server, the rows
-__all__ = ["ActionRow", "SeatRow", "Store", "TableRow", "VersionConflict", "metadata"]
+__all__ = ["ActionRow", "PlayerRow", "SeatRow", "SessionRow", "Store", "TableRow",
+           "VersionConflict", "metadata"]
 
 log = logging.getLogger("taash.server")
 
@@ -162,7 +167,7 @@ class Store:
             {"table_id": t.id, "seat": s.seat, "type": s.type, "level": s.level,
              "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,
              "webhook": None, "email": None, "notified_version": -1,
-             "reminded_version": -1} for s in t.seats])
+             "reminded_version": -1, "player_id": s.player_id} for s in t.seats])
 
     async def load_table(self, table_id: str) -> TableRow | None:
         async with self.engine.connect() as conn:
@@ -274,6 +279,30 @@ class Store:
             res = await conn.execute(update(seats).where(cond).values(**values))
             return bool(res.rowcount == 1)
 
+    async def claim_seat(self, table_id: str, seat: int, token_hash: str, new_hash: str,
+                         player_id: str, name: str | None) -> bool:
+        """Give the human seat whose token is ``token_hash`` to the player, with a new token,
+        the old one spent; False if its token is another now or another player has it."""
+        async with self._writing(), self.engine.begin() as conn:
+            values: dict[str, str | bool] = {"token_hash": new_hash, "spent_hash": token_hash,
+                                             "player_id": player_id, "claimed": True}
+            if name is not None:
+                values["name"] = name
+            res = await conn.execute(
+                update(seats)
+                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat,
+                            seats.c.type == "human", seats.c.token_hash == token_hash,
+                            seats.c.player_id.is_(None) | (seats.c.player_id == player_id)))
+                .values(**values))
+            return bool(res.rowcount == 1)
+
+    async def spent_seat(self, token_hash: str) -> tuple[str, int, str | None] | None:
+        """The seat claimed with this (spent) invite token: table, seat, its player."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.player_id)
+                                    .where(seats.c.spent_hash == token_hash))).first()
+            return None if r is None else (str(r.table_id), int(r.seat), r.player_id)
+
     async def set_rematch(self, table_id: str, rematch: TableRow) -> str:
         """Create ``rematch`` as the rematch of ``table_id`` unless one exists; the id of the
         rematch table either way."""
@@ -306,6 +335,98 @@ class Store:
                 .where(seats.c.token_hash.in_(list(hashes)))
                 .order_by(game_tables.c.updated.desc()))
             return [dict(r._mapping) for r in rows]
+
+    async def player_tables(self, player_id: str) -> list[dict[str, Json]]:
+        """Every seat of this player's, with its table, the last changed first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(seats.c.seat, game_tables)
+                .join(game_tables, game_tables.c.id == seats.c.table_id)
+                .where(seats.c.player_id == player_id)
+                .order_by(game_tables.c.updated.desc()))
+            return [dict(r._mapping) for r in rows]
+
+    # -- players and their sessions -----------------------------------------------------------
+    async def create_player(self, p: PlayerRow, s: SessionRow, secret_hash: str) -> None:
+        """A new player with their first session, in one commit."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(players.insert().values(
+                id=p.id, name=p.name, language=p.language, created=p.created, deleted=None))
+            await self._insert_session(conn, s, secret_hash)
+
+    @staticmethod
+    async def _insert_session(conn: AsyncConnection, s: SessionRow, secret_hash: str) -> None:
+        await conn.execute(sessions.insert().values(
+            id=s.id, secret_hash=secret_hash, player_id=s.player_id, created=s.created,
+            last_seen=s.last_seen, expires=s.expires, revoked=None, user_agent=s.user_agent))
+
+    async def session_of(self, secret_hash: str,
+                         now: float) -> tuple[SessionRow, PlayerRow] | None:
+        """The live session with this secret (not revoked, not expired, its player not
+        deleted) and its player."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(
+                select(sessions.c.id, sessions.c.player_id, sessions.c.created,
+                       sessions.c.last_seen, sessions.c.expires, sessions.c.user_agent,
+                       players.c.name, players.c.language, players.c.created.label("pcreated"))
+                .join(players, players.c.id == sessions.c.player_id)
+                .where(and_(sessions.c.secret_hash == secret_hash,
+                            sessions.c.revoked.is_(None), sessions.c.expires > now,
+                            players.c.deleted.is_(None))))).first()
+        if r is None:
+            return None
+        return (SessionRow(r.id, r.player_id, r.created, r.last_seen, r.expires, r.user_agent),
+                PlayerRow(r.player_id, r.name, r.language, r.pcreated))
+
+    async def touch_session(self, session_id: str, now: float, expires: float) -> None:
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(update(sessions).where(sessions.c.id == session_id)
+                               .values(last_seen=now, expires=expires))
+
+    async def sessions_of(self, player_id: str, now: float) -> list[SessionRow]:
+        """The player's live sessions, the last seen first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(sessions).where(and_(sessions.c.player_id == player_id,
+                                            sessions.c.revoked.is_(None),
+                                            sessions.c.expires > now))
+                .order_by(sessions.c.last_seen.desc()))
+            return [SessionRow(r.id, r.player_id, r.created, r.last_seen, r.expires,
+                               r.user_agent) for r in rows]
+
+    async def revoke_session(self, player_id: str, session_id: str, now: float) -> bool:
+        """End one of the player's sessions; False if they have no such live session."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(
+                update(sessions).where(and_(sessions.c.id == session_id,
+                                            sessions.c.player_id == player_id,
+                                            sessions.c.revoked.is_(None)))
+                .values(revoked=now))
+            return bool(res.rowcount == 1)
+
+    async def drop_sessions(self, now: float, revoked_before: float) -> int:
+        """Forget sessions that expired, or were revoked before ``revoked_before``."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(sessions.delete().where(
+                (sessions.c.expires < now) | (sessions.c.revoked < revoked_before)))
+            return int(res.rowcount or 0)
+
+    async def rename_seats(self, player_id: str, name: str) -> list[str]:
+        """Give the player's seats at unfinished tables their new name; those tables' ids."""
+        async with self._writing(), self.engine.begin() as conn:
+            rows = await conn.execute(
+                select(seats.c.table_id)
+                .join(game_tables, game_tables.c.id == seats.c.table_id)
+                .where(and_(seats.c.player_id == player_id, game_tables.c.over.is_(False))))
+            ids = sorted({str(r.table_id) for r in rows})
+            if ids:
+                await conn.execute(update(seats).where(and_(
+                    seats.c.player_id == player_id, seats.c.table_id.in_(ids))).values(name=name))
+            return ids
+
+    async def update_player(self, player_id: str, **values: str) -> None:
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(update(players).where(players.c.id == player_id).values(**values))
 
     async def lobby(self, limit: int = 100) -> list[tuple[TableRow, list[int]]]:
         async with self.engine.connect() as conn:

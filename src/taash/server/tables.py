@@ -14,9 +14,17 @@ from typing import TYPE_CHECKING
 from taash.bots import LEVELS
 from taash.games import game_class
 from taash.games.base import Json, RecordError
-from taash.server.errors import BadRequest, Conflict, Forbidden, Full, NotOver, Unauthorized
+from taash.server.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Full,
+    InviteUsed,
+    NotOver,
+    Unauthorized,
+)
 from taash.server.match import build_match, turn_of
-from taash.server.store import SeatRow, TableRow
+from taash.server.store import PlayerRow, SeatRow, TableRow
 from taash.server.wire import iso
 
 if TYPE_CHECKING:
@@ -74,9 +82,14 @@ class Tables:
         self.hub = hub
 
     async def authorize(self, table_id: str, token: str | None,
-                        seat: int | None = None) -> tuple[Room, int]:
-        """The room and seat of a seat token (and of ``seat``, if given, which must match)."""
+                        seat: int | None = None,
+                        player_id: str | None = None) -> tuple[Room, int]:
+        """The room and seat of a seat token (and of ``seat``, if given, which must match);
+        without a token, of the player's seat there (``seat``, or their first)."""
         hub = self.hub
+        if not token and player_id is not None:
+            room = await hub.room(table_id)
+            return await self._claimed(room, await self._player_seat(room, player_id, seat))
         if not token:
             raise Unauthorized("a seat token is needed: Authorization: Bearer TOKEN")
         room = await hub.room(table_id)
@@ -94,6 +107,27 @@ class Tables:
                 raise Unauthorized("unknown or withdrawn seat token")
         if seat is not None and seat != found:
             raise Forbidden(f"this token is for seat {found}, not seat {seat}")
+        return await self._claimed(room, found)
+
+    async def _player_seat(self, room: Room, player_id: str, seat: int | None) -> int:
+        """The player's seat at the room's table: ``seat`` if theirs, else their first."""
+        for attempt in range(2):
+            mine = [s.seat for s in room.meta.seats if s.player_id == player_id]
+            if (seat is not None and seat in mine) or (seat is None and mine):
+                return seat if seat is not None else mine[0]
+            if attempt == 0:
+                await room.reload_meta()  # taken here since, or through another instance
+        if seat is not None and not 0 <= seat < len(room.meta.seats):
+            raise BadRequest(f"no seat {seat} at this table")
+        if seat is not None:
+            raise Forbidden(f"seat {seat} is not yours: it belongs to another player, "
+                            "or only its seat token opens it")
+        raise Forbidden("you have no seat at this table")
+
+    async def _claimed(self, room: Room, found: int) -> tuple[Room, int]:
+        """The seat, marked claimed (its player has come)."""
+        hub = self.hub
+        table_id = room.id
         row = room.seat_row(found)
         if not row.claimed:
             row.claimed = True
@@ -105,18 +139,22 @@ class Tables:
         return room, found
 
     async def watch_or_authorize(self, table_id: str, token: str | None,
-                                 seat: int | None = None) -> tuple[Room, int | None]:
-        """A seat's room and seat, or without a token a spectator's: ``(room, None)``."""
+                                 seat: int | None = None,
+                                 player_id: str | None = None) -> tuple[Room, int | None]:
+        """A seat's room and seat, or without a token or seat a spectator's:
+        ``(room, None)``."""
         if not token and seat is None:
             return await self.hub.room(table_id), None
-        return await self.authorize(table_id, token, seat)
+        return await self.authorize(table_id, token, seat, player_id)
 
     async def create(self, game: str, options: object, seat_specs: Sequence[SeatSpec] | None,
                      live: bool, open_: bool, bot_delay_ms: int | None,
                      turn_timer_s: float | None, first_seat: int | None,
-                     rematch_of: str | None = None) -> tuple[TableRow, dict[int, str]]:
+                     rematch_of: str | None = None,
+                     player: PlayerRow | None = None) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
-        once) and the tokens of its human seats."""
+        once) and the tokens of its human seats.  The creator's seat (the first human one)
+        belongs to ``player``, if given, named after them unless it has a name."""
         hub = self.hub
         try:
             cls = game_class(game)
@@ -131,11 +169,12 @@ class Tables:
             raise BadRequest(f"first_seat must be a seat 0..{n - 1}")
         tokens: dict[int, str] = {}
         rows = seat_rows(specs, None if rematch_of is not None else tokens)
-        if open_:  # the creator holds the first human seat; the others are free to join
-            for r in rows:
-                if r.type == "human":
-                    r.claimed = True
-                    break
+        creator = next((r for r in rows if r.type == "human"), None)
+        if open_ and creator is not None:  # the creator holds it; the others are free to join
+            creator.claimed = True
+        if player is not None and creator is not None:
+            creator.player_id = player.id
+            creator.name = creator.name or player.name
         now = time.time()
         fs = first_seat if first_seat is not None else secrets.randbelow(n)
         t = TableRow(id=new_table_id(), game=game, options=opts, seed=secrets.randbits(62),
@@ -151,8 +190,10 @@ class Tables:
             hub.install(t, state)
         return t, tokens
 
-    async def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[int, str]:
-        """Claim a free human seat of an open table: the seat and its new token."""
+    async def join(self, table_id: str, seat: int | None, name: str | None,
+                   player: PlayerRow | None = None) -> tuple[int, str]:
+        """Claim a free human seat of an open table: the seat and its new token; the seat
+        belongs to ``player``, if given (named after them unless ``name``)."""
         hub = self.hub
         room = await hub.room(table_id)
         await room.reload_meta()
@@ -168,19 +209,78 @@ class Tables:
         for s in free:
             token = new_token()
             values: dict[str, str | bool] = {"token_hash": token_hash(token), "claimed": True}
-            if name:
-                values["name"] = name
+            if player is not None:
+                values["player_id"] = player.id
+            if name or player is not None:
+                values["name"] = name or (player.name if player is not None else "")
             if await hub.store.update_seat(table_id, s, only_unclaimed=True, **values):
                 await room.reload_meta()
                 await hub.meta_changed(room)
                 return s, token
         raise Full("no free seat at this table")
 
+    async def claim(self, table_id: str, token: str, player: PlayerRow) -> tuple[int, str | None]:
+        """An invite link opened by a player: the seat of its token becomes theirs, with a new
+        token (returned), and the link stops working.  Opened again by them: their seat, no
+        token (None); by anyone else: InviteUsed."""
+        hub = self.hub
+        room = await hub.room(table_id)
+        h = token_hash(token)
+        spent = await hub.store.spent_seat(h)
+        if spent is not None and spent[0] == table_id:
+            if spent[2] == player.id:
+                return spent[1], None
+            raise InviteUsed("this invite link has been used: another player has taken the "
+                             "seat. Ask for a new link")
+        found = room.seat_of_hash(h)
+        if found is None:
+            await room.reload_meta()
+            found = room.seat_of_hash(h)
+        if found is None:
+            where = await hub.store.seat_by_token(h)
+            if where is not None:
+                raise Forbidden("this token is for another table")
+            raise Unauthorized("unknown or withdrawn seat token")
+        row = room.seat_row(found)
+        if row.player_id not in (None, player.id):
+            raise InviteUsed(f"seat {found} belongs to another player")
+        new = new_token()
+        if not await hub.store.claim_seat(table_id, found, h, token_hash(new), player.id,
+                                          None if row.name else player.name):
+            raise InviteUsed("this invite link has just been used by another player")
+        await room.reload_meta()  # the invite token's live connections end
+        await hub.meta_changed(room)
+        room.last_used = time.monotonic()
+        return found, new
+
+    async def invite(self, room: Room, by: int, seat: int) -> str:
+        """A new invite link (its token) for a seat no player has taken, made by the table's
+        creator (its first human seat); the seat's old token stops working."""
+        m = room.meta
+        creator = next((s.seat for s in m.seats if s.type == "human"), None)
+        if by != creator:
+            raise Forbidden("only the table's creator (its first human seat) makes invite links")
+        if not 0 <= seat < len(m.seats) or seat == by:
+            raise BadRequest(f"no other seat {seat} at this table")
+        row = room.seat_row(seat)
+        if row.type != "human":
+            raise Conflict(f"seat {seat} is a bot's")
+        if row.player_id is not None:
+            raise Conflict(f"seat {seat} belongs to a player now: it needs no invite")
+        if room.state.is_over():
+            raise Full("this match is over")
+        token = new_token()
+        await self.hub.store.update_seat(room.id, seat, token_hash=token_hash(token),
+                                         spent_hash=None)
+        await room.reload_meta()  # the old token's live connections end
+        await self.hub.meta_changed(room)
+        return token
+
     async def leave(self, room: Room, seat: int) -> None:
         """Give the seat to a bot: its token stops working."""
         await self.hub.store.update_seat(room.id, seat, type="bot", level="easy",
                                          token_hash=None, claimed=True, webhook=None,
-                                         email=None)
+                                         email=None, player_id=None)
         await room.reload_meta()
         await self.hub.meta_changed(room)
         room.kick()
@@ -191,8 +291,11 @@ class Tables:
         await room.reload_meta()
         await self.hub.meta_changed(room)
 
-    async def rematch(self, room: Room, seat: int, token: str) -> tuple[str, str]:
-        """The rematch table (made once, whoever asks first) and this seat's token there."""
+    async def rematch(self, room: Room, seat: int,
+                      token: str | None) -> tuple[str, str | None]:
+        """The rematch table (made once, whoever asks first) and this seat's token there
+        (asked for by the seat's player, without a token: the seat is theirs there, with no
+        token)."""
         hub = self.hub
         if not room.state.is_over():
             raise NotOver("a rematch is for a finished match")
@@ -209,13 +312,23 @@ class Tables:
         target = await hub.room(rid)
         if target.seat_row(seat).type != "human":
             raise Conflict("your seat in the rematch is a bot's")
+        owner = room.seat_row(seat).player_id
+        row = target.seat_row(seat)
+        if token is None:
+            if row.player_id != owner:
+                if row.player_id is not None or row.claimed:
+                    raise Conflict("this seat of the rematch is taken")
+                await hub.store.update_seat(rid, seat, player_id=owner, claimed=True)
+                await target.reload_meta()
+                await hub.meta_changed(target)
+            return rid, None
         tok = derived_token(token, f"rematch:{rid}:{seat}")
         h = token_hash(tok)
-        row = target.seat_row(seat)
         if row.token_hash != h:
             if row.token_hash is not None:
                 raise Conflict("this seat of the rematch is taken")
-            await hub.store.update_seat(rid, seat, token_hash=h, claimed=True)
+            keep = row.player_id if owner is None or row.player_id not in (None, owner) else owner
+            await hub.store.update_seat(rid, seat, token_hash=h, claimed=True, player_id=keep)
             await target.reload_meta()
             await hub.meta_changed(target)
         return rid, tok
@@ -223,10 +336,17 @@ class Tables:
     async def mine(self, tokens: Sequence[str]) -> list[dict[str, Json]]:
         """The tables of these seat tokens, with whose turn it is."""
         rows = await self.hub.store.my_tables([token_hash(t) for t in tokens])
-        return [{"id": r["id"], "game": r["game"], "seat": r["seat"],
-                 "your_turn": (not r["over"]) and r["to_move"] == r["seat"],
-                 "over": bool(r["over"]), "version": r["version"], "live": bool(r["live"]),
-                 "updated": iso(r["updated"])} for r in rows]
+        return [self.my_row(r) for r in rows]
+
+    @staticmethod
+    def my_row(r: Mapping[str, Json]) -> dict[str, Json]:
+        """One seat of a player's at a table (a row of the store's), as "my tables" say it."""
+        updated = r["updated"]
+        assert isinstance(updated, float | int)
+        return {"id": r["id"], "game": r["game"], "seat": r["seat"],
+                "your_turn": (not r["over"]) and r["to_move"] == r["seat"],
+                "over": bool(r["over"]), "version": r["version"], "live": bool(r["live"]),
+                "updated": iso(updated)}
 
     async def lobby(self) -> list[dict[str, Json]]:
         """Open tables with a free human seat."""

@@ -1,5 +1,6 @@
-// Talking to the server (docs/API.md): JSON requests, the seat tokens this browser keeps, and
-// the live channel that reconnects by itself and catches up with `since`.
+// Talking to the server (docs/API.md): JSON requests, the player of this browser's session,
+// the seat tokens this browser keeps, and the live channel that reconnects by itself and
+// catches up with `since`.
 
 export class ApiError extends Error {
   constructor(status, code, message, rule, key = null, params = null) {
@@ -36,6 +37,37 @@ export async function api(method, path, { body, token } = {}) {
       e.rule || null, e.key || null, e.params || null);
   }
   return data;
+}
+
+// -- the player of this browser's session cookie (set by the server on the first visit) ----
+let player = null;
+
+/** The player (GET /api/me: id, name, language); a guest is made on the first visit. */
+export async function getMe() {
+  player = await api('GET', '/api/me');
+  return player;
+}
+
+/** The player as last fetched, or null. */
+export function knownMe() {
+  return player;
+}
+
+/** Change the player's name or language (PATCH /api/me); the server says why it refuses. */
+export async function updateMe(fields) {
+  player = await api('PATCH', '/api/me', { body: fields });
+  return player;
+}
+
+/** Every table with a seat of the player's, on whatever device it was taken. */
+export function myServerTables() {
+  return api('GET', '/api/me/tables');
+}
+
+/** Take the seat of an invite link for the player, once: `{seat, token}` (a new token; null
+ * when the seat is theirs already); ApiError `invite_used` when another player took it. */
+export function claimInvite(id, token) {
+  return api('POST', `/api/tables/${id}/claim`, { token });
 }
 
 /** A client id for an action: the server applies an id once, so a retry is safe. */

@@ -1,6 +1,8 @@
 // The home screen: play now against bots, a table with friends (invite links), join by link,
-// open tables, the tables this browser holds a seat at, and the settings.
-import { api, mySeats, saveSeat, forgetSeat, setting, setSetting } from './api.js';
+// open tables, the player's tables (on every device of theirs, and those whose tokens this
+// browser keeps) and the settings, with the player's name.
+import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe, updateMe,
+  myServerTables, claimInvite } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 
@@ -25,6 +27,7 @@ class Home {
     this.mode = 'bots';
     this.seatTypes = {};
     this.render();
+    this.loadMe();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 15000);
     this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
@@ -40,7 +43,10 @@ class Home {
   render() {
     document.title = 'taash';
     const langSel = h('select', { class: 'lang', 'data-lang': '', 'aria-label': t('language'),
-      onchange: (e) => this.relang(e.target.value) },
+      onchange: (e) => {
+        if (knownMe()) updateMe({ language: e.target.value }).catch(() => {});
+        this.relang(e.target.value);
+      } },
     LANGS.map((l) => h('option', { value: l.code, selected: l.code === lang() }, l.name)));
     this.myTables = h('section', { class: 'panel my-tables', 'data-section': 'my-tables', hidden: true });
     this.lobby = h('div', { class: 'lobby' });
@@ -52,6 +58,7 @@ class Home {
         h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
         langSel),
       h('p', { class: 'tagline' }, t('tagline')),
+      this.playerBox = h('p', { class: 'player', 'data-section': 'player' }),
       this.myTables,
       h('section', { class: 'panel new-game', 'data-section': 'new-game' },
         h('h2', null, t('new_game')),
@@ -70,9 +77,11 @@ class Home {
   }
 
   settings() {
-    const name = h('input', { type: 'text', maxlength: 24, value: setting('name', ''), 'data-field': 'name',
-      placeholder: t('your_name'), 'aria-label': t('your_name'),
-      onchange: (e) => setSetting('name', e.target.value.trim()) });
+    const p = knownMe();
+    this.nameInput = h('input', { type: 'text', maxlength: 24, value: p ? p.name : setting('name', ''), 'data-field': 'name',
+      placeholder: t('your_name'), 'aria-label': t('your_name'), title: t('name_hint'),
+      onchange: (e) => this.rename(e.target) });
+    const name = this.nameInput;
     const speed = h('select', { 'data-field': 'speed', 'aria-label': t('speed'),
       onchange: (e) => {
         const s = SPEEDS[e.target.value];
@@ -188,7 +197,44 @@ class Home {
       h('div', { class: 'mode-body' }, body));
   }
 
+  /** The player of this browser's session: their name in the header and the settings. A
+   * name set here before players existed becomes the player's name once. */
+  async loadMe() {
+    let p;
+    try { p = await getMe(); } catch { return; } // an older server: the local name stays
+    const local = setting('name', '').trim();
+    if (local && setting('name_synced', '') !== '1') {
+      try { p = await updateMe({ name: local }); } catch { /* the server's rules: keep its */ }
+      setSetting('name_synced', '1');
+    }
+    if (this.dead) return;
+    this.showMe(p);
+    this.refresh();
+  }
+
+  showMe(p) {
+    if (this.nameInput && document.activeElement !== this.nameInput) this.nameInput.value = p.name;
+    fill(this.playerBox, h('span', { class: 'sub', 'data-player-name': p.name },
+      t('playing_as', { name: p.name })));
+  }
+
+  async rename(input) {
+    const name = input.value.trim();
+    if (!knownMe()) { setSetting('name', name); return; }
+    try {
+      const p = await updateMe({ name });
+      setSetting('name', p.name);
+      setSetting('name_synced', '1');
+      this.showMe(p);
+      toast(t('name_saved'));
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+      input.value = knownMe().name;
+    }
+  }
+
   me() {
+    if (knownMe()) return { type: 'human' }; // the server names the seat after its player
     const name = setting('name', '').trim();
     return name ? { type: 'human', name } : { type: 'human' };
   }
@@ -268,7 +314,9 @@ class Home {
     } catch { /* ignore */ }
   }
 
-  joinLink() {
+  /** A pasted link: an invite (with a seat token) is claimed for the player, once; any
+   * other table link opens as it is. */
+  async joinLink() {
     const text = this.linkInput.value.trim();
     let url;
     try { url = new URL(text, location.origin); } catch { url = null; }
@@ -277,24 +325,49 @@ class Home {
       toast(t('bad_link'), 'error');
       return;
     }
+    const token = url.searchParams.get('token');
+    if (token && knownMe()) {
+      try {
+        const r = await claimInvite(m[1], token);
+        if (r.token) saveSeat(m[1], r.seat, r.token, null);
+        this.navigate(`/t/${m[1]}?seat=${r.seat}`);
+        return;
+      } catch (e) {
+        if (e.code === 'invite_used') {
+          toast(t('invite_used'), 'error');
+          return;
+        }
+        if (e.status !== 404 && e.status !== 405) {
+          toast(`${t('error')}: ${e.message}`, 'error');
+          return;
+        }
+        // a server without claims: the link opens with its token, as before
+      }
+    }
     this.navigate(`/t/${m[1]}${url.search}`);
   }
 
+  /** My tables: the player's, from the server (the same on each of their devices), and the
+   * tables of the seat tokens this browser keeps (tables from before players, invites). */
   async refresh() {
     if (this.dead) return;
     const seats = mySeats();
     const tokens = seats.map((s) => s.token);
-    const [mine, lobby] = await Promise.all([
+    const [server, local, lobby] = await Promise.all([
+      knownMe() ? myServerTables().catch(() => null) : [],
       tokens.length ? api('POST', '/api/my-tables', { body: { tokens } }).catch(() => null) : [],
       api('GET', '/api/lobby').catch(() => []),
     ]);
     if (this.dead) return;
-    if (mine) this.renderMyTables(mine, seats);
+    if (server || local) this.renderMyTables(server || [], local || [], seats);
     this.renderLobby(Array.isArray(lobby) ? lobby : []);
   }
 
-  renderMyTables(rows, seats) {
-    const known = rows.filter((r) => seats.some((s) => s.id === r.id && s.seat === r.seat));
+  renderMyTables(server, local, seats) {
+    const key = (r) => `${r.id}/${r.seat}`;
+    const theirs = new Set(server.map(key));
+    const kept = local.filter((r) => !theirs.has(key(r)) && seats.some((s) => s.id === r.id && s.seat === r.seat));
+    const known = [...server.map((r) => ({ ...r, player: true })), ...kept];
     known.sort((a, b) => (b.your_turn - a.your_turn) || (a.over - b.over) || ((b.updated || 0) > (a.updated || 0) ? 1 : -1));
     this.myTables.hidden = !known.length;
     const turns = known.filter((r) => r.your_turn && !r.over).length;
@@ -306,7 +379,7 @@ class Home {
           h('small', null, `${t('seat_n', { n: r.seat + 1 })} · ${when(r.updated)}`),
           r.over ? h('span', { class: 'badge done' }, t('finished'))
             : r.your_turn ? h('span', { class: 'badge turn' }, t('your_turn_short')) : h('span', { class: 'badge' }, t('waiting'))),
-        h('button', { class: 'btn icon forget', type: 'button', 'aria-label': t('forget'), title: t('forget'),
+        r.player ? null : h('button', { class: 'btn icon forget', type: 'button', 'aria-label': t('forget'), title: t('forget'),
           onclick: () => { forgetSeat(r.id, r.seat); this.refresh(); } }, '×')))));
   }
 

@@ -1,0 +1,160 @@
+"""The player behind a request: the session cookie (set on the first page load or
+``GET /api/me``), the check that a cookie-authenticated change comes from this site's own
+pages (CSRF), and the ``/api/me`` routes of docs/API.md."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, Response, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.games.base import Json
+from taash.server.config import Settings
+from taash.server.errors import CrossSite, Unauthorized
+from taash.server.hub import Hub
+from taash.server.players import SESSION_S, Who, me
+
+COOKIE = "taash_session"
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+class MeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(None, max_length=200, examples=["Brave Otter 42"])
+    language: str | None = Field(None, max_length=8, examples=["en"])
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    h: Hub = request.app.state.hub
+    return h
+
+
+async def who_of(request: Request | WebSocket) -> Who | None:
+    """The live session of the request's cookie and its player (None: no such session);
+    looked up once per request."""
+    if hasattr(request.state, "who"):
+        found: Who | None = request.state.who
+        return found
+    found = await _hub(request).players.resolve(request.cookies.get(COOKIE))
+    request.state.who = found
+    return found
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def own_origins(request: Request | WebSocket, settings: Settings) -> set[str]:
+    """This server's origins: the one the request was made to and the public URL's."""
+    scheme = {"ws": "http", "wss": "https"}.get(request.url.scheme, request.url.scheme)
+    out = set()
+    host = request.headers.get("host")
+    if host:
+        out.add(f"{scheme}://{host}".lower())
+    if settings.public_url:
+        public = _origin(settings.public_url)
+        if public:
+            out.add(public)
+    return out
+
+
+def check_origin(request: Request | WebSocket, settings: Settings) -> None:
+    """CrossSite unless the request's Origin (else its Referer) is this server's."""
+    sent = request.headers.get("origin")
+    origin = None
+    if sent and sent != "null":
+        origin = _origin(sent)
+    elif not sent:
+        referer = request.headers.get("referer")
+        origin = _origin(referer) if referer else None
+    if origin is None or origin not in own_origins(request, settings):
+        raise CrossSite("a change made with the session cookie must come from this site's "
+                        "pages: the request's Origin (or Referer) header is "
+                        f"{sent or 'missing'!s}, not this server's; programs use a seat "
+                        "token (Authorization: Bearer) instead")
+
+
+async def cookie_player(request: Request | WebSocket, settings: Settings) -> Who | None:
+    """The player a cookie-authenticated request acts for (None: no live session).  A
+    change (any method but GET, HEAD and OPTIONS; a WebSocket, which acts) must come from this
+    site: CrossSite otherwise."""
+    who = await who_of(request)
+    if who is not None:
+        method = request.method if isinstance(request, Request) else "WEBSOCKET"
+        if method not in SAFE_METHODS:
+            check_origin(request, settings)
+    return who
+
+
+def set_cookie(response: Response, request: Request, settings: Settings, secret: str) -> None:
+    secure = request.url.scheme == "https" or (settings.public_url or "").startswith("https:")
+    response.set_cookie(COOKIE, secret, max_age=int(SESSION_S), path="/", httponly=True,
+                        samesite="lax", secure=secure)
+
+
+async def page_player(request: Request, response: Response, settings: Settings) -> Who:
+    """The request's player; a new guest (and its cookie on ``response``) if it has no live
+    session.  A live session's cookie is sent again, so its expiry slides in the browser
+    too."""
+    who = await who_of(request)
+    if who is not None:
+        secret = request.cookies.get(COOKIE)
+        assert secret is not None
+        set_cookie(response, request, settings, secret)
+        return who
+    who, secret = await _hub(request).players.guest(
+        request.headers.get("user-agent"), request.headers.get("accept-language"),
+        request.client.host if request.client else "?")
+    request.state.who = who
+    set_cookie(response, request, settings, secret)
+    return who
+
+
+async def signed_in(request: Request, settings: Settings) -> Who:
+    who = await cookie_player(request, settings)
+    if who is None:
+        raise Unauthorized("no session: open the site's page (or GET /api/me) to get one")
+    return who
+
+
+def add_me_routes(app: FastAPI, settings: Settings) -> None:
+    """``/api/me``: the player of the session cookie, their tables and their sessions."""
+
+    @app.get("/api/me", tags=["players"])
+    async def get_me(request: Request, response: Response) -> dict[str, Json]:
+        """The player of the session cookie; without a live session, a new guest player
+        and the cookie of their session."""
+        response.headers["Cache-Control"] = "no-store"
+        return me((await page_player(request, response, settings)).player)
+
+    @app.patch("/api/me", tags=["players"])
+    async def patch_me(request: Request, body: MeBody) -> dict[str, Json]:
+        """Change the player's name (plain text, 1 to 24 characters) or language."""
+        who = await signed_in(request, settings)
+        return me(await _hub(request).players.update(who, body.name, body.language))
+
+    @app.get("/api/me/tables", tags=["players"])
+    async def my_tables(request: Request) -> list[dict[str, Json]]:
+        """Every table with a seat of the player's, with whose turn it is."""
+        who = await signed_in(request, settings)
+        return await _hub(request).players.tables(who)
+
+    @app.get("/api/me/sessions", tags=["players"])
+    async def my_sessions(request: Request) -> list[dict[str, Json]]:
+        """The player's live sessions (their browsers): device, last seen, which is this."""
+        who = await signed_in(request, settings)
+        return await _hub(request).players.sessions(who)
+
+    @app.delete("/api/me/sessions/{session_id}", tags=["players"])
+    async def end_session(request: Request, response: Response,
+                          session_id: str) -> dict[str, Json]:
+        """End one of the player's sessions at once (this one too: signed out here)."""
+        who = await signed_in(request, settings)
+        await _hub(request).players.revoke(who, session_id)
+        if session_id == who.session.id:
+            response.delete_cookie(COOKIE, path="/")
+        return {"id": session_id, "revoked": True}

@@ -101,3 +101,60 @@ def test_an_invite_link_pasted_is_claimed_once(server: Server, new_page: Any) ->
     assert "already been used" in toast.inner_text()
     assert "/t/" not in late.url
     assert host.js_errors == [] and friend.js_errors == [] and late.js_errors == []
+
+
+def test_a_table_taken_on_one_device_is_played_on_another(server: Server,
+                                                          new_page: Any) -> None:
+    """The desktop has the player's session but no seat token: the table opened from "my
+    tables" is the player's seat (played through the cookie), not a spectator's view."""
+    phone = new_page("phone", server.base)
+    phone.goto("/")
+    phone.locator("[data-player-name]").wait_for()
+    press(phone, "[data-game-choice='court-piece-2p']")
+    press(phone, "[data-action='play-bots']")
+    phone.wait_for_selector("main.table[data-game='court-piece-2p'][data-version]")
+    tid = phone.url.split("/t/")[1].split("?")[0]
+    cookie = next(c for c in phone.context.cookies() if c["name"] == "taash_session")
+    phone.close()
+
+    desk = new_page("desktop", server.base)
+    desk.context.add_cookies([cookie])
+    desk.goto("/")
+    press(desk, f"[data-my-table='{tid}'] .row-main")
+    desk.wait_for_selector("main.table[data-game='court-piece-2p'][data-version]")
+    assert desk.evaluate("localStorage.getItem('taash.seats')") in (None, "{}")
+    desk.wait_for_function(
+        "() => document.querySelector('main.table').dataset.yourTurn === 'true'")
+    assert desk.locator("[data-hand] [data-card]").count() > 0  # the seat's own hand
+    before = int(desk.locator("main.table").get_attribute("data-version") or -1)
+    assert play_turn(desk)
+    assert int(desk.locator("main.table").get_attribute("data-version") or -1) > before
+    assert desk.js_errors == []
+
+
+def test_an_invite_link_opened_is_claimed_once(server: Server, new_page: Any) -> None:
+    host = new_page("desktop", server.base)
+    host.goto("/")
+    host.locator("[data-player-name]").wait_for()
+    press(host, "[data-game-choice='court-piece-2p']")
+    press(host, "[data-mode='friends']")
+    press(host, "[data-action='create-table']")
+    link = host.locator("[data-invite='1']").input_value()
+    tid = link.split("/t/")[1].split("?")[0]
+    path = link[link.index("/t/"):]
+
+    friend = new_page("phone", server.base)
+    friend.goto(path)
+    friend.wait_for_selector("main.table[data-version]")
+    assert friend.url.endswith(f"/t/{tid}?seat=1")
+    name = call(server.base, "GET", "/api/tables/" + tid)["table"]["seats"][1]["name"]
+    friend.goto("/")
+    assert friend.locator("[data-player-name]").get_attribute("data-player-name") == name
+
+    late = new_page("phone", server.base)
+    late.goto(path)
+    toast = late.locator("[data-toast='error']")
+    toast.wait_for()
+    assert "already been used" in toast.inner_text()
+    assert "/t/" not in late.url
+    assert host.js_errors == [] and friend.js_errors == [] and late.js_errors == []

@@ -13,10 +13,21 @@ export class ApiError extends Error {
   }
 }
 
+/** A seat's credential as the query of a URL: a seat token (text), or `{seat}` for a seat of
+ * the session's player, whose cookie speaks for them (a table taken on another device). */
+export function seatQuery(token) {
+  if (token && typeof token === 'object') return `seat=${encodeURIComponent(token.seat)}`;
+  return token ? `token=${encodeURIComponent(token)}` : '';
+}
+
 export async function api(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
+  if (token && typeof token === 'object') {
+    path += `${path.includes('?') ? '&' : '?'}${seatQuery(token)}`;
+  } else if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
   let res;
   try {
     res = await fetch(path, {
@@ -209,8 +220,7 @@ export class Live {
     }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const since = this.getSince();
-    const q = [this.token ? `token=${encodeURIComponent(this.token)}` : '',
-      since >= 0 ? `since=${since}` : ''].filter(Boolean).join('&');
+    const q = [seatQuery(this.token), since >= 0 ? `since=${since}` : ''].filter(Boolean).join('&');
     let ws;
     try {
       ws = new WebSocket(`${proto}//${location.host}/api/tables/${this.id}/ws?${q}`);

@@ -1,10 +1,13 @@
 // taash in the browser: "/" is the home screen, "/t/{id}" a table.  An invite link
-// (/t/{id}?seat=S&token=T) leaves its token in this browser's storage and the address bar
-// keeps only /t/{id}?seat=S, so a copied address does not give the seat away.
-import { saveSeat, seatAt } from './api.js';
-import { pickLang, setLang } from './i18n.js';
+// (/t/{id}?seat=S&token=T) is claimed for this browser's player, once (the server then gives
+// the seat a token of its own, kept in this browser's storage), and the address bar keeps only
+// /t/{id}?seat=S, so a copied address does not give the seat away.  A seat the player took on
+// another device is played through the session cookie (the `{seat}` credential of api.js).
+import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
+import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountTable } from './table.js';
+import { toast } from './ui.js';
 
 const root = document.getElementById('app');
 let unmount = null;
@@ -20,7 +23,10 @@ async function relang(code) {
   route();
 }
 
-function route() {
+let routing = 0;
+
+async function route() {
+  const mine = ++routing;
   if (unmount) unmount();
   unmount = null;
   window.scrollTo(0, 0);
@@ -33,15 +39,56 @@ function route() {
   const q = new URLSearchParams(location.search);
   let seat = q.get('seat');
   const token = q.get('token');
+  let held;
   if (token) {
-    if (seat === null) seat = '0';
-    saveSeat(id, seat, token, null);
+    held = await takeInvite(id, seat === null ? 0 : Number(seat), token);
+    if (mine !== routing) return;
+    if (held === 'used') {
+      history.replaceState(null, '', '/');
+      unmount = mountHome(root, { navigate, relang });
+      toast(t('invite_used'), 'error');
+      return;
+    }
+    seat = String(held.seat);
     history.replaceState(null, '', `/t/${encodeURIComponent(id)}?seat=${seat}`);
+  } else {
+    held = seatAt(id, seat) || await playersSeat(id, seat);
+    if (mine !== routing) return;
   }
-  const mine = token ? { seat: Number(seat), token } : seatAt(id, seat);
   unmount = mountTable(root, {
-    id, seat: mine ? mine.seat : null, token: mine ? mine.token : null, navigate,
+    id, seat: held ? held.seat : null, token: held ? held.token : null, navigate,
   });
+}
+
+/** An invite link opened: its seat claimed for this browser's player (`{seat, token}`), or
+ * 'used' when another player took it first.  A server without claims, or a token that is no
+ * invite (an older table's seat), opens with the link's token as before. */
+async function takeInvite(id, seat, token) {
+  try {
+    await getMe();  // the session the seat is claimed for (a guest on the first visit)
+    const r = await claimInvite(id, token);
+    if (r.token) {
+      saveSeat(id, r.seat, r.token, null);
+      return { seat: r.seat, token: r.token };
+    }
+    return seatAt(id, r.seat) || { seat: r.seat, token: { seat: r.seat } };
+  } catch (e) {
+    if (e.code === 'invite_used') return 'used';
+    saveSeat(id, seat, token, null);
+    return { seat, token };
+  }
+}
+
+/** The player's seat at a table with no token in this browser (taken on another device):
+ * played through the session cookie, or null when the seat is not theirs (then watched). */
+async function playersSeat(id, seat) {
+  try {
+    const rows = await myServerTables();
+    const row = rows.find((r) => r.id === id && (seat === null || String(r.seat) === seat));
+    return row ? { seat: row.seat, token: { seat: row.seat } } : null;
+  } catch {
+    return null;
+  }
 }
 
 window.addEventListener('popstate', route);

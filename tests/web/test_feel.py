@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, tap_card
+from tests.web.helpers import Server, serve_fixed, state_where, tap_card
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -75,4 +75,61 @@ def test_a_refusal_never_covers_the_court_piece_status(new_page: Any, server: Se
     tap_card(page, code)
     page.wait_for_selector("main.table[data-version='3']")
     assert page.locator(f"[data-hand] [data-card='{code}']").count() == 0
+    assert page.js_errors == []
+
+
+# -- 4. every screen holds at 360 px in every language ----------------------------------------
+def _restricted(m: Any, seat: int) -> bool:
+    """A Court Piece turn that must follow suit (the longest status line)."""
+    return bool(m.trick) and len(m.legal_actions(seat)) < len(m.view(seat)["hand"])
+
+
+SCREENS = {
+    "goat-answer": ("goat", lambda m, s: bool(m.plays) and m.k >= 2),
+    "goat-molodka": ("goat", None),
+    "court-piece": ("court-piece", _restricted),
+    "court-piece-2p": ("court-piece-2p", _restricted),
+}
+NARROW = """() => {
+  const w = window.innerWidth;
+  const wide = [];
+  for (const el of document.querySelectorAll('main.table *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || getComputedStyle(el).visibility === 'hidden') continue;
+    if (el.closest('[data-hand]')) continue;  // the hand's fan is laid out to fit
+    if (r.left < -1 || r.right > w + 1) wide.push(el.className || el.tagName);
+    if (el.matches('button, .status span') && el.scrollWidth > el.clientWidth + 1)
+      wide.push('clipped ' + (el.dataset.action || el.textContent));
+  }
+  const text = document.querySelector('.status span');
+  const range = document.createRange();
+  range.selectNodeContents(text);  // a range's boxes: one a line
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return { scroll: document.documentElement.scrollWidth, wide, lines: tops.size,
+           status: text.textContent };
+}"""
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("lang", ["en", "hi", "ur", "ru"])
+def test_every_screen_holds_at_360_px(new_page: Any, server: Server, lang: str,
+                                      screen: str) -> None:
+    game, want = SCREENS[screen]
+    if want is None:
+        m, seat = goat_state("molodka")
+    else:
+        m, seat = state_where(game, want)
+    page = new_page("phone", server.base)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    serve_fixed(page, game, m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector(f"main.table[data-game='{game}'][data-version='7']")
+    page.wait_for_selector(f"html[lang='{lang}']", state="attached")
+    got = page.evaluate(NARROW)
+    assert got["scroll"] <= 360 and got["wide"] == [], got
+    assert got["lines"] <= 2, got
+    if screen.startswith("goat"):
+        verb = "molodka" if screen == "goat-molodka" else "beat"
+        assert page.locator(f"[data-action='{verb}']").is_visible()
     assert page.js_errors == []

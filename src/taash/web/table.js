@@ -220,9 +220,13 @@ class TableView {
     this.info2 = h('div', { class: 'table-info' });
     this.felt = h('section', { class: 'felt', dir: 'ltr' },
       this.seatEls.top, this.seatEls.left, this.seatEls.right,
-      h('div', { class: 'center' }, this.trick), this.info2, this.seatEls.bottom, this.connEl);
+      h('div', { class: 'center' }, this.trick), this.info2, this.seatEls.bottom,
+      // The tools sit in the felt's free corners: the status line keeps the whole row, so
+      // long words (Russian) never squeeze it into many lines.
+      h('div', { class: 'tools', dir: document.documentElement.dir || 'ltr' }, this.lastTrickBtn, this.hintBtn),
+      this.connEl);
     this.status = h('div', { class: 'status', 'aria-live': 'polite' });
-    this.statusRow = h('div', { class: 'status-row' }, this.lastTrickBtn, this.status, this.hintBtn);
+    this.statusRow = h('div', { class: 'status-row' }, this.status);
     // Messages (a refusal, a hint) have a row of their own: they never cover a control.
     this.notices = h('div', { class: 'notices', 'data-notices': '', role: 'status', 'aria-live': 'polite' });
     this.actions = h('div', { class: 'actions' });

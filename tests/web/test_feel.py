@@ -5,11 +5,12 @@ screen at 360 px."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, serve_fixed, state_where, tap_card
+from tests.web.helpers import Server, call, serve_fixed, state_where, tap_card
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -132,4 +133,59 @@ def test_every_screen_holds_at_360_px(new_page: Any, server: Server, lang: str,
     if screen.startswith("goat"):
         verb = "molodka" if screen == "goat-molodka" else "beat"
         assert page.locator(f"[data-action='{verb}']").is_visible()
+    assert page.js_errors == []
+
+
+# -- 3. a card tapped while the connection is down is sent when it is back --------------------
+def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Server) -> None:
+    tid, tokens = two_player_friends(server)
+    page = new_page("phone", server.base)
+    posted: list[Any] = []
+    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}"))
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
+        "data-card") or ""
+    page.context.set_offline(True)
+    tap_card(page, code)
+    # The page says at once that the card waits for the connection.
+    notice = page.locator("[data-toast='queued']")
+    notice.wait_for(timeout=3000)
+    page.wait_for_timeout(8000)  # longer than the page used to keep trying
+    assert call(server.base, "GET", f"/api/tables/{tid}")["version"] == 2
+    page.context.set_offline(False)
+    page.wait_for_selector("main.table[data-version='3']", timeout=20_000)
+    assert page.locator(f"[data-hand] [data-card='{code}']").count() == 0
+    view = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])
+    assert code not in view["hand"] and view["version"] == 3
+    # The same client id and the version the card was tapped on, however often it was tried.
+    assert {(p["action"], p["id"], p["version"]) for p in posted} == {
+        (f"play:{code}", posted[0]["id"], 2)}
+    assert page.js_errors == []
+
+
+def test_a_card_tapped_offline_on_a_table_that_moved_on_is_refused_visibly(
+        new_page: Any, server: Server) -> None:
+    tid, tokens = two_player_friends(server)
+    page = new_page("phone", server.base)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    legal = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])["legal_actions"]
+    assert len(legal) >= 2
+    code = legal[0][len("play:"):]
+    page.context.set_offline(True)
+    tap_card(page, code)
+    page.locator("[data-toast='queued']").wait_for(timeout=3000)
+    # Meanwhile the same player plays another card from another device.
+    call(server.base, "POST", f"/api/tables/{tid}/actions",
+         {"action": legal[1], "id": "elsewhere", "version": 2}, tokens[0])
+    page.context.set_offline(False)
+    toast = page.locator("[data-toast='error']")
+    toast.wait_for(timeout=20_000)
+    assert "moved on" in toast.inner_text()
+    assert page.locator("[data-toast='queued']").count() == 0
+    page.wait_for_selector("main.table[data-version='3']")
+    view = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])
+    assert view["version"] == 3 and code in view["hand"]
     assert page.js_errors == []

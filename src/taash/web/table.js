@@ -35,6 +35,7 @@ class TableView {
     this.holdTimer = null;
     this.shownTrick = null;
     this.pending = null;
+    this.waiters = []; // moves waiting for the connection to come back
     this.hint = null;
     this.summaries = new Summaries(this);
     this.conn = 'connecting';
@@ -122,6 +123,7 @@ class TableView {
     this.connEl.title = t(`conn_${state}`);
     this.connEl.textContent = t(`conn_${state}`);
     this.connEl.hidden = state === 'live' || (state === 'connecting' && !!this.view);
+    if (state === 'live') for (const w of [...this.waiters]) w();
   }
 
   // -- messages -------------------------------------------------------------------------------
@@ -371,24 +373,36 @@ class TableView {
     this.renderHand();
     const cid = newId();
     const body = seen === null ? { action, id: cid } : { action, id: cid, version: seen };
+    let queued = null; // the notice that the move waits for the connection
     try {
       let res;
-      for (let i = 0; ; i++) {
+      for (let i = 0, busy = 0; ; i++) {
+        if (this.dead) return;
         try {
           res = await api('POST', `/api/tables/${this.id}/actions`, { body, token: this.token });
           break;
         } catch (e) {
-          if ((e.status === 0 || e.status === 429 || e.status >= 500) && i < 5) {
-            await sleep(400 * (i + 1));
+          if (e.status === 0) {
+            // No connection: the move waits (shown as pending, with a notice) and goes, with
+            // the same id and version, once the connection is back; the server applies an id
+            // once and refuses a stale version, which the page then says.
+            if (!queued) queued = toast(t('queued'), 'queued', 24 * 3600 * 1000);
+            await this.backOnline(i);
+            continue;
+          }
+          if ((e.status === 429 || e.status >= 500) && busy++ < 5) {
+            await sleep(400 * busy);
             continue;
           }
           throw e;
         }
       }
+      if (queued) queued.remove();
       this.game.posted(cards);
       const want = res && typeof res.version === 'number' ? res.version : this.version + 1;
       setTimeout(() => { if (!this.dead && this.version < want) this.resync(); }, 1500);
     } catch (e) {
+      if (queued) queued.remove();
       if (this.pending && this.pending.action === action) this.pending = null;
       if (e.code === 'stale') {
         // Nothing was played: show the table as it is now, for the player to choose again.
@@ -399,6 +413,22 @@ class TableView {
       }
       this.render();
     }
+  }
+
+  /** Resolves when the live channel is back, or after a while (1 s, 2 s, … 8 s) to try
+   * again anyway. */
+  backOnline(attempt) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        window.removeEventListener('online', done);
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(8000, 1000 * 2 ** attempt));
+      window.addEventListener('online', done);
+      this.waiters.push(done);
+    });
   }
 
   showError(e) {

@@ -79,6 +79,103 @@ def test_a_refusal_never_covers_the_court_piece_status(new_page: Any, server: Se
     assert page.js_errors == []
 
 
+# -- 2. a four-card Goat trick stays readable -------------------------------------------------
+READABLE = """() => {
+  const problems = [];
+  const inside = (r, q) => q.left >= r.left - 0.5 && q.right <= r.right + 0.5
+    && q.top >= r.top - 0.5 && q.bottom <= r.bottom + 0.5;
+  const felt = document.querySelector('.felt').getBoundingClientRect();
+  for (const card of document.querySelectorAll('.trick .card')) {
+    const cr = card.getBoundingClientRect();
+    if (!inside(felt, cr)) problems.push(`${card.dataset.card} off the felt`);
+    // A face-down card shows at least its left edge; a face-up one its rank and suit, whole.
+    const parts = card.classList.contains('back') ? [card]
+      : [...card.querySelectorAll('.corner:not(.end) b, .corner:not(.end) i')];
+    for (const part of parts) {
+      const r = part === card ? { left: cr.left, right: cr.left + 6, top: cr.top + cr.height * 0.4,
+        bottom: cr.top + cr.height * 0.6 } : part.getBoundingClientRect();
+      if (part !== card && (!inside(cr, r) || part.scrollWidth > part.clientWidth))
+        problems.push(`${card.dataset.card} ${part.textContent} clipped`);
+      for (const [fx, fy] of [[0.15, 0.2], [0.85, 0.2], [0.5, 0.5], [0.15, 0.8], [0.85, 0.8]]) {
+        const hit = document.elementFromPoint(r.left + (r.right - r.left) * fx,
+                                              r.top + (r.bottom - r.top) * fy);
+        if (!hit || !card.contains(hit)) {
+          const what = part === card ? 'edge' : part.textContent;
+          problems.push(`${card.dataset.card} ${what} covered`);
+          break;
+        }
+      }
+    }
+  }
+  const plays = [...document.querySelectorAll('.trick .play')]
+    .map((p) => p.getBoundingClientRect());
+  plays.forEach((a, i) => plays.slice(i + 1).forEach((b) => {
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+      problems.push('plays overlap');
+  }));
+  return { problems, plays: plays.length,
+           cards: document.querySelectorAll('.trick .card').length };
+}"""
+
+
+def four_card_trick() -> tuple[Any, int]:
+    """A Goat trick answering a molodka: the molodka and two passes of four cards each, the
+    fourth player to answer (random plays from seeded deals, molodkas led where they can be)."""
+    import random
+
+    from taash.games import new_match
+
+    for seed in range(3000):
+        m = new_match("goat", seed=seed)
+        rng = random.Random(seed)
+        for _ in range(80):
+            if m.is_over() or m.needs_deal():
+                break
+            if m.k == 4 and len(m.plays) == 3 and sum(v == 3 for _, v, _ in m.plays) == 2:
+                return m, m.to_move
+            acts = m.legal_actions(m.to_move)
+            lead4 = [a for a in acts if a.startswith("lead:") and a.count(",") == 3]
+            m.apply(m.to_move, lead4[0] if lead4 else rng.choice(acts))
+    raise AssertionError("no four-card trick found")
+
+
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_a_four_card_goat_trick_is_readable(new_page: Any, server: Server, size: str) -> None:
+    m, seat = four_card_trick()
+    page = new_page("phone", server.base)
+    if size == "landscape":
+        page.set_viewport_size(LANDSCAPE)
+    page.add_init_script("localStorage.setItem('taash.pace', '60000')")  # hold the done trick
+    sockets: list[Any] = []
+
+    def connect(ws: Any) -> None:
+        sockets.append(ws)
+        ws.send(json.dumps({"type": "view", "version": 7, "view": view}))
+
+    view = {**m.view(seat), "version": 7, "table": {
+        "id": "f", "game": "goat", "version": 7,
+        "seats": [{"seat": i, "type": "bot", "level": "easy", "name": None, "connected": True}
+                  for i in range(4)]}}
+    page.route("**/api/tables/f/**", lambda r: r.fulfill(content_type="application/json",
+                                                         body=json.dumps(view)))
+    page.route_web_socket("**/api/tables/f/ws**", connect)
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.wait_for_timeout(100)
+    got = page.evaluate(READABLE)
+    assert got["plays"] == 3 and got["cards"] == 12 and got["problems"] == [], got
+    # The fourth answer (a pass) completes the trick: shown with all sixteen cards.
+    m.apply(seat, next(a for a in m.legal_actions(seat) if a.startswith("pass:")))
+    winner = m.view(seat)["last_trick"]["winner"]
+    page.wait_for_function("(n) => n > 0", arg=len(sockets))
+    sockets[0].send(json.dumps({"type": "event", "version": 8, "view": m.view(seat),
+                                "events": [{"type": "trick", "winner": winner}]}))
+    page.wait_for_selector("main.table[data-version='8'] .trick.done")
+    got = page.evaluate(READABLE)
+    assert got["plays"] == 4 and got["cards"] == 16 and got["problems"] == [], got
+    assert page.js_errors == []
+
+
 # -- 4. every screen holds at 360 px in every language ----------------------------------------
 def _restricted(m: Any, seat: int) -> bool:
     """A Court Piece turn that must follow suit (the longest status line)."""

@@ -10,7 +10,7 @@ import { Hand } from './hand.js';
 import { t } from './i18n.js';
 import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
-import { renderBar, renderStatus, renderTrick } from './render.js';
+import { fitTrick, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { h, fill, toast, closeDialogs } from './ui.js';
@@ -101,6 +101,7 @@ class TableView {
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
     if (this.hand) this.hand.destroy();
+    if (this.trickFit) this.trickFit.disconnect();
     closeDialogs();
     document.title = 'taash';
   }
@@ -239,6 +240,8 @@ class TableView {
     this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox);
     fill(this.root, this.main);
     this.hand = new Hand(this.handBox, (code) => this.cardActivated(code));
+    this.trickFit = new ResizeObserver(() => fitTrick(this));
+    this.trickFit.observe(this.trick.parentElement);
     this.status.textContent = t('loading');
   }
 

@@ -286,3 +286,39 @@ def test_a_card_tapped_offline_on_a_table_that_moved_on_is_refused_visibly(
     view = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])
     assert view["version"] == 3 and code in view["hand"]
     assert page.js_errors == []
+
+
+# -- 5. smaller: the keyboard focus stays after a play ----------------------------------------
+FOCUSED = """() => {
+  const a = document.activeElement;
+  return a && (a.dataset.card || a.dataset.action);
+}"""
+
+
+def test_the_keyboard_focus_stays_after_a_play(new_page: Any, server: Server) -> None:
+    tid, tokens = two_player_friends(server)
+    page = new_page("desktop", server.base)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
+        "data-card") or ""
+    page.locator(f"[data-hand] [data-card='{code}']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("main.table[data-version='3']")
+    page.wait_for_function(f"() => !document.querySelector(\"[data-hand] [data-card='{code}']\")")
+    now = page.evaluate(FOCUSED)
+    assert now and now != code and page.locator(f"[data-hand] [data-card='{now}']").count() == 1
+    # Goat: a verb button answered (here refused) keeps the focus too.
+    m, seat = goat_state("answer")
+    page = new_page("desktop", server.base)
+    serve_view(page, m.view(seat), [])
+    page.goto(f"/t/g?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-your-turn='true']")
+    for card in m.view(seat)["hand"][:m.k]:
+        tap_card(page, card)
+    page.locator("[data-action='pass']").focus()
+    page.keyboard.press("Enter")
+    page.locator("[data-toast='error']").wait_for()
+    page.wait_for_timeout(200)
+    assert page.evaluate(FOCUSED) == "pass"
+    assert page.js_errors == []

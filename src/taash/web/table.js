@@ -328,8 +328,12 @@ class TableView {
 
   renderActions() {
     const { className, buttons } = this.game.actions(this.view);
+    // The buttons are made anew: one that had the focus gives it to its successor.
+    const had = this.actions.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     this.actions.className = className;
     fill(this.actions, ...buttons);
+    const again = had && [...this.actions.querySelectorAll('button')].find((b) => b.dataset.action === had);
+    if (again) again.focus({ preventScroll: true });
   }
 
   renderHand() {

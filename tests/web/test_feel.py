@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, call, serve_fixed, state_where, tap_card
+from tests.web.helpers import ROOT, Server, call, serve_fixed, state_where, tap_card
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -187,6 +187,7 @@ SCREENS = {
     "goat-molodka": ("goat", None),
     "court-piece": ("court-piece", _restricted),
     "court-piece-2p": ("court-piece-2p", _restricted),
+    "court-piece-trump": ("court-piece", lambda m, s: m.view(s)["phase"] == "trump"),
 }
 NARROW = """() => {
   const w = window.innerWidth;
@@ -321,4 +322,22 @@ def test_the_keyboard_focus_stays_after_a_play(new_page: Any, server: Server) ->
     page.locator("[data-toast='error']").wait_for()
     page.wait_for_timeout(200)
     assert page.evaluate(FOCUSED) == "pass"
+    assert page.js_errors == []
+
+
+# -- 5. smaller: the dealer and the trump caller in words -------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_dealer_and_caller_are_shown_in_words(new_page: Any, server: Server, lang: str) -> None:
+    m, caller = state_where("court-piece", lambda m, s: m.view(s)["phase"] == "trump")
+    view = m.view((caller + 1) % 4)
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    serve_fixed(page, "court-piece", view, [])
+    page.goto(f"/t/f?seat={view['seat']}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    words = json.loads((ROOT / "src" / "taash" / "web" / "i18n" / f"{lang}.json").read_text(
+        encoding="utf-8"))
+    for role, seat in (("dealer", view["dealer"]), ("caller", view["caller"])):
+        badge = page.locator(f".seat[data-seat='{seat}'] [data-role='{role}']")
+        assert badge.is_visible() and badge.inner_text() == words[role]
     assert page.js_errors == []

@@ -341,3 +341,21 @@ def test_dealer_and_caller_are_shown_in_words(new_page: Any, server: Server, lan
         badge = page.locator(f".seat[data-seat='{seat}'] [data-role='{role}']")
         assert badge.is_visible() and badge.inner_text() == words[role]
     assert page.js_errors == []
+
+
+# -- 5. smaller: one's own Goat pass lies face down -------------------------------------------
+def test_your_own_goat_pass_lies_face_down(new_page: Any, server: Server) -> None:
+    m, _ = state_where("goat", lambda m, s: any(v == 3 for _, v, _ in m.plays) and m.k >= 2)
+    passer = next(p for p, v, _ in m.plays if v == 3)
+    view = m.view(passer)
+    mine = next(p for p in view["trick"] if p["seat"] == passer)
+    assert mine["verb"] == "pass" and mine["cards"]  # the view tells this seat its cards
+    page = new_page("phone", server.base)
+    serve_fixed(page, "goat", view, [])
+    page.goto(f"/t/f?seat={passer}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    play = page.locator(f".trick .play[data-seat='{passer}']")
+    assert play.locator("[data-card='back']").count() == len(mine["cards"])
+    assert play.locator(".card.face").count() == 0
+    assert (play.get_attribute("aria-label") or "").startswith("Your pass")
+    assert page.js_errors == []

@@ -1,7 +1,7 @@
 // The table's parts drawn from its view: the title bar, the trick on the felt (with what the
 // game shows beside it) and the status line.  `tb` is the table (table.js); what differs by
 // game comes from its renderer, tb.game.
-import { backEl, cardEl } from './cards.js';
+import { backEl, cardEl, cardName } from './cards.js';
 import { t } from './i18n.js';
 import { h, fill } from './ui.js';
 
@@ -25,13 +25,16 @@ export function renderTrick(tb) {
   const plays = done ? done.plays : tb.game.trick(v);
   const topSeat = tb.game.topSeat(v, done);
   const slots = plays.map((p) => {
-    const cards = p.cards
-      ? p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }))
-      : Array.from({ length: p.count }, () => backEl({ small: true }));
+    // A pass lies face down, one's own too (its cards are named for the player who made it).
+    const down = !p.cards || p.verb === 'pass';
+    const cards = down
+      ? Array.from({ length: p.count }, () => backEl({ small: true }))
+      : p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }));
     const label = tb.game.playLabel(p);
+    const mine = down && p.cards ? t('your_pass', { cards: p.cards.map(cardName).join(', ') }) : null;
     return h('div', {
       class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
-      'data-seat': p.seat, 'data-verb': p.verb,
+      'data-seat': p.seat, 'data-verb': p.verb, title: mine, 'aria-label': mine,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
   });
   tb.trick.classList.toggle('done', !!done);

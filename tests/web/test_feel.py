@@ -359,3 +359,28 @@ def test_your_own_goat_pass_lies_face_down(new_page: Any, server: Server) -> Non
     assert play.locator(".card.face").count() == 0
     assert (play.get_attribute("aria-label") or "").startswith("Your pass")
     assert page.js_errors == []
+
+
+# -- 5. smaller: tap targets of at least 44 px ------------------------------------------------
+SMALL = """(sels) => sels.flatMap((sel) => [...document.querySelectorAll(sel)].map((el) => {
+  const r = el.getBoundingClientRect();
+  return [sel, Math.round(r.width), Math.round(r.height)];
+}).filter(([, w, hgt]) => w && (w < 44 || hgt < 44)))"""
+
+
+def test_tap_targets_are_at_least_44_px(new_page: Any, server: Server) -> None:
+    page = new_page("phone", server.base)
+    page.goto("/")
+    page.locator("[data-game-choice='court-piece']").tap()
+    page.locator(".options-box summary").tap()
+    page.locator("[data-option='ace_rule']").wait_for(state="attached")
+    assert page.evaluate(SMALL, [".options-box summary", "label:has([data-option='ace_rule'])"]) \
+        == []
+    m, seat = goat_state("answer")
+    serve_view(page, m.view(seat), [])
+    page.goto(f"/t/g?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    assert page.evaluate(SMALL, ["[data-action='last-trick']", "[data-action='hint']",
+                                 "[data-action='home']", "[data-action='menu']",
+                                 ".actions .btn"]) == []
+    assert page.js_errors == []

@@ -384,3 +384,31 @@ def test_tap_targets_are_at_least_44_px(new_page: Any, server: Server) -> None:
                                  "[data-action='home']", "[data-action='menu']",
                                  ".actions .btn"]) == []
     assert page.js_errors == []
+
+
+# -- 5. smaller: "Reconnecting…" covers no name ------------------------------------------------
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_reconnecting_covers_no_name(new_page: Any, server: Server, size: str) -> None:
+    m, seat = goat_state("answer")
+    view = {**m.view(seat), "version": 7, "table": {
+        "id": "f", "game": "goat", "version": 7,
+        "seats": [{"seat": i, "type": "bot", "level": "easy", "name": None, "connected": True}
+                  for i in range(4)]}}
+    page = new_page("phone", server.base)
+    if size == "landscape":
+        page.set_viewport_size(LANDSCAPE)
+    page.route("**/api/tables/f/**", lambda r: r.fulfill(content_type="application/json",
+                                                         body=json.dumps(view)))
+    page.route_web_socket("**/api/tables/f/ws**", lambda ws: ws.close())  # never connects
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector(".conn[data-conn='offline']", state="visible")
+    covered = page.evaluate("""() => {
+      const c = document.querySelector('.conn').getBoundingClientRect();
+      return [...document.querySelectorAll('.seat, main.table button, .trick .play')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width && r.left < c.right && c.left < r.right && r.top < c.bottom
+            && c.top < r.bottom;
+        }).map((el) => el.className);
+    }""")
+    assert covered == []

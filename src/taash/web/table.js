@@ -226,12 +226,12 @@ class TableView {
       h('div', { class: 'center' }, this.trick), this.info2, this.seatEls.bottom,
       // The tools sit in the felt's free corners: the status line keeps the whole row, so
       // long words (Russian) never squeeze it into many lines.
-      h('div', { class: 'tools', dir: document.documentElement.dir || 'ltr' }, this.lastTrickBtn, this.hintBtn),
-      this.connEl);
+      h('div', { class: 'tools', dir: document.documentElement.dir || 'ltr' }, this.lastTrickBtn, this.hintBtn));
     this.status = h('div', { class: 'status', 'aria-live': 'polite' });
     this.statusRow = h('div', { class: 'status-row' }, this.status);
     // Messages (a refusal, a hint) have a row of their own: they never cover a control.
-    this.notices = h('div', { class: 'notices', 'data-notices': '', role: 'status', 'aria-live': 'polite' });
+    this.notices = h('div', { class: 'notices', 'data-notices': '', role: 'status', 'aria-live': 'polite' },
+      this.connEl);
     this.actions = h('div', { class: 'actions' });
     this.handBox = h('div', { class: 'hand', 'data-hand': '', dir: 'ltr', role: 'group',
       'aria-label': t('your_hand') });

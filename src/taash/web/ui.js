@@ -50,7 +50,8 @@ export function toast(message, kind = 'info', ms = kind === 'error' ? 5000 : 250
   }
   const el = h('div', { class: `toast toast-${kind}`, 'data-toast': kind }, message);
   // Two at most: an older one gives way to the newest.
-  while (box.children.length >= 2) box.firstElementChild.remove();
+  const shown = box.querySelectorAll(':scope > .toast');
+  for (let i = 0; i < shown.length - 1; i++) shown[i].remove();
   box.append(el);
   const remove = () => el.remove();
   el.addEventListener('click', remove);

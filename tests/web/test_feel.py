@@ -412,3 +412,27 @@ def test_reconnecting_covers_no_name(new_page: Any, server: Server, size: str) -
         }).map((el) => el.className);
     }""")
     assert covered == []
+
+
+# -- 5. smaller: selected Goat cards stay under the buttons ------------------------------------
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_selected_goat_cards_stay_clear_of_the_buttons(new_page: Any, server: Server,
+                                                       size: str) -> None:
+    m, seat = goat_state("answer")
+    page = new_page("phone", server.base)
+    if size == "landscape":
+        page.set_viewport_size(LANDSCAPE)
+    serve_view(page, m.view(seat), [])
+    page.goto(f"/t/g?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-your-turn='true']")
+    for card in m.view(seat)["hand"][:m.k]:
+        tap_card(page, card)
+    page.wait_for_function("""(n) => document.querySelectorAll('[data-hand] .card.selected')
+        .length === n && [...document.querySelectorAll('[data-hand] .card')]
+        .every((c) => !c.getAnimations().length)""", arg=m.k)
+    for i in range(m.k):
+        over = page.evaluate(COVERED.replace("document.querySelector(sel)",
+                                             "document.querySelectorAll(sel)[" + str(i) + "]"),
+                             "[data-hand] .card.selected")
+        # (the cards beside it in the fan are controls too, but lie in the hand)
+        assert [x for x in over if x not in m.view(seat)["hand"]] == [], over

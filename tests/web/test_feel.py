@@ -436,3 +436,16 @@ def test_selected_goat_cards_stay_clear_of_the_buttons(new_page: Any, server: Se
                              "[data-hand] .card.selected")
         # (the cards beside it in the fan are controls too, but lie in the hand)
         assert [x for x in over if x not in m.view(seat)["hand"]] == [], over
+
+
+# -- 5. smaller: the two-player opponent has one name -----------------------------------------
+def test_the_two_player_opponent_is_called_by_one_name(new_page: Any, server: Server) -> None:
+    m, seat = state_where("court-piece-2p", _restricted)
+    page = new_page("phone", server.base)
+    serve_fixed(page, "court-piece-2p", m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    name = page.locator(f".seat[data-seat='{1 - seat}'] .who b").inner_text().strip()
+    chip = page.locator("[data-score='tricks']").inner_text()
+    assert name and name in chip and "Opponent" not in chip, (name, chip)
+    assert page.js_errors == []

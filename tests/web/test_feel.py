@@ -449,3 +449,72 @@ def test_the_two_player_opponent_is_called_by_one_name(new_page: Any, server: Se
     chip = page.locator("[data-score='tricks']").inner_text()
     assert name and name in chip and "Opponent" not in chip, (name, chip)
     assert page.js_errors == []
+
+
+# -- 5. smaller: double sar says who collects, and why an ace did not -------------------------
+def double_sar_moment(collect: bool) -> tuple[Any, Any, Any]:
+    """Views of seat 0 just before and after the last card of a double-sar trick that collects
+    the pile (collect) or that the pile's collector wins with an ace (not collecting), and the
+    trick's event."""
+    import random
+
+    from taash.games import new_match
+
+    for seed in range(400):
+        m = new_match("court-piece", options={"sar": "double", "ace_rule": True}, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if m.is_over() or m.needs_deal():
+                break
+            before = m.view(0)
+            acts = m.legal_actions(m.to_move)
+            m.apply(m.to_move, rng.choice(acts))
+            after = m.view(0)
+            if len(before["trick"]) != 3 or after["deal_number"] != before["deal_number"]:
+                continue
+            lt = after["last_trick"]
+            won = next(c["card"] for c in lt["cards"] if c["seat"] == lt["winner"])
+            got = sum(after["tricks"]) - sum(before["tricks"])
+            ace = (won[0] == "A" and before["collector"] is not None
+                   and before["collector"]["seat"] == lt["winner"] and got == 0)
+            if (collect and got >= 2) or (not collect and ace):
+                ev = {"type": "trick", "winner": lt["winner"], "leader": lt["cards"][0]["seat"],
+                      "cards": [c["card"] for c in lt["cards"]]}
+                return before, after, ev
+    raise AssertionError("no such double-sar trick found")
+
+
+@pytest.mark.parametrize("collect", [True, False])
+def test_double_sar_says_who_collects_and_why_an_ace_did_not(new_page: Any, server: Server,
+                                                             collect: bool) -> None:
+    before, after, ev = double_sar_moment(collect)
+    page = new_page("phone", server.base)
+    sockets: list[Any] = []
+
+    def connect(ws: Any) -> None:
+        sockets.append(ws)
+        ws.send(json.dumps({"type": "view", "version": 7, "view": view}))
+
+    table = {"id": "f", "game": "court-piece", "version": 7, "seats": [
+        {"seat": i, "type": "bot", "level": "easy", "name": None, "connected": True}
+        for i in range(4)]}
+    view = {**before, "version": 7, "table": table}
+    page.route("**/api/tables/f/**", lambda r: r.fulfill(content_type="application/json",
+                                                         body=json.dumps(view)))
+    page.route_web_socket("**/api/tables/f/ws**", connect)
+    page.goto("/t/f?seat=0&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.wait_for_function("(n) => n > 0", arg=len(sockets))
+    sockets[0].send(json.dumps({"type": "event", "version": 8,
+                                "view": {**after, "version": 8, "table": table},
+                                "events": [ev]}))
+    page.wait_for_selector("main.table[data-version='8']")
+    note = page.locator("[data-notices] [data-toast='info']")
+    note.wait_for(timeout=3000)
+    if collect:
+        n = sum(after["tricks"]) - sum(before["tricks"])
+        verb = "collect" if ev["winner"] == 0 else "collects"
+        assert f"{verb} {n} tricks" in note.inner_text()
+    else:
+        assert "ace" in note.inner_text() and "CP-8" in note.inner_text()
+    assert page.js_errors == []

@@ -518,3 +518,22 @@ def test_double_sar_says_who_collects_and_why_an_ace_did_not(new_page: Any, serv
     else:
         assert "ace" in note.inner_text() and "CP-8" in note.inner_text()
     assert page.js_errors == []
+
+
+# -- 5. smaller: no e-mail notices at a table of bots only ------------------------------------
+def test_no_email_notices_at_a_table_of_bots_only(new_page: Any, server: Server) -> None:
+    m, seat = goat_state("answer")
+    page = new_page("phone", server.base)
+    serve_fixed(page, "goat", m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.locator("[data-action='menu']").tap()
+    page.locator("dialog[data-dialog='menu']").wait_for()
+    assert page.locator("[data-field='notify-email']").count() == 0
+    # At a table with a friend, they are offered.
+    tid, tokens = two_player_friends(server)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2']")
+    page.locator("[data-action='menu']").tap()
+    page.locator("dialog[data-dialog='menu'] [data-field='notify-email']").wait_for()
+    assert page.js_errors == []

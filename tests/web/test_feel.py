@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import ROOT, Server, call, serve_fixed, state_where, tap_card
+from tests.web.helpers import ROOT, Server, attr, call, serve_fixed, state_where, tap_card
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -536,4 +536,65 @@ def test_no_email_notices_at_a_table_of_bots_only(new_page: Any, server: Server)
     page.wait_for_selector("main.table[data-version='2']")
     page.locator("[data-action='menu']").tap()
     page.locator("dialog[data-dialog='menu'] [data-field='notify-email']").wait_for()
+    assert page.js_errors == []
+
+
+# -- 5. smaller: the deal summary comes before the next deal's trump call ---------------------
+def next_deal_moment() -> tuple[Any, Any, Any, Any]:
+    """Two-player Court Piece, seat 0's views: before the last card of a deal, the next deal
+    dealt (the other player to call trumps), and that call made; and the deal's last trick."""
+    import random
+
+    from taash.games import new_match
+
+    for seed in range(200):
+        m = new_match("court-piece-2p", options={"target": 5}, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over():
+            before, mover = m.view(0), m.to_move
+            act = rng.choice(m.legal_actions(mover))
+            m.apply(mover, act)
+            dealt = m.view(0)
+            if (dealt["deal_number"] == before["deal_number"] or dealt["phase"] != "trump"
+                    or dealt["caller"] != 1 or len(before["trick"]) != 1):
+                continue
+            m.apply(1, m.legal_actions(1)[0])
+            lead = before["trick"][0]
+            ev = {"type": "trick", "winner": mover, "leader": lead["seat"],
+                  "cards": [lead["card"], act[len("play:"):]]}
+            return before, dealt, m.view(0), ev
+    raise AssertionError("no such deal found")
+
+
+def test_the_deal_summary_comes_before_the_next_trump_call(new_page: Any,
+                                                           server: Server) -> None:
+    before, dealt, called, ev = next_deal_moment()
+    table = {"id": "f", "game": "court-piece-2p", "version": 7, "seats": [
+        {"seat": i, "type": "bot", "level": "easy", "name": None, "connected": True}
+        for i in range(2)]}
+    sockets: list[Any] = []
+
+    def connect(ws: Any) -> None:
+        sockets.append(ws)
+        ws.send(json.dumps({"type": "view", "version": 7, "view": view}))
+
+    view = {**before, "version": 7, "table": table}
+    page = new_page("phone", server.base)
+    page.route("**/api/tables/f/**", lambda r: r.fulfill(content_type="application/json",
+                                                         body=json.dumps(view)))
+    page.route_web_socket("**/api/tables/f/ws**", connect)
+    page.goto("/t/f?seat=0&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.wait_for_function("(n) => n > 0", arg=len(sockets))
+    sockets[0].send(json.dumps({"type": "event", "version": 8, "events": [ev],
+                                "view": {**dealt, "version": 8, "table": table}}))
+    sockets[0].send(json.dumps({"type": "event", "version": 9, "events": [
+        {"type": "action", "seat": 1, "action": f"trump:{called['trump']}"}],
+        "view": {**called, "version": 9, "table": table}}))
+    page.locator("dialog[data-dialog='deal-summary']").wait_for()
+    page.wait_for_timeout(500)
+    # Behind the summary the table waits: the trump call shows once the player goes on.
+    assert attr(page, "data-version") == "8"
+    page.locator("dialog[data-dialog='deal-summary'] [data-action='continue']").tap()
+    page.wait_for_selector("main.table[data-version='9']")
     assert page.js_errors == []

@@ -133,8 +133,13 @@ class TableView {
     this.pump();
   }
 
+  /** Handle the messages that came, in order; while a trick is held on screen or a deal's
+   * summary is open, the next ones wait (the next deal's trump call is not made behind the
+   * summary, unseen). */
   pump() {
-    while (!this.holdTimer && this.queue.length && !this.dead) this.handle(this.queue.shift());
+    while (!this.holdTimer && !this.summaries.holding && this.queue.length && !this.dead) {
+      this.handle(this.queue.shift());
+    }
   }
 
   handle(msg) {

@@ -2,7 +2,8 @@
 // rendered from the latest view the server sent; the only local state is the Goat selection,
 // the action in flight, a hint, and a completed trick held on screen for a moment.  What is
 // particular to a game is its renderer's (games/), chosen by the game id of the first view.
-import { api, Live, newId, seatAt, saveSeat, forgetSeat, setting } from './api.js';
+import { act as sendAction } from './acting.js';
+import { api, Live, seatAt, saveSeat, forgetSeat, setting } from './api.js';
 import { sortHand, cardName } from './cards.js';
 import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
@@ -14,8 +15,6 @@ import { fitTrick, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { h, fill, toast, closeDialogs } from './ui.js';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function mountTable(root, { id, seat, token, navigate }) {
   const view = new TableView(root, { id, seat, token, navigate });
@@ -359,89 +358,9 @@ class TableView {
     this.game.cardActivated(code);
   }
 
-  /** Post an action.  One at a time: a tap made while the previous action is still on its
-   * way (the next view may come before the answer) waits for it instead of being lost.  The
-   * action carries the version of the table the player tapped on, so the server refuses it
-   * ('stale') if the table moved on in between: a card chosen for one trick never lands in the
-   * next.  A molodka is the exception: it may be played at any moment, so it goes whatever
-   * has happened since. */
-  async act(action, cards = []) {
-    if (!this.token) return;
-    if (this.inflight && this.inflight.action === action) return;
-    const prev = this.inflight;
-    const seen = action.startsWith('molodka:') || this.version < 0 ? null : this.version;
-    const run = (async () => {
-      if (prev) await prev.done;
-      await this.post(action, cards, seen);
-    })();
-    const entry = { action, done: run };
-    this.inflight = entry;
-    await run;
-    if (this.inflight === entry) this.inflight = null;
-  }
-
-  async post(action, cards, seen = null) {
-    this.pending = { action, cards, from: this.version };
-    this.renderHand();
-    const cid = newId();
-    const body = seen === null ? { action, id: cid } : { action, id: cid, version: seen };
-    let queued = null; // the notice that the move waits for the connection
-    try {
-      let res;
-      for (let i = 0, busy = 0; ; i++) {
-        if (this.dead) return;
-        try {
-          res = await api('POST', `/api/tables/${this.id}/actions`, { body, token: this.token });
-          break;
-        } catch (e) {
-          if (e.status === 0) {
-            // No connection: the move waits (shown as pending, with a notice) and goes, with
-            // the same id and version, once the connection is back; the server applies an id
-            // once and refuses a stale version, which the page then says.
-            if (!queued) queued = toast(t('queued'), 'queued', 24 * 3600 * 1000);
-            await this.backOnline(i);
-            continue;
-          }
-          if ((e.status === 429 || e.status >= 500) && busy++ < 5) {
-            await sleep(400 * busy);
-            continue;
-          }
-          throw e;
-        }
-      }
-      if (queued) queued.remove();
-      this.game.posted(cards);
-      const want = res && typeof res.version === 'number' ? res.version : this.version + 1;
-      setTimeout(() => { if (!this.dead && this.version < want) this.resync(); }, 1500);
-    } catch (e) {
-      if (queued) queued.remove();
-      if (this.pending && this.pending.action === action) this.pending = null;
-      if (e.code === 'stale') {
-        // Nothing was played: show the table as it is now, for the player to choose again.
-        toast(t('stale'), 'error');
-        this.resync();
-      } else {
-        this.showError(e);
-      }
-      this.render();
-    }
-  }
-
-  /** Resolves when the live channel is back, or after a while (1 s, 2 s, … 8 s) to try
-   * again anyway. */
-  backOnline(attempt) {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        window.removeEventListener('online', done);
-        this.waiters = this.waiters.filter((w) => w !== done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.min(8000, 1000 * 2 ** attempt));
-      window.addEventListener('online', done);
-      this.waiters.push(done);
-    });
-  }
+  /** Post an action (acting.js: one at a time, with the version tapped on, waiting for the
+   * connection if it is down). */
+  act(action, cards = []) { return sendAction(this, action, cards); }
 
   showError(e) {
     showRefusal(e, (seat) => this.name(seat));

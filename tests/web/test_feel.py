@@ -368,8 +368,11 @@ SMALL = """(sels) => sels.flatMap((sel) => [...document.querySelectorAll(sel)].m
 }).filter(([, w, hgt]) => w && (w < 44 || hgt < 44)))"""
 
 
-def test_tap_targets_are_at_least_44_px(new_page: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_tap_targets_are_at_least_44_px(new_page: Any, server: Server, size: str) -> None:
     page = new_page("phone", server.base)
+    if size == "landscape":
+        page.set_viewport_size(LANDSCAPE)
     page.goto("/")
     page.locator("[data-game-choice='court-piece']").tap()
     page.locator(".options-box summary").tap()

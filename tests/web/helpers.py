@@ -212,3 +212,47 @@ def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> N
         if not acted:
             pages[0].wait_for_timeout(40)
     raise AssertionError("the match did not end in time")
+
+
+# -- a fixed table served to the page (issue 27's layout checks) ------------------------------
+def state_where(game: str, want: Any, seeds: int = 500, moves: int = 80) -> tuple[Any, int]:
+    """A seeded match of `game`, played at random until want(match, seat to move) holds:
+    (the match, the seat)."""
+    import random
+
+    from taash.games import new_match
+
+    for seed in range(seeds):
+        m = new_match(game, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if m.is_over() or m.needs_deal():
+                break
+            if want(m, m.to_move):
+                return m, m.to_move
+            m.apply(m.to_move, rng.choice(m.legal_actions(m.to_move)))
+    raise AssertionError(f"no {game} state found")
+
+
+def serve_fixed(page: Any, game: str, view: dict[str, Any], posted: list[Any],
+                version: int = 7) -> None:
+    """Answer the page's requests for table "f" from one fixed view of `game`; record the
+    actions it posts (and refuse them)."""
+    n = len(view.get("hand_counts") or [0] * 4)
+    view = {**view, "version": version, "table": {
+        "id": "f", "game": game, "version": version,
+        "seats": [{"seat": i, "type": "human" if i == view.get("seat") else "bot",
+                   "level": "easy", "name": None, "connected": True} for i in range(n)]}}
+
+    def api(route: Any) -> None:
+        req = route.request
+        if req.method == "POST" and req.url.endswith("/actions"):
+            posted.append(json.loads(req.post_data or "{}"))
+            route.fulfill(status=409, content_type="application/json", body=json.dumps(
+                {"error": {"code": "illegal", "rule": "GT-7", "message": "test refuses"}}))
+        else:
+            route.fulfill(content_type="application/json", body=json.dumps(view))
+
+    page.route("**/api/tables/f/**", api)
+    page.route_web_socket("**/api/tables/f/ws**", lambda ws: ws.send(json.dumps(
+        {"type": "view", "version": version, "view": view})))

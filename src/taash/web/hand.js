@@ -27,6 +27,10 @@ export class Hand {
   /** cards: [{code, playable, dim, selected, trump, pending, hinted}] in display order. */
   update(cards, trump) {
     const keep = new Set(cards.map((c) => c.code));
+    // A card played from the keyboard leaves the hand: the focus moves to its neighbour
+    // instead of being lost (the next Enter plays again, the arrows go on working).
+    const focused = this.codes.indexOf(document.activeElement && document.activeElement.dataset.card);
+    const wasIn = focused >= 0 && this.box.contains(document.activeElement);
     for (const [code, el] of this.els) {
       if (!keep.has(code)) {
         if (this.press && this.press.el === el) this.press = null;
@@ -54,6 +58,9 @@ export class Hand {
       if (this.box.children[i] !== el) this.box.insertBefore(el, this.box.children[i] || null);
     });
     this.codes = cards.map((c) => c.code);
+    if (wasIn && !this.box.contains(document.activeElement) && this.codes.length) {
+      this.els.get(this.codes[Math.min(focused, this.codes.length - 1)]).focus({ preventScroll: true });
+    }
     this.box.dataset.count = String(cards.length);
     this.layout();
   }

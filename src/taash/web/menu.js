@@ -1,5 +1,5 @@
 // The table's menu: the invite links of a table this browser made, e-mail notices for this
-// seat, leaving the table.
+// seat (where another player moves), leaving the table.
 import { api, seatAt, forgetSeat, mySeats } from './api.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog, copyText } from './ui.js';
@@ -19,7 +19,9 @@ export function openMenu(tb) {
     }
   }
   const playing = tb.token && tb.view && !tb.view.over;
-  if (playing) {
+  // E-mail notices tell of another player's move: at a table of bots only there is none.
+  const others = ((tb.info && tb.info.seats) || []).some((s) => s.seat !== tb.me() && s.type === 'human');
+  if (playing && others) {
     const email = h('input', { type: 'email', class: 'link', placeholder: t('email'), 'aria-label': t('email'),
       'data-field': 'notify-email', autocomplete: 'email' });
     body.push(h('h3', null, t('notify_title')), h('p', { class: 'sub' }, t('notify_note')),

@@ -1,7 +1,7 @@
 // The table's parts drawn from its view: the title bar, the trick on the felt (with what the
 // game shows beside it) and the status line.  `tb` is the table (table.js); what differs by
 // game comes from its renderer, tb.game.
-import { backEl, cardEl } from './cards.js';
+import { backEl, cardEl, cardName } from './cards.js';
 import { t } from './i18n.js';
 import { h, fill } from './ui.js';
 
@@ -25,13 +25,16 @@ export function renderTrick(tb) {
   const plays = done ? done.plays : tb.game.trick(v);
   const topSeat = tb.game.topSeat(v, done);
   const slots = plays.map((p) => {
-    const cards = p.cards
-      ? p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }))
-      : Array.from({ length: p.count }, () => backEl({ small: true }));
+    // A pass lies face down, one's own too (its cards are named for the player who made it).
+    const down = !p.cards || p.verb === 'pass';
+    const cards = down
+      ? Array.from({ length: p.count }, () => backEl({ small: true }))
+      : p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }));
     const label = tb.game.playLabel(p);
+    const mine = down && p.cards ? t('your_pass', { cards: p.cards.map(cardName).join(', ') }) : null;
     return h('div', {
       class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
-      'data-seat': p.seat, 'data-verb': p.verb,
+      'data-seat': p.seat, 'data-verb': p.verb, title: mine, 'aria-label': mine,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
   });
   tb.trick.classList.toggle('done', !!done);
@@ -50,8 +53,43 @@ export function renderTrick(tb) {
   if (!plays.length && v.phase === 'trump' && v.caller !== tb.me()) {
     slots.push(h('div', { class: 'trick-note' }, t('waiting_trump', { name: tb.name(v.caller) })));
   }
+  // Plays of two or more cards (Goat) are laid out in a grid sized to fit, not at the four
+  // sides, where they would lie over each other.
+  const k = Math.max(0, ...plays.map((p) => p.count));
+  tb.trick.classList.toggle('big', k > 1);
+  tb.trick.dataset.k = String(k);
   fill(tb.trick, ...slots);
+  fitTrick(tb);
   fill(tb.info2, ...tb.game.infoEls(v));
+}
+
+/** Size a big trick's cards so that every play of k cards (each card after the first showing
+ * half of itself, its rank and suit in the corner) fits the space, laid out in whichever way
+ * gives the biggest cards: in rows (top / left and right / bottom: a phone upright), in
+ * columns (left / top and bottom / right) or in one line (left, top, bottom, right: a phone
+ * held sideways).  Called on each render and whenever the space changes. */
+export function fitTrick(tb) {
+  const el = tb.trick;
+  el.style.removeProperty('--sw');
+  if (!el.classList.contains('big')) {
+    delete el.dataset.layout;
+    return;
+  }
+  const base = parseFloat(getComputedStyle(el).getPropertyValue('--sw')) || 52;
+  const u = 1 + (Number(el.dataset.k) - 1) * 0.5; // a play's width, in card widths
+  const W = el.clientWidth - 8;
+  const H = el.clientHeight - 4;
+  const label = 18; // a play's label under its cards
+  const won = 30; // the row saying who won the trick
+  const fit = (cols, rows) => Math.min(base, (W - 10 * (cols - 1)) / (u * cols),
+    (H - won - rows * label - 4 * rows) / (rows * 1.42));
+  const two = tb.numSeats() === 2;
+  const sizes = two ? { rows: fit(1, 2), line: fit(2, 1) }
+    : { rows: fit(2, 3), cols: fit(3, 2), line: fit(4, 1) };
+  const best = Object.keys(sizes).reduce((a, b) => (sizes[b] > sizes[a] ? b : a));
+  el.dataset.layout = best;
+  el.style.setProperty('--sw', `${Math.max(20, Math.floor(sizes[best]))}px`);
+  el.style.setProperty('--u', String(u));
 }
 
 export function renderStatus(tb) {

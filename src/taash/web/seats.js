@@ -1,5 +1,5 @@
 // The seats around the felt: who sits there, their cards' backs, the dealer and caller
-// badges, and the turn timer counting down on the seat to move.
+// (in words), and the turn timer counting down on the seat to move.
 import { t } from './i18n.js';
 import { h, fill } from './ui.js';
 
@@ -44,8 +44,9 @@ export function renderSeats(tb) {
     const info = tb.seatInfo(s);
     const count = (v.hand_counts || [])[s] || 0;
     const badges = [];
-    if (v.dealer === s) badges.push(h('span', { class: 'badge', title: t('dealer') }, t('dealer_short')));
-    if (v.caller === s) badges.push(h('span', { class: 'badge caller', title: t('caller') }, t('caller_short')));
+    // The roles in words (a touch screen never shows a hover title), under the name.
+    if (v.dealer === s) badges.push(h('span', { class: 'badge', 'data-role': 'dealer' }, t('dealer')));
+    if (v.caller === s) badges.push(h('span', { class: 'badge caller', 'data-role': 'caller' }, t('caller')));
     const turn = !v.over && v.to_move === s;
     el.dataset.seat = String(s);
     el.dataset.turn = turn ? 'true' : 'false';
@@ -68,8 +69,8 @@ export function renderSeats(tb) {
       h('div', { class: 'avatar', 'aria-hidden': 'true' }, (tb.name(s)[0] || '?').toUpperCase()),
       h('div', { class: 'who' },
         h('b', null, tb.name(s), online),
-        sub.length ? h('small', null, sub.join(' · ')) : null, timer),
-      badges.length ? h('div', { class: 'badges' }, badges) : null,
+        sub.length ? h('small', null, sub.join(' · ')) : null, timer,
+        badges.length ? h('div', { class: 'badges' }, badges) : null),
       mini);
   }
   for (const pos of PLACES) if (!used.has(pos)) tb.seatEls[pos].hidden = true;

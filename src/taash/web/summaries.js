@@ -11,6 +11,7 @@ export class Summaries {
     this.table = table;
     this.queue = []; // deals ended and not shown yet: {index, deal, trick, match, quiet}
     this.open = false;
+    this.holding = false;
   }
 
   /** Queue what a new view ended: a deal (with its last trick), or, on a first view of a
@@ -34,12 +35,18 @@ export class Summaries {
       return;
     }
     this.open = true;
+    this.holding = true; // the table's next messages wait until the player goes on
     showDialog({
       name: 'deal-summary',
       title: this.table.game.dealTitle(s.index + 1),
       body: this.dealBody(s),
       actions: [{ label: t('continue'), action: 'continue', primary: true }],
-      onClose: () => { this.open = false; this.show(); },
+      onClose: () => {
+        this.open = false;
+        this.holding = false;
+        this.show();
+        if (!this.holding) this.table.pump();
+      },
     });
   }
 
@@ -85,6 +92,10 @@ export class Summaries {
     const v = tb.view;
     closeDialogs('deal-summary');
     closeDialogs('match-summary');
+    if (this.holding) { // a deal's summary closed by this one: the table goes on
+      this.holding = false;
+      setTimeout(() => this.table.pump(), 0);
+    }
     const last = s || { index: completeDeals(v) - 1, deal: v.deals[completeDeals(v) - 1], match: v.match };
     const body = [h('p', { class: 'headline big' }, tb.game.resultText(v))];
     if (last.deal) body.push(h('p', { class: 'sub' }, tb.game.dealTitle(last.index + 1)), ...this.dealBody(last));

@@ -2,7 +2,8 @@
 // rendered from the latest view the server sent; the only local state is the Goat selection,
 // the action in flight, a hint, and a completed trick held on screen for a moment.  What is
 // particular to a game is its renderer's (games/), chosen by the game id of the first view.
-import { api, Live, newId, seatAt, saveSeat, forgetSeat, setting } from './api.js';
+import { act as sendAction } from './acting.js';
+import { api, Live, seatAt, saveSeat, forgetSeat, setting } from './api.js';
 import { sortHand, cardName } from './cards.js';
 import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
@@ -10,12 +11,10 @@ import { Hand } from './hand.js';
 import { t } from './i18n.js';
 import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
-import { renderBar, renderStatus, renderTrick } from './render.js';
+import { fitTrick, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { h, fill, toast, closeDialogs } from './ui.js';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function mountTable(root, { id, seat, token, navigate }) {
   const view = new TableView(root, { id, seat, token, navigate });
@@ -35,6 +34,7 @@ class TableView {
     this.holdTimer = null;
     this.shownTrick = null;
     this.pending = null;
+    this.waiters = []; // moves waiting for the connection to come back
     this.hint = null;
     this.summaries = new Summaries(this);
     this.conn = 'connecting';
@@ -100,6 +100,7 @@ class TableView {
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
     if (this.hand) this.hand.destroy();
+    if (this.trickFit) this.trickFit.disconnect();
     closeDialogs();
     document.title = 'taash';
   }
@@ -122,6 +123,7 @@ class TableView {
     this.connEl.title = t(`conn_${state}`);
     this.connEl.textContent = t(`conn_${state}`);
     this.connEl.hidden = state === 'live' || (state === 'connecting' && !!this.view);
+    if (state === 'live') for (const w of [...this.waiters]) w();
   }
 
   // -- messages -------------------------------------------------------------------------------
@@ -130,8 +132,13 @@ class TableView {
     this.pump();
   }
 
+  /** Handle the messages that came, in order; while a trick is held on screen or a deal's
+   * summary is open, the next ones wait (the next deal's trump call is not made behind the
+   * summary, unseen). */
   pump() {
-    while (!this.holdTimer && this.queue.length && !this.dead) this.handle(this.queue.shift());
+    while (!this.holdTimer && !this.summaries.holding && this.queue.length && !this.dead) {
+      this.handle(this.queue.shift());
+    }
   }
 
   handle(msg) {
@@ -220,17 +227,25 @@ class TableView {
     this.info2 = h('div', { class: 'table-info' });
     this.felt = h('section', { class: 'felt', dir: 'ltr' },
       this.seatEls.top, this.seatEls.left, this.seatEls.right,
-      h('div', { class: 'center' }, this.trick), this.info2, this.seatEls.bottom, this.connEl);
+      h('div', { class: 'center' }, this.trick), this.info2, this.seatEls.bottom,
+      // The tools sit in the felt's free corners: the status line keeps the whole row, so
+      // long words (Russian) never squeeze it into many lines.
+      h('div', { class: 'tools', dir: document.documentElement.dir || 'ltr' }, this.lastTrickBtn, this.hintBtn));
     this.status = h('div', { class: 'status', 'aria-live': 'polite' });
-    this.statusRow = h('div', { class: 'status-row' }, this.lastTrickBtn, this.status, this.hintBtn);
+    this.statusRow = h('div', { class: 'status-row' }, this.status);
+    // Messages (a refusal, a hint) have a row of their own: they never cover a control.
+    this.notices = h('div', { class: 'notices', 'data-notices': '', role: 'status', 'aria-live': 'polite' },
+      this.connEl);
     this.actions = h('div', { class: 'actions' });
     this.handBox = h('div', { class: 'hand', 'data-hand': '', dir: 'ltr', role: 'group',
       'aria-label': t('your_hand') });
     this.main = h('main', { class: 'table', 'data-table': this.id,
       'data-your-turn': 'false' },
-    this.bar, this.scores, this.felt, this.statusRow, this.actions, this.handBox);
+    this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox);
     fill(this.root, this.main);
     this.hand = new Hand(this.handBox, (code) => this.cardActivated(code));
+    this.trickFit = new ResizeObserver(() => fitTrick(this));
+    this.trickFit.observe(this.trick.parentElement);
     this.status.textContent = t('loading');
   }
 
@@ -317,8 +332,12 @@ class TableView {
 
   renderActions() {
     const { className, buttons } = this.game.actions(this.view);
+    // The buttons are made anew: one that had the focus gives it to its successor.
+    const had = this.actions.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     this.actions.className = className;
     fill(this.actions, ...buttons);
+    const again = had && [...this.actions.querySelectorAll('button')].find((b) => b.dataset.action === had);
+    if (again) again.focus({ preventScroll: true });
   }
 
   renderHand() {
@@ -339,61 +358,9 @@ class TableView {
     this.game.cardActivated(code);
   }
 
-  /** Post an action.  One at a time: a tap made while the previous action is still on its
-   * way (the next view may come before the answer) waits for it instead of being lost.  The
-   * action carries the version of the table the player tapped on, so the server refuses it
-   * ('stale') if the table moved on in between: a card chosen for one trick never lands in the
-   * next.  A molodka is the exception: it may be played at any moment, so it goes whatever
-   * has happened since. */
-  async act(action, cards = []) {
-    if (!this.token) return;
-    if (this.inflight && this.inflight.action === action) return;
-    const prev = this.inflight;
-    const seen = action.startsWith('molodka:') || this.version < 0 ? null : this.version;
-    const run = (async () => {
-      if (prev) await prev.done;
-      await this.post(action, cards, seen);
-    })();
-    const entry = { action, done: run };
-    this.inflight = entry;
-    await run;
-    if (this.inflight === entry) this.inflight = null;
-  }
-
-  async post(action, cards, seen = null) {
-    this.pending = { action, cards, from: this.version };
-    this.renderHand();
-    const cid = newId();
-    const body = seen === null ? { action, id: cid } : { action, id: cid, version: seen };
-    try {
-      let res;
-      for (let i = 0; ; i++) {
-        try {
-          res = await api('POST', `/api/tables/${this.id}/actions`, { body, token: this.token });
-          break;
-        } catch (e) {
-          if ((e.status === 0 || e.status === 429 || e.status >= 500) && i < 5) {
-            await sleep(400 * (i + 1));
-            continue;
-          }
-          throw e;
-        }
-      }
-      this.game.posted(cards);
-      const want = res && typeof res.version === 'number' ? res.version : this.version + 1;
-      setTimeout(() => { if (!this.dead && this.version < want) this.resync(); }, 1500);
-    } catch (e) {
-      if (this.pending && this.pending.action === action) this.pending = null;
-      if (e.code === 'stale') {
-        // Nothing was played: show the table as it is now, for the player to choose again.
-        toast(t('stale'), 'error');
-        this.resync();
-      } else {
-        this.showError(e);
-      }
-      this.render();
-    }
-  }
+  /** Post an action (acting.js: one at a time, with the version tapped on, waiting for the
+   * connection if it is down). */
+  act(action, cards = []) { return sendAction(this, action, cards); }
 
   showError(e) {
     showRefusal(e, (seat) => this.name(seat));

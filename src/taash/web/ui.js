@@ -36,14 +36,23 @@ function append(el, children) {
 
 let toastBox = null;
 
-/** A short message at the bottom of the screen; kind 'error' stays longer. */
+/** A short message; kind 'error' stays longer.  On the table it goes into the table's own
+ * message row (between the felt and the status line: it takes room from the felt and never
+ * lies over a control); elsewhere at the bottom of the screen. */
 export function toast(message, kind = 'info', ms = kind === 'error' ? 5000 : 2500) {
-  if (!toastBox || !toastBox.isConnected) {
-    toastBox = h('div', { class: 'toasts', role: 'status', 'aria-live': 'polite' });
-    document.body.append(toastBox);
+  let box = document.querySelector('[data-notices]');
+  if (!box) {
+    if (!toastBox || !toastBox.isConnected) {
+      toastBox = h('div', { class: 'toasts', role: 'status', 'aria-live': 'polite' });
+      document.body.append(toastBox);
+    }
+    box = toastBox;
   }
   const el = h('div', { class: `toast toast-${kind}`, 'data-toast': kind }, message);
-  toastBox.append(el);
+  // Two at most: an older one gives way to the newest.
+  const shown = box.querySelectorAll(':scope > .toast');
+  for (let i = 0; i < shown.length - 1; i++) shown[i].remove();
+  box.append(el);
   const remove = () => el.remove();
   el.addEventListener('click', remove);
   setTimeout(remove, ms);

@@ -19,7 +19,8 @@ export class CourtPiece2p extends TrickGame {
     const out = [];
     if (!v.over) {
       out.push(trumpChip(v));
-      const [a, b] = me === null ? [tb.name(0), tb.name(1)] : [t('you'), t('opponent')];
+      // The other player by the name their seat shows, as everywhere else.
+      const [a, b] = me === null ? [tb.name(0), tb.name(1)] : [t('you'), tb.name(1 - me)];
       out.push(chip(t('tricks'), `${a} ${tr[my]} · ${b} ${tr[1 - my]}`, { 'data-score': 'tricks' }));
     }
     out.push(chip(t('points'), `${pair(pts[my], pts[1 - my])} / ${(v.options || {}).target}`,

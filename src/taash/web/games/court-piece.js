@@ -1,6 +1,7 @@
 // Court Piece, four seats in two teams: tricks (or, with double sar, tricks collected and the
 // pile), deals and coats won, a session of so many deals or coats.
 import { t } from '../i18n.js';
+import { toast } from '../ui.js';
 import { chip, pair, trumpChip } from './base.js';
 import { TrickGame } from './tricks.js';
 
@@ -35,6 +36,26 @@ export class CourtPiece extends TrickGame {
     out.push(chip(t('deals_won'), `${pair(dw[my], dw[1 - my])} · ${t('coats')} ${pair(co[my], co[1 - my])}`,
       { 'data-score': 'deals' }));
     return out;
+  }
+
+  /** With double sar, a trick just won says what became of the pile: who collected how many
+   * tricks, or that a trick won by an ace did not collect (CP-8). */
+  completedTrick(prev, v, events, ev) {
+    const done = super.completedTrick(prev, v, events, ev);
+    const o = v.options || {};
+    if (o.sar === 'double' && v.deal_number === prev.deal_number) {
+      const tb = this.table;
+      const sum = (x) => (x || [0, 0]).reduce((a, b) => a + b, 0);
+      const got = sum(v.tricks) - sum(prev.tricks);
+      const wonBy = (ev.cards || [])[(ev.winner - ev.leader + 4) % 4] || '';
+      const you = ev.winner === tb.me() ? '_you' : '';
+      if (got > 0) {
+        toast(t(`collects${you}`, { name: tb.name(ev.winner), n: got }), 'info');
+      } else if (o.ace_rule && wonBy[0] === 'A' && prev.collector && prev.collector.seat === ev.winner) {
+        toast(`${t(`ace_block${you}`, { name: tb.name(ev.winner) })} (CP-8)`, 'info');
+      }
+    }
+    return done;
   }
 
   matchRows(d, match, my) {

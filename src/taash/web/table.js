@@ -394,7 +394,8 @@ class TableView {
   async rematch() {
     try {
       const r = await api('POST', `/api/tables/${this.id}/rematch`, { token: this.token });
-      saveSeat(r.id, r.seat, r.token, this.view.game);
+      // asked through the session cookie, the answer has no token: the seat is the player's
+      if (r.token) saveSeat(r.id, r.seat, r.token, this.view.game);
       closeDialogs();
       this.navigate(`/t/${r.id}?seat=${r.seat}`);
     } catch (e) {

@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import ROOT, Server, attr, call, serve_fixed, state_where, tap_card
+from tests.web.helpers import (
+    ROOT,
+    Server,
+    attr,
+    call,
+    seat_token,
+    serve_fixed,
+    state_where,
+    tap_card,
+)
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -66,6 +75,7 @@ def test_a_refusal_never_covers_the_court_piece_status(new_page: Any, server: Se
     page = new_page("phone", server.base)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     bad = page.locator("[data-hand] [data-card][data-playable='false']").first
     tap_card(page, bad.get_attribute("data-card") or "")
     page.locator("[data-toast='error']").wait_for()
@@ -243,6 +253,7 @@ def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Serve
             if r.method == "POST" and r.url.endswith("/actions") else None)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
         "data-card") or ""
     page.context.set_offline(True)
@@ -269,6 +280,7 @@ def test_a_card_tapped_offline_on_a_table_that_moved_on_is_refused_visibly(
     page = new_page("phone", server.base)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     legal = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])["legal_actions"]
     assert len(legal) >= 2
     code = legal[0][len("play:"):]
@@ -301,6 +313,7 @@ def test_the_keyboard_focus_stays_after_a_play(new_page: Any, server: Server) ->
     page = new_page("desktop", server.base)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
         "data-card") or ""
     page.locator(f"[data-hand] [data-card='{code}']").focus()

@@ -67,6 +67,7 @@ async function takeInvite(id, seat, token) {
   try {
     await getMe();  // the session the seat is claimed for (a guest on the first visit)
     const r = await claimInvite(id, token);
+    if (!r || !Number.isInteger(r.seat)) throw new Error('not a claim');
     if (r.token) {
       saveSeat(id, r.seat, r.token, null);
       return { seat: r.seat, token: r.token };

@@ -9,6 +9,7 @@ The guest that device played as keeps their seats unless the request asks to mer
 
 from __future__ import annotations
 
+import io
 import secrets
 import time
 from typing import TYPE_CHECKING
@@ -51,10 +52,11 @@ def normal(code: object) -> str | None:
 
 
 def qr_svg(url: str) -> str:
-    """An SVG QR image of ``url``, dark on light, scaled by the page."""
-    svg: str = segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff",
-                                                      omitsize=True)
-    return svg
+    """An SVG document of ``url``'s QR image, dark on light (an ``<img>`` can show it)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False,
+                                    scale=4, dark="#111", light="#fff")
+    return out.getvalue().decode()
 
 
 class Linker:

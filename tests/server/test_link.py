@@ -64,7 +64,9 @@ def test_a_code_links_a_device_once_and_rotates_its_session(browsers: Any,
     assert CODE.match(made["code"]), made
     assert made["expires_in"] == 600
     assert made["url"] == f"{server.base}/link?code={made['code']}"
-    assert made["qr_svg"].startswith("<svg") and "</svg>" in made["qr_svg"]
+    qr = made["qr_svg"]  # a whole SVG document, as an <img> shows it
+    assert qr.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and qr.endswith("</svg>")
+    assert "<script" not in qr and made["code"] not in qr  # the URL is in the modules only
     page = phone.http.get(f"/link?code={made['code']}")  # the QR's URL: the page itself
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     guest = phone.me()

@@ -91,7 +91,7 @@ class Linker:
             raise BadRequest(REFUSED)
         if player_id == who.player.id:
             raise BadRequest("this device is already signed in as that player")
-        guest_tables = len(await store.player_tables(who.player.id))
+        guest_tables = len({r["id"] for r in await store.player_tables(who.player.id)})
         secret = secrets.token_urlsafe(32)
         s = SessionRow(secrets.token_urlsafe(12), player_id, now, now, now + SESSION_S,
                        (user_agent or "")[:300] or None)

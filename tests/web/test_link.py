@@ -77,3 +77,32 @@ def test_a_device_is_linked_by_its_code(server: Server, new_page: Any) -> None:
     phone.locator("[data-player-name]").wait_for()
     assert phone.locator("[data-player-name='Desk Ayesha']").count() == 0  # a new guest
     assert desk.js_errors == [] and phone.js_errors == [] and scanned.js_errors == []
+
+
+def test_linking_a_device_that_played_asks_before_bringing_its_tables(server: Server,
+                                                                      new_page: Any) -> None:
+    desk = new_page("desktop", server.base)
+    desk.goto("/")
+    desk.locator("[data-player-name]").wait_for()
+    press(desk, "[data-action='link-device']")
+    code = desk.locator("[data-link-code]").get_attribute("data-link-code") or ""
+    name = desk.locator("[data-player-name]").get_attribute("data-player-name")
+
+    phone = new_page("phone", server.base)
+    phone.goto("/")
+    phone.locator("[data-player-name]").wait_for()
+    press(phone, "[data-game-choice='court-piece-2p']")
+    press(phone, "[data-action='play-bots']")
+    phone.wait_for_selector("main.table[data-version]")
+    tid = phone.url.split("/t/")[1].split("?")[0]
+    phone.goto("/")
+    phone.fill("[data-field='link-code']", code)
+    press(phone, "[data-action='use-code']")
+    ask = phone.locator("dialog[data-dialog='link-merge']")
+    ask.wait_for()
+    assert "(1)" in ask.inner_text()
+    press(phone, "dialog[data-dialog='link-merge'] [data-action='merge']")
+    phone.locator(f"[data-player-name='{name}']").wait_for()
+    desk.goto("/")
+    desk.locator(f"[data-my-table='{tid}']").wait_for()  # the guest's table is the player's
+    assert desk.js_errors == [] and phone.js_errors == []

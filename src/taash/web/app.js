@@ -32,7 +32,10 @@ async function route() {
   window.scrollTo(0, 0);
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
   if (!m) {
-    unmount = mountHome(root, { navigate, relang });
+    // /link?code=C (a device-link code's QR image): the home screen with the code filled in
+    const linkCode = location.pathname === '/link' ? new URLSearchParams(location.search).get('code') : null;
+    if (location.pathname === '/link') history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, linkCode });
     return;
   }
   const id = decodeURIComponent(m[1]);

@@ -65,7 +65,10 @@ def test_a_refusal_never_covers_the_goat_buttons(new_page: Any, server: Server,
     # A tap on a button while the message shows reaches the button (the page posts again).
     x, y = center(page, "[data-action='beat']")
     page.touchscreen.tap(x, y)
-    page.wait_for_timeout(300)
+    for _ in range(100):  # the second post, once the tap reached the button (at most 2 s)
+        if len(posted) >= 2:
+            break
+        page.wait_for_timeout(20)
     assert len(posted) == 2 and posted[1]["action"].startswith("beat:"), posted
     assert page.js_errors == []
 
@@ -248,6 +251,7 @@ def test_every_screen_holds_at_360_px(new_page: Any, server: Server, lang: str,
 def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Server) -> None:
     tid, tokens = two_player_friends(server)
     page = new_page("phone", server.base)
+    page.clock.install()  # the page's timers run on a clock the test moves
     posted: list[Any] = []
     page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}"))
             if r.method == "POST" and r.url.endswith("/actions") else None)
@@ -261,7 +265,10 @@ def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Serve
     # The page says at once that the card waits for the connection.
     notice = page.locator("[data-toast='queued']")
     notice.wait_for(timeout=3000)
-    page.wait_for_timeout(8000)  # longer than the page used to keep trying
+    # Longer than the page used to keep trying (about 6 s), on the page's own clock: the
+    # card still waits, nothing was played, and the notice still says so.
+    page.clock.run_for(8000)
+    notice.wait_for()
     assert call(server.base, "GET", f"/api/tables/{tid}")["version"] == 2
     page.context.set_offline(False)
     page.wait_for_selector("main.table[data-version='3']", timeout=20_000)

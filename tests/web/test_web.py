@@ -100,7 +100,10 @@ def two_player_friends(server: Server) -> tuple[str, list[str]]:
     mine = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])["hand"]
     theirs = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[1])["hand"]
     suits = {c[1] for c in mine}
-    lead = next(c for c in theirs if c[1] in suits and len(suits) > 1)
+    # a suit seat 0 holds two or more of where there is one (so it has a choice to follow with)
+    held = {x: sum(c[1] == x for c in mine) for x in suits}
+    lead = next((c for c in theirs if held.get(c[1], 0) >= 2 and len(suits) > 1),
+                next(c for c in theirs if c[1] in suits and len(suits) > 1))
     call(server.base, "POST", f"/api/tables/{tid}/actions", {"action": f"play:{lead}",
                                                              "id": "t2"}, tokens[1])
     return tid, tokens

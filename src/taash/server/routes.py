@@ -40,6 +40,13 @@ class CreateTable(BaseModel):
     first_seat: int | None = Field(None, ge=0, le=7)
 
 
+class SeedBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: str = Field(max_length=1000, examples=["9f2c41d0a7"],
+                      description="the seat's seed for the next deal: \"\" or 1-64 "
+                                  "characters from ! to ~")
+
+
 class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: str = Field(max_length=200, examples=["play:AS"])
@@ -173,6 +180,14 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """Take an action for the token's seat; 409 with the rule if it is illegal."""
         room, s = await seat_of(request, settings, table_id, token, seat)
         return await room.submit(s, body.action, body.id, body.version)
+
+    @app.post("/api/tables/{table_id}/seed", tags=["seats"])
+    async def seed(request: Request, table_id: str, body: SeedBody, token: str | None = None,
+                   seat: int | None = None) -> dict[str, Json]:
+        """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
+        counts); 400 if it is not "" or 1-64 characters from ! to ~."""
+        room, s = await seat_of(request, settings, table_id, token, seat)
+        return await room.set_seed(s, body.seed)
 
     @app.get("/api/tables/{table_id}/hint", tags=["seats"])
     async def hint(request: Request, table_id: str, token: str | None = None,

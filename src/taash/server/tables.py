@@ -23,7 +23,7 @@ from taash.server.errors import (
     NotOver,
     Unauthorized,
 )
-from taash.server.match import build_match, turn_of
+from taash.server.match import build_match, new_fair_row, turn_of
 from taash.server.store import PlayerRow, SeatRow, TableRow
 from taash.server.wire import iso
 
@@ -182,7 +182,7 @@ class Tables:
                      bot_delay_ms=(hub.settings.bot_delay_ms if live else 0)
                      if bot_delay_ms is None else bot_delay_ms,
                      turn_timer_s=turn_timer_s, created=now, updated=now, rematch_of=rematch_of,
-                     seats=rows)
+                     seats=rows, fair=[new_fair_row(0, n)])
         state = build_match(t)
         t.to_move = turn_of(state)
         if rematch_of is None:

@@ -48,10 +48,21 @@ def verify_cli(rec: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     return out
 
 
+def drain(ws: Any) -> list[str]:
+    """Every message the socket has received so far (as text)."""
+    out = []
+    while True:
+        try:
+            out.append(str(ws.recv(timeout=0.3)))
+        except TimeoutError:
+            return out
+
+
 def test_commit_first_seeds_count_secret_hidden_and_the_record_verifies(
-        api: Api, tmp_path: Path) -> None:
+        api: Api, server: Server, tmp_path: Path) -> None:
     t = api.create("court-piece", TWO_DEALS, [{"type": "human"}] * 4)
     tid, tokens = t["id"], tokens_of(t)
+    seat_ws, spectator_ws = ws_open(server, tid, tokens[0]), ws_open(server, tid, None)
     f0 = api.public(tid)["table"]["fair"]
     # the first deal's commit at creation, the next deal's while this one is played
     assert f0["scheme"] == fair.SCHEME and f0["table"] == tid and f0["deal"] == 0
@@ -77,6 +88,10 @@ def test_commit_first_seeds_count_secret_hidden_and_the_record_verifies(
     seen: list[str] = []
     rng = random.Random(3)
     pub = play_deal(api, tid, tokens, rng, seen)
+    messages = drain(seat_ws) + drain(spectator_ws)  # the deal's live messages, and the next
+    seat_ws.close()
+    spectator_ws.close()
+    assert len(messages) > 20
     f1 = pub["table"]["fair"]
     assert f1["deal"] == 1 and f1["commit"] == f0["next_commit"]
     assert f1["seeds"] == ["alpha!~", "", "b", ""]
@@ -85,7 +100,7 @@ def test_commit_first_seeds_count_secret_hidden_and_the_record_verifies(
     assert hashlib.sha256(bytes.fromhex(d0["fair"]["secret"])).hexdigest() == f0["commit"]
     assert d0["fair"]["seeds"] == ["", "", "", ""]
     assert "secret" not in d1["fair"] and d1["fair"]["commit"] == f1["commit"]
-    assert not any(d0["fair"]["secret"] in text for text in seen)
+    assert not any(d0["fair"]["secret"] in text for text in seen + messages)
     # the deck is the one the secret and seeds give
     assert d0["deck"] == fair.derive("court-piece", tid, 0, d0["fair"]["seeds"],
                                      d0["fair"]["secret"])[0]

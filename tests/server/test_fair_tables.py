@@ -176,3 +176,15 @@ def test_a_restart_keeps_the_secrets_and_seeds(tmp_path: Path) -> None:
     finally:
         api.close()
         second.stop()
+
+
+def test_the_creator_may_seed_the_first_deal(api: Api, tmp_path: Path) -> None:
+    t = api.create("goat", {"target": 1}, [{"type": "bot"}, {"type": "human"}, {"type": "bot"},
+                                           {"type": "bot"}], seed="creator-1")
+    f0 = api.public(t["id"])["table"]["fair"]
+    assert f0["seeds"] == ["", "creator-1", "", ""]
+    r = api.http.post("/api/tables", json={"game": "goat", "seed": "no spaces please"})
+    assert r.status_code == 400 and "seed" in r.json()["error"]["message"]
+    rec = api.record(t["id"])
+    assert "secret" not in rec["deals"][0]["fair"]
+    assert rec["deals"][0]["fair"]["seeds"] == ["", "creator-1", "", ""]

@@ -6,6 +6,7 @@ deals (no fair rows) deals from its seed as it always did."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from taash import fair
 from taash.games import game_class, new_match
 from taash.games.base import Json, MatchState, RecordError
+from taash.server.errors import BadRequest
 from taash.server.schema import FairRow
 from taash.server.store import TableRow
 
@@ -24,6 +26,17 @@ class Step:
     version: int
     events: Sequence[Mapping[str, Json]]
     state: MatchState
+
+
+_SEED = re.compile(r"[!-~]{0,64}")  # a seat's seed (RECORD.md, "Fair deals")
+
+
+def check_seed(seed: object) -> str:
+    """A seat's seed as sent (BadRequest saying the rule otherwise)."""
+    if not isinstance(seed, str) or not _SEED.fullmatch(seed):
+        raise BadRequest("seed: must be \"\" or 1-64 printable ASCII characters from ! to ~ "
+                         "(no spaces)")
+    return seed
 
 
 def new_fair_row(deal: int, num_seats: int) -> FairRow:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import re
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -20,14 +19,13 @@ from taash.server import wire
 from taash.server.autoplay import Autoplay
 from taash.server.errors import BadRequest, Conflict, Stale
 from taash.server.feed import Subscriber
-from taash.server.match import Step, deal_next, fork, next_fair_row, turn_of
+from taash.server.match import Step, check_seed, deal_next, fork, next_fair_row, turn_of
 from taash.server.notices import notify_turn
 from taash.server.store import ActionRow, SeatRow, TableRow, VersionConflict
 
 if TYPE_CHECKING:
     from taash.server.hub import Hub
 
-_SEED = re.compile(r"[!-~]{0,64}")  # a seat's seed (RECORD.md, "Fair deals")
 HISTORY = 24  # versions kept in memory per room, for clients that reconnect (the rest: replay)
 
 Answer = dict[str, Json]  # {"version", "events"}: what a submitted action is answered
@@ -211,9 +209,7 @@ class Room:
         ``""`` withdraws it): ``{"deal", "commit", "seed"}``."""
         from taash import fair
 
-        if not isinstance(seed, str) or not _SEED.fullmatch(seed):
-            raise BadRequest("seed: must be \"\" or 1-64 printable ASCII characters from ! to ~ "
-                             "(no spaces)")
+        check_seed(seed)
         if self.seat_row(seat).type != "human":
             raise BadRequest(f"seat {seat} is not a human seat")
         async with self.lock:

@@ -38,6 +38,8 @@ class CreateTable(BaseModel):
     bot_delay_ms: int | None = Field(None, ge=0, le=60_000)
     turn_timer_s: float | None = Field(None, gt=0, le=30 * 86400)
     first_seat: int | None = Field(None, ge=0, le=7)
+    seed: str | None = Field(None, max_length=1000,
+                             description="the creator's seed for the first deal (fair deals)")
 
 
 class SeedBody(BaseModel):
@@ -128,7 +130,8 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
-                                            player=who.player if who is not None else None)
+                                            player=who.player if who is not None else None,
+                                            seed=body.seed)
         seats = []
         for s in t.seats:
             item: dict[str, Json] = {"seat": s.seat, "type": s.type}

@@ -256,3 +256,13 @@ def serve_fixed(page: Any, game: str, view: dict[str, Any], posted: list[Any],
     page.route("**/api/tables/f/**", api)
     page.route_web_socket("**/api/tables/f/ws**", lambda ws: ws.send(json.dumps(
         {"type": "view", "version": version, "view": view})))
+
+
+def seat_token(page: Any, table_id: str, seat: int) -> str:
+    """The seat token the page keeps for a seat (an invite link opened is claimed: the server
+    gives the seat a new token and the link's stops working)."""
+    token = page.evaluate(
+        "(k) => (JSON.parse(localStorage.getItem('taash.seats') || '{}')[k] || {}).token || ''",
+        f"{table_id}/{seat}")
+    assert token, f"the page keeps no token for seat {seat} of {table_id}"
+    return str(token)

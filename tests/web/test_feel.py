@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import ROOT, Server, attr, call, serve_fixed, state_where, tap_card
+from tests.web.helpers import (
+    ROOT,
+    Server,
+    attr,
+    call,
+    seat_token,
+    serve_fixed,
+    state_where,
+    tap_card,
+)
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -56,7 +65,10 @@ def test_a_refusal_never_covers_the_goat_buttons(new_page: Any, server: Server,
     # A tap on a button while the message shows reaches the button (the page posts again).
     x, y = center(page, "[data-action='beat']")
     page.touchscreen.tap(x, y)
-    page.wait_for_timeout(300)
+    for _ in range(100):  # the second post, once the tap reached the button (at most 2 s)
+        if len(posted) >= 2:
+            break
+        page.wait_for_timeout(20)
     assert len(posted) == 2 and posted[1]["action"].startswith("beat:"), posted
     assert page.js_errors == []
 
@@ -66,6 +78,7 @@ def test_a_refusal_never_covers_the_court_piece_status(new_page: Any, server: Se
     page = new_page("phone", server.base)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     bad = page.locator("[data-hand] [data-card][data-playable='false']").first
     tap_card(page, bad.get_attribute("data-card") or "")
     page.locator("[data-toast='error']").wait_for()
@@ -238,11 +251,13 @@ def test_every_screen_holds_at_360_px(new_page: Any, server: Server, lang: str,
 def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Server) -> None:
     tid, tokens = two_player_friends(server)
     page = new_page("phone", server.base)
+    page.clock.install()  # the page's timers run on a clock the test moves
     posted: list[Any] = []
     page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}"))
             if r.method == "POST" and r.url.endswith("/actions") else None)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
         "data-card") or ""
     page.context.set_offline(True)
@@ -250,7 +265,10 @@ def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Serve
     # The page says at once that the card waits for the connection.
     notice = page.locator("[data-toast='queued']")
     notice.wait_for(timeout=3000)
-    page.wait_for_timeout(8000)  # longer than the page used to keep trying
+    # Longer than the page used to keep trying (about 6 s), on the page's own clock: the
+    # card still waits, nothing was played, and the notice still says so.
+    page.clock.run_for(8000)
+    notice.wait_for()
     assert call(server.base, "GET", f"/api/tables/{tid}")["version"] == 2
     page.context.set_offline(False)
     page.wait_for_selector("main.table[data-version='3']", timeout=20_000)
@@ -269,6 +287,7 @@ def test_a_card_tapped_offline_on_a_table_that_moved_on_is_refused_visibly(
     page = new_page("phone", server.base)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     legal = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])["legal_actions"]
     assert len(legal) >= 2
     code = legal[0][len("play:"):]
@@ -301,6 +320,7 @@ def test_the_keyboard_focus_stays_after_a_play(new_page: Any, server: Server) ->
     page = new_page("desktop", server.base)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
         "data-card") or ""
     page.locator(f"[data-hand] [data-card='{code}']").focus()

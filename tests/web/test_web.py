@@ -23,6 +23,7 @@ from tests.web.helpers import (
     play_to_end,
     play_turn,
     press,
+    seat_token,
     tap_card,
     version,
     wait_version_after,
@@ -269,6 +270,8 @@ def test_reconnect_after_server_restart(tmp_path: Path, new_page: Any) -> None:
         page = new_page("phone", srv.base)
         page.goto(link)
         page.wait_for_selector("main.table[data-version='1']")
+        tokens[0] = seat_token(page, tid, 0)  # the link was claimed for the page's player
+        session = [c for c in page.context.cookies() if c["name"] == "taash_session"]
 
         srv.kill()
         page.wait_for_selector(".conn[data-conn='offline']", state="visible")
@@ -285,7 +288,7 @@ def test_reconnect_after_server_restart(tmp_path: Path, new_page: Any) -> None:
         assert version(page) == 3
 
         # Close the browser; the table moves on (whoever is to move plays, from elsewhere);
-        # come back later with the same link.
+        # come back later as the same player (the link itself was spent on the first visit).
         page.context.close()
         for n in range(2):
             mover = call(srv.base, "GET", f"/api/tables/{tid}")["to_move"]
@@ -295,7 +298,8 @@ def test_reconnect_after_server_restart(tmp_path: Path, new_page: Any) -> None:
                  tokens[mover])
         now = call(srv.base, "GET", f"/api/tables/{tid}")["version"]
         again = new_page("desktop", srv.base)
-        again.goto(link)
+        again.context.add_cookies(session)
+        again.goto(f"/t/{tid}?seat=0")
         again.wait_for_selector(f"main.table[data-version='{now}']")
         assert again.js_errors == []
     finally:
@@ -382,7 +386,7 @@ def test_a_refused_card_is_explained_in_the_page_language(server: Server, new_pa
     page.wait_for_selector("html[lang='ru']", state="attached")
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
-    view = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[0])
+    view = call(server.base, "GET", f"/api/tables/{tid}/view", token=seat_token(page, tid, 0))
     led = view["trick"][0]["card"][-1]
     bad = page.locator("[data-hand] [data-card][data-playable='false']").first
     tap_card(page, bad.get_attribute("data-card") or "")
@@ -410,6 +414,7 @@ def test_a_card_tapped_on_an_old_table_is_refused_not_played(server: Server,
             if r.method == "POST" and r.url.endswith("/actions") else None)
     page.goto(f"/t/{tid}?seat=0&token={token}")
     page.wait_for_selector("main.table[data-version='0'][data-your-turn='true']")
+    token = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
     shown = page.locator("[data-hand] [data-card]").first.get_attribute("data-card") or ""
     call(server.base, "POST", f"/api/tables/{tid}/actions", {"action": "trump:H", "id": "x"},
          token)
@@ -480,7 +485,10 @@ def serve_view(page: Any, view: dict[str, Any], posted: list[Any]) -> None:
 
     def api(route: Any) -> None:
         req = route.request
-        if req.method == "POST" and req.url.endswith("/actions"):
+        if req.method == "POST" and req.url.endswith("/claim"):  # a server without claims
+            route.fulfill(status=404, content_type="application/json", body=json.dumps(
+                {"error": {"code": "not_found", "rule": None, "message": "Not Found"}}))
+        elif req.method == "POST" and req.url.endswith("/actions"):
             posted.append(json.loads(req.post_data or "{}"))
             route.fulfill(status=409, content_type="application/json", body=json.dumps(
                 {"error": {"code": "illegal", "rule": "GT-7", "message": "test refuses"}}))

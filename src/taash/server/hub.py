@@ -19,6 +19,7 @@ from taash.server.autoplay import Thinker
 from taash.server.bus import Bus
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
+from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
@@ -55,6 +56,7 @@ class Hub:
         self._sessions_swept = -float("inf")
         self.tables = Tables(self)
         self.players = Players(self)
+        self.linker = Linker(self)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
@@ -205,3 +207,4 @@ class Hub:
         if time.monotonic() - self._sessions_swept >= SESSIONS_SWEEP_S:
             self._sessions_swept = time.monotonic()
             await self.store.drop_sessions(now, now - 86400)
+            await self.store.drop_link_codes(now - 86400)

@@ -19,6 +19,12 @@ COOKIE = "taash_session"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
+class LinkBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Field(..., max_length=40, examples=["K7QP-M3XZ"])
+    merge: bool = Field(False, description="bring this device's guest tables into the account")
+
+
 class MeBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(None, max_length=200, examples=["Brave Otter 42"])
@@ -158,3 +164,28 @@ def add_me_routes(app: FastAPI, settings: Settings) -> None:
         if session_id == who.session.id:
             response.delete_cookie(COOKIE, path="/")
         return {"id": session_id, "revoked": True}
+
+    @app.post("/api/me/link", tags=["players"])
+    async def make_link_code(request: Request) -> dict[str, Json]:
+        """A one-time code (``XXXX-XXXX``, ten minutes) that signs another device in as this
+        player, with the sign-in URL and its QR image (SVG)."""
+        who = await signed_in(request, settings)
+        base = settings.public_url or str(request.base_url)
+        return await _hub(request).linker.make(who, base)
+
+    @app.post("/api/link", tags=["players"])
+    async def link_device(request: Request, response: Response,
+                          body: LinkBody) -> dict[str, Json]:
+        """Sign this device in with a code made on another: its session is replaced by a new
+        one of that player (a new cookie); with ``merge``, this device's guest tables become
+        the player's."""
+        who = await signed_in(request, settings)
+        hub = _hub(request)
+        out, secret, old = await hub.linker.link(
+            who, body.code, body.merge, request.headers.get("user-agent"),
+            request.client.host if request.client else "?")
+        hub.players.end_session(old)
+        await hub.bus.publish({"k": "revoked", "s": old})
+        set_cookie(response, request, settings, secret)
+        response.headers["Cache-Control"] = "no-store"
+        return out

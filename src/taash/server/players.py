@@ -159,12 +159,12 @@ class Players:
         if values:
             await self.hub.store.update_player(who.player.id, **values)
         if "name" in values and values["name"] != who.player.name:
-            await self._rename_seats(who.player.id, values["name"])
+            await self.rename_seats(who.player.id, values["name"])
         p = who.player
         return PlayerRow(p.id, values.get("name", p.name), values.get("language", p.language),
                          p.created)
 
-    async def _rename_seats(self, player_id: str, name: str) -> None:
+    async def rename_seats(self, player_id: str, name: str) -> None:
         """The player's seats at unfinished tables take the new name (finished ones keep the
         name they were played under); every instance's rooms are told."""
         hub = self.hub

@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001, 0002 and 0004 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0004 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -115,6 +115,16 @@ sessions = Table(
     Column("expires", Float, nullable=False),
     Column("revoked", Float, nullable=True),
     Column("user_agent", String(300), nullable=True),
+)
+
+# one-time codes that sign another device in as a player (0003): only the code's sha256 is kept
+link_codes = Table(
+    "link_codes", metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("player_id", String(24), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("used", Float, nullable=True),  # when it signed a device in (or was replaced)
 )
 
 

@@ -34,6 +34,7 @@ from taash.server.schema import (
     actions,
     fair_deals,
     game_tables,
+    link_codes,
     metadata,
     players,
     seat_row_of,
@@ -454,6 +455,51 @@ class Store:
                 await conn.execute(update(seats).where(and_(
                     seats.c.player_id == player_id, seats.c.table_id.in_(ids))).values(name=name))
             return ids
+
+    # -- codes that link another device --------------------------------------------------------
+    async def create_link_code(self, code_hash: str, player_id: str, now: float,
+                               expires: float) -> None:
+        """A new link code for the player; their earlier unused ones work no more."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(update(link_codes).where(and_(
+                link_codes.c.player_id == player_id, link_codes.c.used.is_(None))).values(used=now))
+            await conn.execute(link_codes.insert().values(
+                code_hash=code_hash, player_id=player_id, created=now, expires=expires,
+                used=None))
+
+    async def link_code_player(self, code_hash: str, now: float) -> str | None:
+        """The player of a live link code (not used, not expired; the player not deleted)."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(
+                select(link_codes.c.player_id)
+                .join(players, players.c.id == link_codes.c.player_id)
+                .where(and_(link_codes.c.code_hash == code_hash, link_codes.c.used.is_(None),
+                            link_codes.c.expires > now, players.c.deleted.is_(None))))).first()
+            return None if r is None else str(r.player_id)
+
+    async def link_device(self, code_hash: str, player_id: str, now: float, old_session: str,
+                          new: SessionRow, secret_hash: str, merge_from: str | None) -> bool:
+        """In one commit: spend the code (False, nothing done, if it was spent meanwhile), end
+        the device's old session, give it a new one of the code's player and, with
+        ``merge_from``, move that guest's seats to the player."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(update(link_codes).where(and_(
+                link_codes.c.code_hash == code_hash, link_codes.c.player_id == player_id,
+                link_codes.c.used.is_(None), link_codes.c.expires > now)).values(used=now))
+            if res.rowcount != 1:
+                return False
+            await conn.execute(update(sessions).where(and_(
+                sessions.c.id == old_session, sessions.c.revoked.is_(None))).values(revoked=now))
+            await self._insert_session(conn, new, secret_hash)
+            if merge_from is not None:
+                await conn.execute(update(seats).where(seats.c.player_id == merge_from)
+                                   .values(player_id=player_id))
+            return True
+
+    async def drop_link_codes(self, before: float) -> int:
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(link_codes.delete().where(link_codes.c.expires < before))
+            return int(res.rowcount or 0)
 
     async def update_player(self, player_id: str, **values: str) -> None:
         async with self._writing(), self.engine.begin() as conn:

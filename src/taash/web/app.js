@@ -32,7 +32,10 @@ async function route() {
   window.scrollTo(0, 0);
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
   if (!m) {
-    unmount = mountHome(root, { navigate, relang });
+    // /link?code=C (a device-link code's QR image): the home screen with the code filled in
+    const linkCode = location.pathname === '/link' ? new URLSearchParams(location.search).get('code') : null;
+    if (location.pathname === '/link') history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, linkCode });
     return;
   }
   const id = decodeURIComponent(m[1]);
@@ -67,6 +70,7 @@ async function takeInvite(id, seat, token) {
   try {
     await getMe();  // the session the seat is claimed for (a guest on the first visit)
     const r = await claimInvite(id, token);
+    if (!r || !Number.isInteger(r.seat)) throw new Error('not a claim');
     if (r.token) {
       saveSeat(id, r.seat, r.token, null);
       return { seat: r.seat, token: r.token };

@@ -5,6 +5,7 @@ import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe
   myServerTables, claimInvite } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
+import { accountPanel } from './account.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -14,14 +15,14 @@ const SPEEDS = {
   fast: { bot: 150, pace: 350 },
 };
 
-export function mountHome(root, { navigate, relang }) {
-  const home = new Home(root, navigate, relang);
+export function mountHome(root, { navigate, relang, linkCode }) {
+  const home = new Home(root, navigate, relang, linkCode);
   return () => home.destroy();
 }
 
 class Home {
-  constructor(root, navigate, relang) {
-    Object.assign(this, { root, navigate, relang });
+  constructor(root, navigate, relang, linkCode) {
+    Object.assign(this, { root, navigate, relang, linkCode });
     this.game = setting('game', 'court-piece');
     if (!GAMES.includes(this.game)) this.game = 'court-piece';
     this.mode = 'bots';
@@ -72,7 +73,8 @@ class Home {
             'aria-label': t('paste_link'), 'data-field': 'link' }),
           h('button', { class: 'btn', type: 'submit', 'data-action': 'join' }, t('join'))),
         this.lobby),
-      this.settings()));
+      this.settings(),
+      accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
     this.renderGames();
   }
 

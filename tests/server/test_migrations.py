@@ -176,6 +176,6 @@ def test_a_database_of_migration_0001_upgrades_and_its_table_still_plays(tmp_pat
         api.close()
         srv.stop()
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0003",)
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0004",)
         assert conn.execute("SELECT player_id FROM seats").fetchall() == [(None,), (None,)]
         assert conn.execute("SELECT count(*) FROM actions").fetchone() == (moves + 1,)

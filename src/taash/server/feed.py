@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from taash.server import wire
 from taash.server.errors import RateLimited
-from taash.server.match import Step, build_match
+from taash.server.match import Step, build_match, deal_next
 
 if TYPE_CHECKING:
     from taash.server.room import Room
@@ -79,6 +79,7 @@ async def catch_up(room: Room, seat: int | None, since: int | None) -> tuple[lis
         if r.version > v:
             break
         events = state.apply(r.seat, r.action)
+        deal_next(room.meta, state)
         if r.version > since:
             out.append(wire.event_message(room, seat, Step(r.version, events, state), info))
     return out, v

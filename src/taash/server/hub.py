@@ -20,7 +20,7 @@ from taash.server.bus import Bus
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
 from taash.server.link import Linker
-from taash.server.match import build_match
+from taash.server.match import build_match, deal_next
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
 from taash.server.players import Players
@@ -123,14 +123,18 @@ class Hub:
             return None
         rows = await self.store.load_actions(table_id, 0)
         state = build_match(meta)
+        dealt = [(f.deal, f.dealt) for f in meta.fair]
         keep = max(0, len(rows) - HISTORY)
         room = Room(self, meta, state, 0)
         for r in rows[:keep]:  # replay fast, without keeping a state per version
             state.apply(r.seat, r.action)
+            deal_next(meta, state)
             if r.client_id is not None:
                 room.answers[(r.seat, r.client_id)] = {"version": r.version, "events": r.events}
             room.version = r.version
         room.replay_rows(rows[keep:])
+        if dealt != [(f.deal, f.dealt) for f in meta.fair]:  # dealt before a stop: fix it
+            await self.store.save_fair(table_id, meta.fair)
         room.meta.updated = meta.updated
         self.rooms[table_id] = room
         if self.bus.shared:  # who is connected to this table through the other instances?

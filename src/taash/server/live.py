@@ -165,6 +165,17 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) 
         if kind == "ping":
             await send(wire.ping_message("pong", room.version, time.time()))
             continue
+        if kind == "seed":  # the seat's seed for the next deal (fair deals)
+            if seat is None:
+                await send(_refusal(cid, "forbidden", "a spectator sends no seed"))
+                continue
+            try:
+                got = await room.set_seed(seat, msg.get("seed"))  # type: ignore[arg-type]
+            except DomainError as e:
+                await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
+            else:
+                await send(wire.dumps({"type": "seed", "id": cid, **got}))
+            continue
         if kind != "action":
             await send(_refusal(cid, "bad_request",
                                 "unknown message type: send {\"type\": \"action\", ...}"))

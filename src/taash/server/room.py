@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from taash.games.base import Json, MatchState, RecordError
 from taash.server import wire
 from taash.server.autoplay import Autoplay
-from taash.server.errors import Conflict, Stale
+from taash.server.errors import BadRequest, Conflict, Stale
 from taash.server.feed import Subscriber
-from taash.server.match import Step, fork, turn_of
+from taash.server.match import Step, check_seed, deal_next, fork, next_fair_row, turn_of
 from taash.server.notices import notify_turn
 from taash.server.store import ActionRow, SeatRow, TableRow, VersionConflict
 
@@ -145,9 +145,12 @@ class Room:
                 raise RecordError(f"table {self.id}: version {r.version} follows {self.version}")
             state = fork(self.state)
             events = state.apply(r.seat, r.action)
+            deal_next(self.meta, state)
             self._advance(r.seat, r.client_id, events, state, time.time())
 
     async def _catch_up_locked(self) -> None:
+        if self.meta.fair:  # another instance may have dealt, or taken seeds
+            self.meta.fair = await self.hub.store.load_fair(self.id)
         self.replay_rows(await self.hub.store.load_actions(self.id, self.version))
 
     async def submit(self, seat: int, text: str, client_id: str | None = None,
@@ -179,6 +182,10 @@ class Room:
                 trial = fork(self.state)
                 canonical = trial.action_text(trial.action_id(seat, text))
                 events = trial.apply(seat, canonical)
+                dealt = False
+                if self.meta.fair and trial.needs_deal() and not trial.is_over():
+                    self.meta.fair = await self.hub.store.load_fair(self.id)  # its last seeds
+                    dealt = deal_next(self.meta, trial)
                 try:
                     now = await self.hub.store.append_action(
                         self.id, self.version, seat, canonical, client_id, events,
@@ -186,6 +193,8 @@ class Room:
                 except VersionConflict:
                     await self._catch_up_locked()  # another instance got there first
                     continue
+                if dealt:
+                    await self.hub.store.save_fair(self.id, self.meta.fair)
                 self._advance(seat, client_id, events, trial, now)
                 await self.hub.bus.publish({"k": "act", "t": self.id, "v": self.version})
                 answer: Answer = {"version": self.version, "events": events}
@@ -194,6 +203,27 @@ class Room:
                 raise Conflict("the table is busy: try again")
         self.after_change()
         return answer
+
+    async def set_seed(self, seat: int, seed: str) -> dict[str, Json]:
+        """The seat's seed for the next deal (the last one sent before it is dealt counts;
+        ``""`` withdraws it): ``{"deal", "commit", "seed"}``."""
+        from taash import fair
+
+        check_seed(seed)
+        if self.seat_row(seat).type != "human":
+            raise BadRequest(f"seat {seat} is not a human seat")
+        async with self.lock:
+            if not self.meta.fair:
+                raise Conflict("this table does not deal fair deals (it was made before them)")
+            if self.state.is_over():
+                raise Conflict("the match is over: there is no next deal")
+            self.meta.fair = await self.hub.store.load_fair(self.id)
+            row = next_fair_row(self.meta)
+            if row is None:
+                raise Conflict("there is no next deal")
+            row.seeds[seat] = seed
+            await self.hub.store.save_fair(self.id, self.meta.fair)
+            return {"deal": row.deal, "commit": fair.commit(row.secret), "seed": seed}
 
     async def on_remote(self, version: int) -> None:
         """Another instance committed ``version``: read what we miss from the store."""

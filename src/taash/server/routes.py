@@ -38,6 +38,15 @@ class CreateTable(BaseModel):
     bot_delay_ms: int | None = Field(None, ge=0, le=60_000)
     turn_timer_s: float | None = Field(None, gt=0, le=30 * 86400)
     first_seat: int | None = Field(None, ge=0, le=7)
+    seed: str | None = Field(None, max_length=1000,
+                             description="the creator's seed for the first deal (fair deals)")
+
+
+class SeedBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: str = Field(max_length=1000, examples=["9f2c41d0a7"],
+                      description="the seat's seed for the next deal: \"\" or 1-64 "
+                                  "characters from ! to ~")
 
 
 class ActionBody(BaseModel):
@@ -121,7 +130,8 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
-                                            player=who.player if who is not None else None)
+                                            player=who.player if who is not None else None,
+                                            seed=body.seed)
         seats = []
         for s in t.seats:
             item: dict[str, Json] = {"seat": s.seat, "type": s.type}
@@ -173,6 +183,14 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """Take an action for the token's seat; 409 with the rule if it is illegal."""
         room, s = await seat_of(request, settings, table_id, token, seat)
         return await room.submit(s, body.action, body.id, body.version)
+
+    @app.post("/api/tables/{table_id}/seed", tags=["seats"])
+    async def seed(request: Request, table_id: str, body: SeedBody, token: str | None = None,
+                   seat: int | None = None) -> dict[str, Json]:
+        """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
+        counts); 400 if it is not "" or 1-64 characters from ! to ~."""
+        room, s = await seat_of(request, settings, table_id, token, seat)
+        return await room.set_seed(s, body.seed)
 
     @app.get("/api/tables/{table_id}/hint", tags=["seats"])
     async def hint(request: Request, table_id: str, token: str | None = None,

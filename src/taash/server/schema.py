@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0003 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0004 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -83,6 +83,18 @@ actions = Table(
 
 
 # a player: a guest from their first visit (0002)
+# taash-shuffle/1 (RECORD.md "Fair deals"): each deal's server secret and the seats' seeds;
+# ``dealt`` false: the next deal, its commit published and its seeds still being sent
+fair_deals = Table(
+    "fair_deals", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("secret", String(64), nullable=False),
+    Column("seeds", Text, nullable=False),
+    Column("dealt", Boolean, nullable=False),
+    PrimaryKeyConstraint("table_id", "deal"),
+)
+
 players = Table(
     "players", metadata,
     Column("id", String(24), primary_key=True),
@@ -148,6 +160,17 @@ class TableRow:
     rematch_id: str | None = None
     rematch_of: str | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    fair: list[FairRow] = field(default_factory=list)
+
+
+@dataclass
+class FairRow:
+    """One deal's fair-deal secret and seeds (``dealt``: the seeds are fixed)."""
+
+    deal: int
+    secret: str
+    seeds: list[str]
+    dealt: bool = False
 
 
 @dataclass

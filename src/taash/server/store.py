@@ -26,11 +26,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from taash.games.base import Json
 from taash.server.schema import (
     ActionRow,
+    FairRow,
     PlayerRow,
     SeatRow,
     SessionRow,
     TableRow,
     actions,
+    fair_deals,
     game_tables,
     link_codes,
     metadata,
@@ -169,6 +171,7 @@ class Store:
              "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,
              "webhook": None, "email": None, "notified_version": -1,
              "reminded_version": -1, "player_id": s.player_id} for s in t.seats])
+        await Store._insert_fair(conn, t.id, t.fair)
 
     async def load_table(self, table_id: str) -> TableRow | None:
         async with self.engine.connect() as conn:
@@ -180,7 +183,35 @@ class Store:
             rows = await conn.execute(select(seats).where(seats.c.table_id == table_id)
                                       .order_by(seats.c.seat))
             t.seats = [seat_row_of(s) for s in rows]
+            t.fair = await self._select_fair(conn, table_id)
         return t
+
+    # -- fair deals --------------------------------------------------------------------------
+    @staticmethod
+    async def _insert_fair(conn: AsyncConnection, table_id: str,
+                           rows: Sequence[FairRow]) -> None:
+        if rows:
+            await conn.execute(fair_deals.insert(), [
+                {"table_id": table_id, "deal": f.deal, "secret": f.secret,
+                 "seeds": json.dumps(f.seeds), "dealt": f.dealt} for f in rows])
+
+    @staticmethod
+    async def _select_fair(conn: AsyncConnection, table_id: str) -> list[FairRow]:
+        rows = await conn.execute(select(fair_deals).where(fair_deals.c.table_id == table_id)
+                                  .order_by(fair_deals.c.deal))
+        return [FairRow(deal=r.deal, secret=r.secret, seeds=list(json.loads(r.seeds)),
+                        dealt=bool(r.dealt)) for r in rows]
+
+    async def load_fair(self, table_id: str) -> list[FairRow]:
+        """The table's fair-deal secrets and seeds, deal by deal."""
+        async with self.engine.connect() as conn:
+            return await self._select_fair(conn, table_id)
+
+    async def save_fair(self, table_id: str, rows: Sequence[FairRow]) -> None:
+        """Write the table's fair-deal rows as they are now (a few per table)."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(fair_deals.delete().where(fair_deals.c.table_id == table_id))
+            await self._insert_fair(conn, table_id, rows)
 
     async def load_seats(self, table_id: str) -> list[SeatRow]:
         async with self.engine.connect() as conn:

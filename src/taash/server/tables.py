@@ -23,7 +23,7 @@ from taash.server.errors import (
     NotOver,
     Unauthorized,
 )
-from taash.server.match import build_match, turn_of
+from taash.server.match import build_match, check_seed, new_fair_row, turn_of
 from taash.server.store import PlayerRow, SeatRow, TableRow
 from taash.server.wire import iso
 
@@ -151,10 +151,12 @@ class Tables:
                      live: bool, open_: bool, bot_delay_ms: int | None,
                      turn_timer_s: float | None, first_seat: int | None,
                      rematch_of: str | None = None,
-                     player: PlayerRow | None = None) -> tuple[TableRow, dict[int, str]]:
+                     player: PlayerRow | None = None,
+                     seed: str | None = None) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
-        belongs to ``player``, if given, named after them unless it has a name."""
+        belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
+        creator's seed for the first deal (fair deals)."""
         hub = self.hub
         try:
             cls = game_class(game)
@@ -182,7 +184,9 @@ class Tables:
                      bot_delay_ms=(hub.settings.bot_delay_ms if live else 0)
                      if bot_delay_ms is None else bot_delay_ms,
                      turn_timer_s=turn_timer_s, created=now, updated=now, rematch_of=rematch_of,
-                     seats=rows)
+                     seats=rows, fair=[new_fair_row(0, n)])
+        if seed is not None and creator is not None:
+            t.fair[0].seeds[creator.seat] = check_seed(seed)
         state = build_match(t)
         t.to_move = turn_of(state)
         if rematch_of is None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from taash.games.base import Json, MatchState
 from taash.server.autoplay import turn_deadline
+from taash.server.match import fair_record, fair_view
 from taash.server.presence import connected
 
 if TYPE_CHECKING:
@@ -33,7 +34,10 @@ def turn_ends(room: Room) -> str | None:
 
 
 def table_info(room: Room) -> JsonObject:
+    """The table's info (in every view); ``fair``: the current deal's commit and seeds and the
+    next deal's commit, on a table that deals fair (else null)."""
     m = room.meta
+    dealt = sum(1 for f in m.fair if f.dealt)
     return {
         "id": m.id, "game": m.game, "options": m.options, "live": m.live, "open": m.open,
         "bot_delay_ms": m.bot_delay_ms, "turn_timer_s": m.turn_timer_s,
@@ -41,6 +45,7 @@ def table_info(room: Room) -> JsonObject:
         "created": iso(m.created), "updated": iso(m.updated), "version": room.version,
         "over": bool(room.state.is_over()), "to_move": m.to_move,
         "rematch": m.rematch_id, "rematch_of": m.rematch_of,
+        "fair": fair_view(m, dealt - 1) if dealt else None,
         "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,
                    "claimed": s.claimed or s.type == "bot",
                    "connected": connected(room, s.seat)} for s in m.seats],
@@ -101,4 +106,5 @@ def record(room: Room) -> JsonObject:
     hides them)."""
     rec = room.state.record(hide_current=True)
     rec["table"] = room.id
+    fair_record(room.meta, rec)
     return rec

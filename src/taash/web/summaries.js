@@ -55,7 +55,25 @@ export class Summaries {
     if (s.trick) {
       rows.push(h('p', { class: 'sub' }, t('final_trick')), this.playsBlock(s.trick.plays, s.trick.winner));
     }
+    const fair = this.fairLine(s.index);
+    if (fair) rows.push(fair);
     return rows;
+  }
+
+  /** "fair: checked" (or a warning) for a finished deal, filled in once the page has
+   * recomputed its deck; a "how" link to the page that explains it. */
+  fairLine(index) {
+    const watch = this.table.fair;
+    if (!watch || index < 0 || !(this.table.info && this.table.info.fair)) return null;
+    const text = h('span', { class: 'fair-text' }, t('fair_checking'));
+    const line = h('p', { class: 'fair-check', 'data-state': 'checking' }, text, ' · ',
+      h('a', { href: '/assets/fair.html', target: '_blank', rel: 'noopener', class: 'fair-how' }, t('fair_how')));
+    watch.check(index).then((r) => {
+      text.textContent = t(r.key);
+      line.dataset.state = r.ok ? 'ok' : 'warning';
+      if (!r.ok) line.classList.add('warning');
+    });
+    return line;
   }
 
   /** A trick as rows: who played what, the winner starred. */

@@ -5,6 +5,7 @@
 import { act as sendAction } from './acting.js';
 import { api, Live, seatAt, saveSeat, forgetSeat, setting } from './api.js';
 import { sortHand, cardName } from './cards.js';
+import { FairWatch } from './fair.js';
 import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
 import { Hand } from './hand.js';
@@ -37,6 +38,7 @@ class TableView {
     this.waiters = []; // moves waiting for the connection to come back
     this.hint = null;
     this.summaries = new Summaries(this);
+    this.fair = new FairWatch(this);
     this.conn = 'connecting';
     this.live = null;
     this.poll = null;
@@ -179,6 +181,7 @@ class TableView {
     if (!this.game) this.game = rendererFor(v.game, this);
     this.view = v;
     this.version = v.version;
+    this.fair.seen(v);
     let done = null;
     if (prev && events) {
       const ev = events.find((e) => e.type === 'trick');

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from taash.cli_common import fail, game_and_options
+from taash.cli_common import fail, game_and_options, record_checked
 from taash.games.base import RecordError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -34,20 +34,11 @@ def read_source(file: str) -> str:
 @record_app.command("verify")
 def record_verify(file: Annotated[str, typer.Argument(help="record file, or - for stdin")]) -> None:
     """Replay a record, check every action and fair deal, and print its summary as JSON."""
-    from taash.fair import NotFair
-    from taash.record import ReplayError, verify
+    from taash.record import verify
 
     text = read_source(file)
-    try:
+    with record_checked():
         summary = verify(text)
-    except ReplayError as e:
-        typer.echo(str(e), err=True)
-        raise typer.Exit(1) from None
-    except RecordError as e:
-        fail(f"malformed record: {e}")
-    except NotFair as e:
-        typer.echo(str(e), err=True)
-        raise typer.Exit(3) from None
     typer.echo(json.dumps(summary))
 
 

@@ -7,6 +7,8 @@ serve) can use it without importing the command line itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 import typer
@@ -37,3 +39,22 @@ def game_and_options(game: str, options: str | None) -> tuple[str, object]:
     except RecordError as e:
         fail(str(e))
     return game, opts
+
+
+@contextmanager
+def record_checked() -> Iterator[None]:
+    """Checking a record: an illegal action exits 1 with its one line, a malformed record 2,
+    a fair deal whose proof fails 3 (RECORD.md's exit codes, as ``record verify`` gives them)."""
+    from taash.fair import NotFair
+    from taash.record import ReplayError
+
+    try:
+        yield
+    except ReplayError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(1) from None
+    except RecordError as e:
+        fail(f"malformed record: {e}")
+    except NotFair as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(3) from None

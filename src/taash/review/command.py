@@ -22,8 +22,8 @@ import typer
 from rich.text import Text
 from typer.core import TyperCommand
 
-from taash.cli_common import fail
-from taash.games.base import Json, RecordError
+from taash.cli_common import fail, record_checked
+from taash.games.base import Json
 from taash.play.screen import Screen, make_console, suit_order
 from taash.review.analyse import BOT_BUDGET_MS, ActionReview, DealAnalysis, analyse_deal
 from taash.review.replay import DealReplay, Step, Trick, load_record, replay_deal
@@ -70,20 +70,10 @@ def review(
     hand or only --seat's, q quit.  Piped, it prints every trick once.
     """
     from taash.cli import read_source
-    from taash.fair import NotFair
-    from taash.record import ReplayError
 
     text = read_source(file)
-    try:
+    with record_checked():
         rec, summary = load_record(text)
-    except ReplayError as e:
-        typer.echo(str(e), err=True)
-        raise typer.Exit(1) from None
-    except RecordError as e:
-        fail(f"malformed record: {e}")
-    except NotFair as e:
-        typer.echo(str(e), err=True)
-        raise typer.Exit(3) from None
     n_deals = len(rec["deals"])
     if n_deals == 0:
         fail("the record has no deals to review")

@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0004 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0005 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -102,6 +102,9 @@ players = Table(
     Column("language", String(8), nullable=False),
     Column("created", Float, nullable=False),
     Column("deleted", Float, nullable=True),
+    # the confirmed e-mail address, lower-cased (0005)
+    Column("email", String(254), nullable=True),
+    Index("ix_players_email", "email", unique=True),
 )
 
 # a player's signed-in browsers (0002): the cookie holds a random secret, the row its sha256
@@ -125,6 +128,44 @@ link_codes = Table(
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False),
     Column("used", Float, nullable=True),  # when it signed a device in (or was replaced)
+)
+
+# a player's passkeys (0005): WebAuthn credentials, ids and COSE keys in base64url
+passkeys = Table(
+    "passkeys", metadata,
+    Column("credential_id", String(1400), primary_key=True),
+    Column("player_id", String(24), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(200), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+)
+
+# one-time e-mail links (0005), "confirm" an address or "sign_in": only the link's sha256 is kept
+email_links = Table(
+    "email_links", metadata,
+    Column("link_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("email", String(254), nullable=False, index=True),
+    Column("player_id", String(24), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("used", Float, nullable=True),
+)
+
+# personal API tokens (0005): named, scoped ("play read"), kept as their sha256, revocable
+api_tokens = Table(
+    "api_tokens", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("player_id", String(24), nullable=False, index=True),
+    Column("name", String(64), nullable=False),
+    Column("scopes", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+    Column("revoked", Float, nullable=True),
 )
 
 

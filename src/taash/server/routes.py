@@ -4,9 +4,11 @@ them)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Literal
 
 from fastapi import Body, FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import GAMES
@@ -110,7 +112,23 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Json]:
+        """Liveness: the process answers."""
         return {"ok": True}
+
+    @app.get("/api/ready", tags=["server"],
+             responses={503: {"description": "the store or the bus does not answer"}})
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness, for a load balancer: the store and the bus both answer (within 2 s)."""
+        hub = get_hub(request)
+        parts: dict[str, Json] = {}
+        for name, probe in (("store", hub.store.ping), ("bus", hub.bus.check)):
+            try:
+                await asyncio.wait_for(probe(), 2.0)
+                parts[name] = "ok"
+            except Exception as e:  # any failure means "not ready", said in one word
+                parts[name] = f"unreachable: {type(e).__name__}"
+        ok = all(v == "ok" for v in parts.values())
+        return JSONResponse({"ok": ok, **parts}, status_code=200 if ok else 503)
 
     @app.get("/api/games", tags=["server"])
     async def games() -> list[dict[str, Json]]:

@@ -150,6 +150,11 @@ class Store:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
 
+    async def ping(self) -> None:
+        """Raise if the database cannot answer a query (readiness)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
     def _writing(self) -> AbstractAsyncContextManager[None]:
         return self._write_lock if self._write_lock is not None else _NullLock()
 

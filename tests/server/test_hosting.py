@@ -98,3 +98,48 @@ def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Pa
     finally:
         srv.stop()
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def serve_check(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "taash", "serve", "--check-config", *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    r = serve_check("--db", f"sqlite:///{db}", "--redis", "redis://127.0.0.1:6379/0",
+                    "--public-url", "https://cards.example.org")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "configuration ok"
+    assert "schema new" in r.stdout and "redis: redis://127.0.0.1:6379/0" in r.stdout
+    assert not db.exists()  # a check makes no database
+    port = Server(None).port  # a free port nothing listens on
+    bad = [
+        (("--db", f"postgresql://postgres@127.0.0.1:{port}/x"), "cannot reach the database"),
+        (("--db", f"sqlite:///{db}", "--redis", f"redis://127.0.0.1:{port}/0"),
+         "cannot reach Redis"),
+        (("--db", f"sqlite:///{db}", "--public-url", "ftp://x/y"), "--public-url"),
+        (("--db", f"sqlite:///{db}", "--forwarded-allow-ips", "bogus"), "not an address"),
+        (("--db", f"sqlite:///{db}", "--smtp", "http://x"), ""),
+        (("--db", "mysql://x/y"), "unsupported database"),
+    ]
+    for args, words in bad:
+        r = serve_check(*args)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert r.stderr.startswith("taash: ") and r.stderr.count("\n") == 1, r.stderr
+        assert words in r.stderr and "Traceback" not in r.stderr
+    assert not db.exists()
+
+
+def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) -> None:
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    for trusted, secure in (("127.0.0.1", True), ("", False)):
+        srv = Server(f"sqlite:///{tmp_path / (trusted or 'none')}.db",
+                     "--forwarded-allow-ips", trusted).start()
+        try:
+            r = httpx.get(srv.base + "/api/me", headers=https, timeout=5)
+            assert r.status_code == 200
+            cookie = r.headers["set-cookie"].lower()
+            assert ("; secure" in cookie) is secure, cookie
+        finally:
+            srv.stop()

@@ -9,6 +9,7 @@ import gc
 import logging
 import socket
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -80,6 +81,68 @@ async def open_hub(settings: Settings) -> Hub:
     return hub
 
 
+def check_config(settings: Settings) -> None:
+    """``taash serve --check-config``: every setting parsed, the database and Redis reached,
+    nothing started or changed (the schema is only read).  One line per part, exit 0; or one
+    error line and exit 2."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from taash.server.ops import head_revision, revision
+
+    try:
+        url = settings.resolved_db_url()
+        settings.check_public_url()
+        settings.check_forwarded()
+        if settings.smtp_url:
+            from taash.server.notify import NotifyConfigError, SmtpConfig
+            try:
+                SmtpConfig.parse(settings.smtp_url)
+            except NotifyConfigError as e:
+                raise ConfigError(str(e)) from None
+    except ConfigError as e:
+        raise _fail(str(e)) from None
+    where = url.render_as_string(hide_password=True)
+
+    async def reach() -> str | None:
+        if url.get_backend_name() == "sqlite" and not Path(url.database or "").exists():
+            return None  # the file is made at the first start, not by a check
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+        return await revision(url)
+
+    async def reach_all() -> str | None:
+        rev = await reach()
+        if settings.redis_url:
+            import redis.asyncio as aioredis
+
+            r = aioredis.from_url(settings.redis_url, socket_timeout=3)
+            try:
+                await r.ping()
+            finally:
+                await r.aclose()
+        return rev
+
+    try:
+        rev = asyncio.run(reach_all())
+    except Exception as e:
+        msg = str(getattr(e, "orig", None) or e).strip().splitlines()
+        part = "Redis" if "redis" in type(e).__module__ else f"the database {where}"
+        raise _fail(f"cannot reach {part}: {msg[0] if msg else type(e).__name__}") from None
+    head = head_revision()
+    schema = ("new (made at start)" if rev is None else
+              f"{rev}, up to date" if rev == head else f"{rev} (taken to {head} at start)")
+    typer.echo(f"database: {where}, schema {schema}")
+    typer.echo(f"redis: {settings.redis_url or 'none (one instance)'}")
+    typer.echo(f"smtp: {settings.smtp_url or 'none (no e-mails)'}")
+    typer.echo(f"public url: {settings.public_url or 'from the address served on'}")
+    typer.echo(f"trusted proxies: {settings.forwarded_allow_ips or 'none'}")
+    typer.echo("configuration ok")
+
+
 def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     import uvicorn
 
@@ -87,6 +150,8 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
 
     try:
         url = settings.resolved_db_url()
+        settings.check_public_url()
+        settings.check_forwarded()
     except ConfigError as e:
         raise _fail(str(e)) from None
     if settings.smtp_url:
@@ -123,7 +188,9 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         app = create_app(settings, hub=hub)
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
-                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20)
+                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20,
+                                proxy_headers=True,
+                                forwarded_allow_ips=settings.forwarded_allow_ips or [])
         server = _StoppingServer(config)
         server.hub = hub
         where = url.render_as_string(hide_password=True)
@@ -179,6 +246,13 @@ def register(app: typer.Typer) -> None:
             "--webhook-allow-private", help="let turn webhooks call private, loopback and "
             "link-local addresses; for a trusted network only "
             "[env TAASH_WEBHOOK_ALLOW_PRIVATE, default off]")] = False,
+        forwarded_allow_ips: Annotated[str | None, typer.Option(
+            "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
+            help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
+                 "(default 127.0.0.1: Caddy on this machine; '' for none)")] = None,
+        check: Annotated[bool, typer.Option(
+            "--check-config", help="check the settings, reach the database and Redis, "
+                                   "and exit without serving")] = False,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "warning",
     ) -> None:
         """Run the game server: HTTP API, live channel and web interface."""
@@ -200,6 +274,11 @@ def register(app: typer.Typer) -> None:
             settings.bot_delay_ms = bot_delay
         if webhook_allow_private:
             settings.webhook_allow_private = True
+        if forwarded_allow_ips is not None:
+            settings.forwarded_allow_ips = forwarded_allow_ips.strip()
         if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):
             raise _fail(f"unknown log level {log_level!r}")
+        if check:
+            check_config(settings)
+            return
         serve(settings, host, port, log_level)

@@ -100,6 +100,9 @@ class Settings:
     timer_bot_level: str = "easy"
     #: let webhooks call private, loopback and link-local addresses (a trusted network only)
     webhook_allow_private: bool = False
+    #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
+    #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
+    forwarded_allow_ips: str = "127.0.0.1"
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -115,7 +118,34 @@ class Settings:
             rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
+            forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
         )
+
+    def check_forwarded(self) -> None:
+        """The trusted proxies must be addresses or networks (ConfigError otherwise)."""
+        import ipaddress
+
+        for part in self.forwarded_allow_ips.split(","):
+            part = part.strip()
+            if part in ("", "*") or part.startswith("unix:"):
+                continue
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ConfigError(f"--forwarded-allow-ips: {part!r} is not an address or a "
+                                  "network (e.g. 127.0.0.1,10.0.0.0/8)") from None
+
+    def check_public_url(self) -> None:
+        """The public URL must be http(s)://host[:port] with no path (ConfigError otherwise)."""
+        from urllib.parse import urlsplit
+
+        if not self.public_url:
+            return
+        u = urlsplit(self.public_url)
+        if u.scheme not in ("http", "https") or not u.hostname or u.path not in ("", "/") \
+                or u.query or u.fragment:
+            raise ConfigError(f"--public-url {self.public_url!r}: give the origin players "
+                              "reach, like https://cards.example.org")
 
     def resolved_db_url(self) -> URL:
         return normalize_db_url(self.db_url or default_db_url())

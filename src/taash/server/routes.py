@@ -17,6 +17,7 @@ from taash.server.errors import BadRequest, Unauthorized
 from taash.server.hub import Hub
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
+from taash.server.players import clean_name
 from taash.server.room import Room
 from taash.server.store import PlayerRow
 from taash.server.tokens import Holder, is_personal
@@ -26,7 +27,8 @@ from taash.server.tokens import Holder, is_personal
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["human", "bot"]
-    name: str | None = Field(None, max_length=40)
+    name: str | None = Field(None, max_length=200,
+                             description="plain text, 1 to 24 characters (as a player's name)")
     level: Literal["random", "easy", "hard", "heuristic"] | None = None
 
 
@@ -63,7 +65,8 @@ class ActionBody(BaseModel):
 class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = Field(None, ge=0, le=7)
-    name: str | None = Field(None, max_length=40)
+    name: str | None = Field(None, max_length=200,
+                             description="plain text, 1 to 24 characters (as a player's name)")
 
 
 class TokensBody(BaseModel):
@@ -88,6 +91,17 @@ def bearer(request: Request | WebSocket, token: str | None) -> str | None:
     if auth and auth.lower().startswith("bearer "):
         return auth[7:].strip() or None
     return token
+
+
+def seat_name(raw: str | None, where: str) -> str | None:
+    """A seat's name as asked for at a new table or a join: a player's name's rule (plain
+    text, 1 to 24 characters), so what a seat shows is as safe as what a player shows."""
+    if raw is None:
+        return None
+    try:
+        return clean_name(raw)
+    except BadRequest as e:
+        raise BadRequest(f"{where}: {e.message}") from None
 
 
 def get_hub(request: Request | WebSocket) -> Hub:
@@ -152,8 +166,9 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         hub = get_hub(request)
         specs = None
         if body.seats is not None:
-            specs = [{"type": s.type, "name": s.name,
-                      "level": "easy" if s.level == "heuristic" else s.level} for s in body.seats]
+            specs = [{"type": s.type, "name": seat_name(s.name, f"seats[{i}].name"),
+                      "level": "easy" if s.level == "heuristic" else s.level}
+                     for i, s in enumerate(body.seats)]
         t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
@@ -181,7 +196,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """Claim a free seat of an open table."""
         b = body or JoinBody(seat=None, name=None)
         seat, token = await get_hub(request).tables.join(
-            table_id, b.seat, b.name, await acting_player(request, settings))
+            table_id, b.seat, seat_name(b.name, "name"), await acting_player(request, settings))
         return {"id": table_id, "seat": seat, "token": token,
                 "url": f"/t/{table_id}?seat={seat}&token={token}"}
 

@@ -165,6 +165,15 @@ def test_an_invite_link_seats_the_terminal_once(server: Server) -> None:
     assert rc == 0 and err == "", (err, p.out[-2000:])
     assert "as seat 1" in p.out and "Match over" in p.out and "Traceback" not in p.out
     assert re.search(r"Host \(0\) plays ", p.out)
+    # the way back to the seat, with its new token, which plays it (the match is over: it
+    # shows the table and ends at once)
+    back = re.search(r"to come back to it, (taash play .+ --token (\S+))\)", p.out)
+    assert back, p.out[:2000]
+    assert back.group(2) != tokens_of(t)[1]
+    with httpx.Client(base_url=server.base) as c:
+        v = c.get(f"/api/tables/{t['id']}/view",
+                  headers={"Authorization": f"Bearer {back.group(2)}"})
+        assert v.status_code == 200 and v.json()["seat"] == 1
     # the seat is a player's now: the link is spent, for the terminal and for a browser
     again = subprocess.run([sys.executable, "-m", "taash", "play", "--server", server.base,
                             "--invite", link], capture_output=True, text=True, timeout=60,

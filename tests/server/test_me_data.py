@@ -150,3 +150,28 @@ def test_deleting_the_account_removes_it_and_hands_a_live_seat_to_a_bot(
     finally:
         b.close()
         friend.close()
+
+
+def test_tokens_export_and_delete_on_postgresql(pg_url: str) -> None:
+    """The same queries on PostgreSQL: a token made, used, listed and revoked; the export; the
+    deletion, with a live seat handed to a bot."""
+    srv = Server(pg_url, "--bot-delay", "0").start()
+    try:
+        b = Browser(srv)
+        b.first_visit()
+        made = make_token(b, "pg", ["play"])
+        t = b.create(seats=[{"type": "human"}, {"type": "human"}])
+        with httpx.Client(base_url=srv.base, headers=bearer(made["token"])) as program:
+            v = program.get(f"/api/tables/{t['id']}/view")
+            assert v.status_code == 200 and v.json()["seat"] == 0
+        assert b.http.get("/api/me/tokens").json()[0]["last_used"] is not None
+        data = b.http.get("/api/me/export").json()
+        assert [x["id"] for x in data["tables"]] == [t["id"]]
+        assert b.send("DELETE", f"/api/me/tokens/{made['id']}").status_code == 200
+        r = b.send("DELETE", "/api/me", {"confirm": "delete"})
+        assert r.status_code == 200 and r.json()["tables"] == 1, r.text
+        seat = httpx.get(f"{srv.base}/api/tables/{t['id']}").json()["table"]["seats"][0]
+        assert seat["name"] == "deleted player" and seat["type"] == "bot"
+        b.close()
+    finally:
+        srv.stop()

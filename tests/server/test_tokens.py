@@ -224,3 +224,48 @@ def test_token_requests_are_rate_limited(tmp_path: Path) -> None:
         b.close()
     finally:
         srv.stop()
+
+
+def test_a_token_revoked_on_one_instance_ends_on_the_other(pg_url: str, redis_url: str,
+                                                           tmp_path: Path) -> None:
+    """Two instances on one database and one bus: a token's socket and stream on one close at
+    once when the token is revoked through the other, and its requests there are refused."""
+    a = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", log=tmp_path / "a.log")
+    b = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", log=tmp_path / "b.log")
+    a.start()
+    b.start()
+    try:
+        player = Browser(b)
+        player.first_visit()
+        made = make_token(player, "two instances", ["read"])
+        tid = player.create(seats=[{"type": "human"}, {"type": "bot"}])["id"]
+        ws = ws_connect(f"{a.ws_base}/api/tables/{tid}/ws", bearer(made["token"]))
+        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+        done = threading.Event()
+
+        def read() -> None:
+            with httpx.Client(base_url=a.base, headers=bearer(made["token"]), timeout=30) as h, \
+                    h.stream("GET", f"/api/tables/{tid}/stream") as s:
+                for _ in s.iter_lines():
+                    pass
+            done.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        time.sleep(0.5)
+        began = time.monotonic()
+        assert player.send("DELETE", f"/api/me/tokens/{made['id']}").status_code == 200
+        closed = False
+        try:
+            while time.monotonic() - began < 5:
+                assert json.loads(ws.recv(timeout=5))["type"] in ("ping", "table")
+        except Exception:
+            closed = True
+        ws.close()
+        assert closed and time.monotonic() - began < 5, "the socket on the other instance"
+        assert done.wait(5), "the stream on the other instance is still open"
+        with httpx.Client(base_url=a.base, headers=bearer(made["token"])) as again:
+            assert again.get(f"/api/tables/{tid}/view").status_code == 401
+        player.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -185,10 +185,12 @@ def sit(client: Client, token: str | None, table: str | None,
                          headers={"Authorization": f"Bearer {link.token}",
                                   "Origin": client.base})
     client.http.cookies.clear()
-    if got.get("token"):
-        client.auth = str(got["token"])
-    else:
+    if not got.get("token"):
         raise ValueError("this invite's seat is yours already: play it with --token")
+    client.auth = str(got["token"])
+    # the link is spent: the seat's new token is the only way back to it from here
+    client.say(f"(the seat is yours: to come back to it, taash play --server {client.base} "
+               f"--table {link.table} --token {client.auth})")
     return Seat(link.table, int(got["seat"]))
 
 
@@ -494,7 +496,8 @@ def play_remote(server: str | None, token: str | None, table: str | None, seat: 
         fail("--invite with a link that names no server needs --server URL")
     if urlsplit(base).scheme not in ("http", "https"):
         fail(f"--server must be an http:// or https:// URL, not {base!r}")
-    client = Client(base, lambda text: console.print(Text(text, style="dim")),
+    # notes unwrapped: a command in one may be copied whole
+    client = Client(base, lambda text: console.print(Text(text, style="dim"), soft_wrap=True),
                     float(os.environ.get("TAASH_GIVE_UP_S") or GIVE_UP_S))
     follower: Follower | None = None
     try:

@@ -269,3 +269,21 @@ def test_a_token_revoked_on_one_instance_ends_on_the_other(pg_url: str, redis_ur
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_play_token_claims_an_invite_for_its_player(player: Browser, server: Server) -> None:
+    made = make_token(player, "claimer")
+    with httpx.Client(base_url=server.base) as host:
+        t = host.post("/api/tables", json={"game": "court-piece-2p", "live": False}).json()
+    invite = tokens_of(t)[1]
+    with httpx.Client(base_url=server.base, headers=bearer(made["token"])) as program:
+        r = program.post(f"/api/tables/{t['id']}/claim")
+        assert r.status_code == 401 and "invite's token" in r.json()["error"]["message"]
+        r = program.post(f"/api/tables/{t['id']}/claim?token={invite}")
+        assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+        assert program.get(f"/api/tables/{t['id']}/view").json()["seat"] == 1
+    assert [(m["id"], m["seat"]) for m in player.http.get("/api/me/tables").json()
+            if m["id"] == t["id"]] == [(t["id"], 1)]
+    read = make_token(player, "reader", ["read"])["token"]
+    with httpx.Client(base_url=server.base, headers=bearer(read)) as program:
+        assert program.post(f"/api/tables/{t['id']}/claim?token=x").status_code == 403

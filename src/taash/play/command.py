@@ -58,7 +58,7 @@ def play(
         show_default=False)] = None,
     token: Annotated[str | None, typer.Option(
         envvar="TAASH_TOKEN", help="at a server: your personal API token (made on the "
-        "site's account panel; or TAASH_TOKEN)", show_default=False)] = None,
+        "site's account panel), or a seat's token; or TAASH_TOKEN", show_default=False)] = None,
     table: Annotated[str | None, typer.Option(
         help="at a server: the table's id", show_default=False)] = None,
     invite: Annotated[str | None, typer.Option(

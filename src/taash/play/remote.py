@@ -213,15 +213,20 @@ class Follower:
         self.stopped.set()
 
     def _run(self) -> None:
+        # a client of its own: this thread reads while the main one posts
+        with httpx.Client(base_url=self.client.base, headers={"User-Agent": "taash-terminal"},
+                          timeout=httpx.Timeout(60.0, connect=5.0)) as http:
+            self._follow(http)
+
+    def _follow(self, http: httpx.Client) -> None:
         tries = 0
         down_since: float | None = None
         path = f"/api/tables/{self.seat.table}/stream"
         while not self.stopped.is_set():
             try:
                 params = {**self.seat.params(), "since": self.since}
-                with self.client.http.stream("GET", path, params=params,
-                                             headers=self.client.headers(),
-                                             timeout=httpx.Timeout(60.0, connect=5.0)) as r:
+                with http.stream("GET", path, params=params,
+                                 headers=self.client.headers()) as r:
                     if 400 <= r.status_code < 500 and r.status_code != 429:
                         r.read()
                         self.queue.put(("refused", _error_of(r)))

@@ -370,6 +370,7 @@ class RemoteTable(Table):
         self.follower = follower
         self.ids = (f"term-{secrets.token_hex(4)}-{n}" for n in itertools.count(1))
         self.shown = False  # the table is on the screen already (after a refusal)
+        self.waiting = -1  # the version at which "waiting for" was last said
         # the loop and the narration read only what RemoteMatch gives (a view, its summary)
         super().__init__(cast(MatchState, remote), **kw)
 
@@ -393,6 +394,9 @@ class RemoteTable(Table):
                     "[y/N] ")):
                 self.act(self.human, "molodka:" + ",".join(str(c) for c in hand))
                 return
+        if isinstance(to_move, int) and self.waiting != self.remote.version:
+            self.waiting = self.remote.version  # said once a move, not once a message
+            self.say((f"(waiting for {self.screen.name(to_move)}\u2026)", "dim"))
         self.follow()
 
     # -- the server's side -------------------------------------------------------------------

@@ -28,6 +28,7 @@ from taash.server.presence import Presence
 from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
+from taash.server.tokens import Tokens
 
 log = logging.getLogger("taash.server")
 
@@ -57,6 +58,7 @@ class Hub:
         self.tables = Tables(self)
         self.players = Players(self)
         self.linker = Linker(self)
+        self.tokens = Tokens(self)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)

@@ -21,7 +21,8 @@ from taash.server.feed import catch_up, check_watchers, pump
 from taash.server.guard import TokenBuckets
 from taash.server.me import cookie_player
 from taash.server.room import Room
-from taash.server.routes import bearer, get_hub
+from taash.server.routes import bearer, get_hub, holder_of
+from taash.server.tokens import watch_key
 
 log = logging.getLogger("taash.server")
 
@@ -40,16 +41,25 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
         public view."""
         hub = get_hub(request)
         tok = bearer(request, token)
-        who = await cookie_player(request, settings) if not tok and seat is not None else None
-        room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
-                                                      who.player.id if who else None)
+        holder = await holder_of(request, tok, "read")
+        key = None  # the session or personal token whose revoking closes the stream
+        s: int | None
+        if holder is not None:  # a personal token: the seat of its player there
+            room, s = await hub.tables.authorize(table_id, None, seat, holder.player.id)
+            key = watch_key(holder.token.id)
+        else:
+            who = (await cookie_player(request, settings)
+                   if not tok and seat is not None else None)
+            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                          who.player.id if who else None)
+            key = who.session.id if who is not None else None
         if s is None:
             check_watchers(room)
 
         async def lines() -> AsyncIterator[str]:
             sub = room.subscribe(s)
-            if who is not None:
-                hub.players.watch(who.session.id, sub)
+            if key is not None:
+                hub.players.watch(key, sub)
             try:
                 msgs, v = await catch_up(room, s, since)
                 sub.skip_to(v)
@@ -59,8 +69,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                     yield m + "\n"
             finally:
                 room.unsubscribe(sub)
-                if who is not None:
-                    hub.players.unwatch(who.session.id, sub)
+                if key is not None:
+                    hub.players.unwatch(key, sub)
 
         return StreamingResponse(lines(), media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store",
@@ -71,13 +81,22 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                    since: int | None = None, seat: int | None = None) -> None:
         hub = get_hub(websocket)
         await websocket.accept()
+        key = None  # the session or personal token whose revoking closes the socket
+        can_act = True
+        s: int | None
         try:
             tok = bearer(websocket, token)
-            # a seat by the session cookie: from this site's pages only (CrossSite)
-            who = (await cookie_player(websocket, settings)
-                   if not tok and seat is not None else None)
-            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
-                                                          who.player.id if who else None)
+            holder = await holder_of(websocket, tok, "read")
+            if holder is not None:  # a personal token: acting needs its play scope
+                room, s = await hub.tables.authorize(table_id, None, seat, holder.player.id)
+                key, can_act = watch_key(holder.token.id), holder.can("play")
+            else:
+                # a seat by the session cookie: from this site's pages only (CrossSite)
+                who = (await cookie_player(websocket, settings)
+                       if not tok and seat is not None else None)
+                room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                              who.player.id if who else None)
+                key = who.session.id if who is not None else None
             if s is None:
                 check_watchers(room)
         except DomainError as e:
@@ -91,15 +110,15 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                 await websocket.send_text(text)
 
         sub = room.subscribe(s)
-        if who is not None:
-            hub.players.watch(who.session.id, sub)
+        if key is not None:
+            hub.players.watch(key, sub)
         try:
             msgs, v = await catch_up(room, s, since)
             sub.skip_to(v)
             for m in msgs:
                 await send(m)
             sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
-            receiver = asyncio.create_task(_receive_all(websocket, room, s, send))
+            receiver = asyncio.create_task(_receive_all(websocket, room, s, send, can_act))
             done, pending = await asyncio.wait({sender, receiver},
                                                return_when=asyncio.FIRST_COMPLETED)
             for t in pending:
@@ -115,8 +134,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
             pass
         finally:
             room.unsubscribe(sub)
-            if who is not None:
-                hub.players.unwatch(who.session.id, sub)
+            if key is not None:
+                hub.players.unwatch(key, sub)
             with contextlib.suppress(Exception):
                 await websocket.close(code=1001 if hub.closing else 1000)
 
@@ -148,7 +167,8 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
     return None
 
 
-async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) -> None:
+async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
+                       can_act: bool = True) -> None:
     buckets = TokenBuckets(room.hub.settings.rate_limit, room.hub.settings.rate_burst)
     while True:
         text = await ws.receive_text()
@@ -164,6 +184,10 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) 
         cid = msg.get("id")
         if kind == "ping":
             await send(wire.ping_message("pong", room.version, time.time()))
+            continue
+        if kind in ("seed", "action") and not can_act:
+            await send(_refusal(cid, "forbidden", "this token's scope is read: acting needs "
+                                "a token with the play scope"))
             continue
         if kind == "seed":  # the seat's seed for the next deal (fair deals)
             if seat is None:

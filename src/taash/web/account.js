@@ -3,6 +3,7 @@
 // device in with a code made on another (asking first whether this device's guest tables go
 // with it); the signed-in devices, each of which can be signed out.
 import { api, myServerTables } from './api.js';
+import { accountDataPanel } from './account_data.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast, showDialog } from './ui.js';
 
@@ -31,7 +32,8 @@ class Account {
         this.input,
         h('button', { class: 'btn', type: 'submit', 'data-action': 'use-code' }, t('link_sign_in'))),
       h('details', { class: 'sessions-box', ontoggle: (e) => { if (e.target.open) this.loadSessions(); } },
-        h('summary', { 'data-action': 'show-sessions' }, t('sessions')), this.sessionsBox));
+        h('summary', { 'data-action': 'show-sessions' }, t('sessions')), this.sessionsBox),
+      accountDataPanel()); // tokens, export, delete: account_data.js
     if (code) {
       setTimeout(() => {
         if (!this.el.isConnected) return;

@@ -250,6 +250,9 @@ def register(app: typer.Typer) -> None:
             "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
             help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
                  "(default 127.0.0.1: Caddy on this machine; '' for none)")] = None,
+        metrics_token: Annotated[str | None, typer.Option(
+            "--metrics-token", envvar="TAASH_METRICS_TOKEN",
+            help="turn GET /metrics (Prometheus) on for requests bearing this token")] = None,
         check: Annotated[bool, typer.Option(
             "--check-config", help="check the settings, reach the database and Redis, "
                                    "and exit without serving")] = False,
@@ -274,6 +277,10 @@ def register(app: typer.Typer) -> None:
             settings.bot_delay_ms = bot_delay
         if webhook_allow_private:
             settings.webhook_allow_private = True
+        if metrics_token:
+            if len(metrics_token) < 16:
+                raise _fail("--metrics-token: use at least 16 characters")
+            settings.metrics_token = metrics_token
         if forwarded_allow_ips is not None:
             settings.forwarded_allow_ips = forwarded_allow_ips.strip()
         if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):

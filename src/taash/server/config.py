@@ -103,6 +103,8 @@ class Settings:
     #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
     #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
     forwarded_allow_ips: str = "127.0.0.1"
+    #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
+    metrics_token: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -119,6 +121,7 @@ class Settings:
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
         )
 
     def check_forwarded(self) -> None:

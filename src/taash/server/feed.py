@@ -32,6 +32,7 @@ class Subscriber:
         self.min_version = -1
         self.resync = False
         self.ended = False  # the seat's token was withdrawn: the connection closes
+        self.kind = "stream"  # or "ws" (the metrics count them apart)
 
     def push(self, version: int, text: str, info: bool = False) -> None:
         """Queue a message; ``info``: a table message, which may come at the version the

@@ -21,6 +21,7 @@ from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
 from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
+from taash.server.metrics import Metrics
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
 from taash.server.players import Players
@@ -59,8 +60,11 @@ class Hub:
         self.players = Players(self)
         self.linker = Linker(self)
         self.tokens = Tokens(self)
+        self.metrics = Metrics()
+        store.on_write = self.metrics.wrote
 
     async def start(self) -> None:
+        self.metrics.watch(self)
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -89,6 +93,7 @@ class Hub:
         await self.bus.close()
         await self.notifier.close()
         self.thinker.close()
+        self.metrics.stop()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

@@ -110,6 +110,7 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                 await websocket.send_text(text)
 
         sub = room.subscribe(s)
+        sub.kind = "ws"
         if key is not None:
             hub.players.watch(key, sub)
         try:

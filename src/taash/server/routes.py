@@ -8,14 +8,14 @@ import asyncio
 from typing import Annotated, Literal
 
 from fastapi import Body, FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import GAMES
 from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
-from taash.server.errors import BadRequest, Unauthorized
+from taash.server.errors import BadRequest, NotFound, Unauthorized
 from taash.server.hub import Hub
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
@@ -171,6 +171,21 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                 parts[name] = f"unreachable: {type(e).__name__}"
         ok = all(v == "ok" for v in parts.values())
         return JSONResponse({"ok": ok, **parts}, status_code=200 if ok else 503)
+
+    @app.get("/metrics", tags=["server"], include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """Prometheus metrics, when ``--metrics-token`` turned them on (404 otherwise)."""
+        import hmac
+
+        from taash.server.metrics import CONTENT_TYPE
+
+        want = settings.metrics_token
+        if not want:
+            raise NotFound("not found")
+        given = (request.headers.get("authorization") or "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(given.encode(), want.encode()):
+            raise Unauthorized("the metrics token is needed: Authorization: Bearer TOKEN")
+        return Response(get_hub(request).metrics.exposition(), media_type=CONTENT_TYPE)
 
     @app.get("/api/games", tags=["server"])
     async def games() -> list[dict[str, Json]]:

@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
@@ -118,6 +118,8 @@ class Store:
         self._pending: list[_Pending] = []
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
+        #: told (start time, actions) after each group commit: the metrics
+        self.on_write: Callable[[float, int], None] | None = None
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -252,8 +254,11 @@ class Store:
     async def _write_loop(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            started = time.perf_counter()
             try:
                 await self._write_batch(batch)
+                if self.on_write is not None:
+                    self.on_write(started, len(batch))
             except IntegrityError:  # one bad apple (a client id used twice): one at a time
                 for item in batch:
                     if item.done.done():

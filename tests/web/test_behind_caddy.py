@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -24,8 +25,8 @@ from taash.record import verify
 from tests.conftest import unavailable
 from tests.server.conftest import PG_ADMIN, REDIS, _admin
 from tests.server.helpers import ROOT, Server, free_port
-from tests.web.conftest import ARGS, DESKTOP, FAST, PHONE
-from tests.web.helpers import CHROMIUM, attr, play_turn, version
+from tests.web.conftest import DESKTOP, FAST, PHONE
+from tests.web.helpers import attr, play_turn, version
 
 
 def caddyfile(port: int, http_port: int, upstreams: list[int], storage: Path) -> str:
@@ -55,17 +56,32 @@ def wait_ready(url: str, timeout: float = 30) -> None:
     raise AssertionError(f"{url} never became ready")
 
 
-def test_a_deal_through_caddy_survives_sigterm_then_sigkill(tmp_path: Path) -> None:
+def admin(sql: str) -> None:
+    """A PostgreSQL admin statement, from a thread of its own: the browser fixture's
+    Playwright runs an event loop on this one."""
+    errors: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            asyncio.run(_admin(sql))
+        except BaseException as e:
+            errors.append(e)
+
+    t = threading.Thread(target=go)
+    t.start()
+    t.join(30)
+    if errors:
+        raise errors[0]
+
+
+def test_a_deal_through_caddy_survives_sigterm_then_sigkill(browser: Any,
+                                                             tmp_path: Path) -> None:
     caddy = shutil.which("caddy")
     if caddy is None:
         unavailable("caddy is not installed (scripts/services installs it)")
-    try:
-        from playwright import sync_api
-    except ImportError:
-        unavailable("browser tests need playwright")
     name = f"taash_caddy_{uuid.uuid4().hex[:8]}"
     try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        admin(f'CREATE DATABASE "{name}"')
     except Exception as e:
         unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {e}")
     base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
@@ -95,11 +111,12 @@ def test_a_deal_through_caddy_survives_sigterm_then_sigkill(tmp_path: Path) -> N
             assert r.status_code == 201, r.text
             table = r.json()
             tokens = {s["seat"]: s["token"] for s in table["seats"] if "token" in s}
-            with sync_api.sync_playwright() as p:
-                b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            contexts: list[Any] = []
+            try:
                 pages: list[Any] = []
                 for seat, kind in ((0, PHONE), (2, DESKTOP)):
-                    ctx = b.new_context(base_url=public, ignore_https_errors=True, **kind)
+                    ctx = browser.new_context(base_url=public, ignore_https_errors=True, **kind)
+                    contexts.append(ctx)
                     ctx.set_default_timeout(20_000)
                     ctx.add_init_script(FAST)
                     page = ctx.new_page()
@@ -124,7 +141,9 @@ def test_a_deal_through_caddy_survives_sigterm_then_sigkill(tmp_path: Path) -> N
                 play(lambda: all(attr(pg, "data-over") == "true" for pg in pages))
                 final = {version(pg) for pg in pages}
                 assert len(final) == 1, final
-                b.close()
+            finally:
+                for ctx in contexts:
+                    ctx.close()
             rec = http.get(f"/api/tables/{table['id']}/record")
             assert rec.status_code == 200, rec.text
     finally:
@@ -134,7 +153,7 @@ def test_a_deal_through_caddy_survives_sigterm_then_sigkill(tmp_path: Path) -> N
         for s in servers:
             if s.proc is not None and s.proc.poll() is None:
                 s.stop()
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     record = rec.json()
     actions = sum(len(d["actions"]) for d in record["deals"])
     assert actions == final.pop()  # every action a page saw acknowledged is in the record

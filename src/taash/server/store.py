@@ -249,7 +249,13 @@ class Store:
             batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
             try:
                 await self._write_batch(batch)
-            except IntegrityError:  # one bad apple (a client id used twice): one at a time
+            except Exception as e:
+                # one bad apple (a client id used twice, a row the database refuses) must not
+                # fail the other tables' actions: write them one at a time, so only its own
+                # action fails
+                if len(batch) > 1 and not isinstance(e, IntegrityError):
+                    log.warning("a batch of %d actions failed (%s): writing them one by one",
+                                len(batch), type(e).__name__)
                 for item in batch:
                     if item.done.done():
                         continue
@@ -257,12 +263,8 @@ class Store:
                         await self._write_batch([item])
                     except IntegrityError:
                         item.done.set_exception(VersionConflict(item.table_id))
-                    except Exception as e:
-                        item.done.set_exception(e)
-            except Exception as e:
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(e)
+                    except Exception as e1:
+                        item.done.set_exception(e1)
 
     async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()

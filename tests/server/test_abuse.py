@@ -1,0 +1,181 @@
+"""The server under abuse (issue 25): text that cannot be stored is refused at the edge with
+one 400, on SQLite and on PostgreSQL, while other tables keep playing; a row the database
+refuses fails only its own action."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from taash.server.config import Settings
+from taash.server.store import SeatRow, Store, TableRow
+from tests.server.helpers import Api, Server, tokens_of
+
+BAD = ["\u0000", "a\u0000b", "\u0001", "x\ny", "\u007f", "\ud800"]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('abuse') / 'abuse.db'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+@pytest.fixture(scope="module")
+def srv(db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    log = tmp_path_factory.mktemp("abuse-log") / "server.log"
+    s = Server(db, "--bot-delay", "0", "--sweep", "60", log=log).start()
+    yield s
+    s.stop()
+
+
+def two_seats(api: Api) -> tuple[str, dict[int, str]]:
+    t = api.create("court-piece-2p", seats=[{"type": "human"}, {"type": "human"}],
+                   live=True, open=True)
+    return t["id"], tokens_of(t)
+
+
+def bad_requests(api: Api, table: str, token: str) -> list[tuple[str, str, Any, dict[str, str]]]:
+    """(method, url, json body or None, headers) of requests that each carry bad text."""
+    out: list[tuple[str, str, Any, dict[str, str]]] = []
+    auth = api.auth(token)
+    for s in BAD:
+        for body in (
+            {"game": "court-piece", "seats": [{"type": "human", "name": s}] * 4},
+            {"game": s},
+            {"game": "court-piece", "seed": s},
+            {"game": "court-piece", "options": {"sar": s}},
+            {"game": "court-piece", "options": {s: 1}},
+        ):
+            out.append(("POST", "/api/tables", body, {}))
+        out.append(("POST", f"/api/tables/{table}/join", {"name": s}, {}))
+        out.append(("POST", f"/api/tables/{table}/actions", {"action": "call:S", "id": s}, auth))
+        out.append(("POST", f"/api/tables/{table}/actions", {"action": s}, auth))
+        out.append(("POST", f"/api/tables/{table}/seed", {"seed": s}, auth))
+        out.append(("PUT", f"/api/tables/{table}/notify",
+                    {"webhook": f"https://example.com/{s}"}, auth))
+        out.append(("PUT", f"/api/tables/{table}/notify", {"email": f"a{s}@example.com"}, auth))
+        out.append(("POST", "/api/my-tables", {"tokens": [s]}, {}))
+        out.append(("PATCH", "/api/me", {"name": s}, {}))
+        out.append(("POST", "/api/link", {"code": s}, {}))
+    for enc in ("%00", "%01", "%0A", "%7F", "a%00b"):
+        out.append(("GET", f"/api/tables/{enc}", None, {}))
+        out.append(("GET", f"/api/tables/{table}{enc}/view", None, auth))
+        out.append(("GET", f"/api/tables/{table}/view?token={enc}", None, {}))
+        out.append(("GET", f"/api/tables/{table}/stream?token={enc}", None, {}))
+        out.append(("POST", f"/api/tables/{table}/actions?token={token}{enc}",
+                    {"action": "call:S"}, {}))
+    out.append(("GET", "/api/tables/a b", None, {}))
+    out.append(("GET", "/api/tables/" + "x" * 300, None, {}))
+    out.append(("DELETE", "/api/me/sessions/%00", None, {}))
+    return out
+
+
+def test_control_characters_anywhere_are_400_and_other_tables_play_on(srv: Server) -> None:
+    api = Api(srv.base)
+    honest = [two_seats(api) for _ in range(3)]
+    bad_table, bad_tokens = two_seats(api)
+    stop = threading.Event()
+    statuses: list[int] = []
+    acks = {tid: 0 for tid, _ in honest}
+
+    def play(tid: str, tokens: dict[int, str]) -> None:
+        rng = random.Random(tid)
+        with httpx.Client(base_url=srv.base, timeout=20) as c:
+            while not stop.is_set():
+                for seat, tok in tokens.items():
+                    v = c.get(f"/api/tables/{tid}/view", headers=api.auth(tok)).json()
+                    if v.get("over"):
+                        return
+                    legal = v.get("legal_actions") or []
+                    if legal and v.get("to_move") == seat:
+                        r = c.post(f"/api/tables/{tid}/actions", headers=api.auth(tok),
+                                   json={"action": rng.choice(legal),
+                                         "id": f"{tid}-{v['version']}",
+                                         "version": v["version"]})
+                        statuses.append(r.status_code)
+                        if r.status_code == 200:
+                            acks[tid] += 1
+
+    players = [threading.Thread(target=play, args=h) for h in honest]
+    for p in players:
+        p.start()
+    try:
+        refused = []
+        for method, url, body, headers in bad_requests(api, bad_table, bad_tokens[0]):
+            content = None if body is None else json.dumps(body).encode()
+            hdrs = {**headers, **({"Content-Type": "application/json"} if content else {})}
+            r = api.http.request(method, url, content=content, headers=hdrs)
+            refused.append((method, url, body, r.status_code))
+            assert r.status_code == 400, (method, url, body, r.text)
+            assert r.json()["error"]["code"] == "bad_request", r.text
+            assert r.headers.get("x-request-id")
+        # the live channel: an action message with a NUL id, then a NUL action
+        ws_url = f"{srv.ws_base}/api/tables/{bad_table}/ws?token={bad_tokens[0]}"
+        with connect(ws_url) as ws:
+            json.loads(ws.recv())
+            for msg in ({"type": "action", "action": "call:S", "id": "a\u0000"},
+                        {"type": "action", "action": "call:\u0000"},
+                        {"type": "seed", "seed": "\u0000"}):
+                ws.send(json.dumps(msg))
+                while True:
+                    got = json.loads(ws.recv())
+                    if got["type"] == "error":
+                        break
+                assert got["error"]["code"] == "bad_request", got
+    finally:
+        stop.set()
+        for p in players:
+            p.join(30)
+    assert len(refused) > 100
+    assert all(s in (200, 409) for s in statuses), statuses
+    for tid, _ in honest:  # every acknowledged action is stored, and nothing else
+        assert acks[tid] > 0
+        assert api.public(tid)["version"] == acks[tid]
+    # the bad table itself still plays
+    v = api.view(bad_table, bad_tokens[0])
+    assert v["version"] >= 0
+    assert "Traceback" not in (srv.log.read_text() if srv.log else "")
+
+
+@pytest.mark.parametrize("bad", ["\ud800", "\u0000"], ids=["surrogate", "nul"])
+def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad: str) -> None:
+    """Actions of several tables in one batch, one of them with text the database cannot
+    store: that one fails, every other is committed and answered."""
+    async def go() -> tuple[list[object], dict[str, list[str]]]:
+        store = Store(Settings(db_url=db).resolved_db_url())
+        await store.migrate()
+        prefix = f"r{random.randrange(10**9)}"
+        ids = [f"{prefix}{i}" for i in range(8)]
+        for tid in ids:
+            await store.create_table(TableRow(
+                id=tid, game="goat", options={}, seed=1, first_seat=0, live=False, open=False,
+                bot_delay_ms=0, turn_timer_s=None, created=0, updated=0,
+                seats=[SeatRow(s, "human") for s in range(4)]))
+        try:
+            out = await asyncio.gather(*[
+                store.append_action(tid, 0, 1, "lead:6S", bad if i == 3 else f"c{i}", [], 2,
+                                    False) for i, tid in enumerate(ids)],
+                return_exceptions=True)
+            rows = {tid: [r.action for r in await store.load_actions(tid)] for tid in ids}
+        finally:
+            await store.close()
+        return out, rows
+
+    out, rows = asyncio.run(go())
+    tids = sorted(rows)
+    if db.startswith("sqlite") and bad == "\u0000":  # SQLite stores a NUL; nothing to refuse
+        assert all(isinstance(o, float) for o in out)
+        return
+    assert isinstance(out[3], Exception), out
+    assert [isinstance(o, float) for i, o in enumerate(out) if i != 3] == [True] * 7, out
+    assert [tid for tid in tids if rows[tid]] == [t for i, t in enumerate(tids) if i != 3]

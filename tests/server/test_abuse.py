@@ -5,9 +5,11 @@ refuses fails only its own action."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -179,3 +181,107 @@ def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad: str)
     assert isinstance(out[3], Exception), out
     assert [isinstance(o, float) for i, o in enumerate(out) if i != 3] == [True] * 7, out
     assert [tid for tid in tids if rows[tid]] == [t for i, t in enumerate(tids) if i != 3]
+
+
+# -- rate limits -------------------------------------------------------------------------------
+def test_token_buckets_stay_bounded_without_a_reset() -> None:
+    from taash.server.guard import TokenBuckets
+
+    b = TokenBuckets(rate=1, burst=3, max_keys=1000)
+    assert [b.allow("victim") for _ in range(4)] == [True, True, True, False]
+    for i in range(50_000):  # many other keys: memory stays bounded ...
+        b.allow(f"k{i}")
+        assert len(b.buckets) <= 1000
+    b2 = TokenBuckets(rate=1, burst=3, max_keys=100_000)
+    assert [b2.allow("victim") for _ in range(4)] == [True, True, True, False]
+    for i in range(60_000):  # ... and no number of other keys resets a limited one
+        b2.allow(f"k{i}")
+    assert not b2.allow("victim")
+
+
+def test_an_idle_key_is_forgotten_only_once_its_bucket_is_full() -> None:
+    from taash.server.guard import TokenBuckets
+
+    b = TokenBuckets(rate=100, burst=2)  # full again after 20 ms
+    assert [b.allow("a") for _ in range(3)] == [True, True, False]
+    time.sleep(0.03)
+    b.allow("b")
+    assert "a" not in b.buckets and b.allow("a")
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("limited")
+    s = Server(f"sqlite+aiosqlite:///{folder / 'l.db'}", "--rate-limit", "2", "--sweep", "60",
+               env={"TAASH_RATE_BURST": "5", "TAASH_LIVE_PER_CLIENT": "3"},
+               log=folder / "server.log").start()
+    yield s
+    s.stop()
+
+
+def from_address(base: str, address: str) -> httpx.Client:
+    return httpx.Client(base_url=base, timeout=10,
+                        transport=httpx.HTTPTransport(local_address=address))
+
+
+def test_a_random_bearer_per_request_is_rate_limited(limited: Server) -> None:
+    import secrets
+
+    with from_address(limited.base, "127.0.0.3") as c:
+        t0 = time.monotonic()
+        codes = [c.get("/api/tables/abc/view",
+                       headers={"Authorization": f"Bearer {secrets.token_urlsafe(16)}"}
+                       ).status_code for _ in range(60)]
+        elapsed = time.monotonic() - t0
+    # the address's burst is 4 x 5 requests, refilled at 4 x 2 a second; then 429, whatever
+    # the Authorization says
+    assert 429 not in codes[:15], codes
+    assert codes.index(429) <= 20 + 8 * elapsed, (codes, elapsed)
+    assert len(codes) - codes.count(429) <= 21 + 8 * elapsed, (codes, elapsed)
+    with from_address(limited.base, "127.0.0.4") as other:  # another address is not limited
+        assert other.get("/api/lobby").status_code == 200
+
+
+def test_a_checked_seat_is_limited_from_every_address(limited: Server) -> None:
+    with from_address(limited.base, "127.0.0.5") as c:
+        t = c.post("/api/tables", json={"game": "goat", "live": False}).json()
+    token = tokens_of(t)[0]
+    codes = []
+    t0 = time.monotonic()
+    for i in range(12):
+        with from_address(limited.base, f"127.0.1.{i + 1}") as c:
+            codes.append(c.get(f"/api/tables/{t['id']}/view",
+                               headers={"Authorization": f"Bearer {token}"}).status_code)
+    elapsed = time.monotonic() - t0
+    # the seat's burst is 5, refilled at 2 a second, though each address is new
+    assert codes[:5] == [200] * 5 and codes[5] == 429, codes
+    assert codes.count(200) <= 6 + 2 * elapsed, (codes, elapsed)
+
+
+def test_live_connections_per_address_are_capped(limited: Server) -> None:
+    with from_address(limited.base, "127.0.0.6") as c:
+        t = c.post("/api/tables", json={"game": "goat", "live": False}).json()
+    url = f"{limited.ws_base}/api/tables/{t['id']}/ws"
+    with contextlib.ExitStack() as stack:
+        opened = []
+        for _ in range(3):
+            ws = stack.enter_context(connect(url))
+            opened.append(ws)
+            assert json.loads(ws.recv())["type"] == "view"
+        with httpx.Client(base_url=limited.base, timeout=10) as c:
+            r = c.get(f"/api/tables/{t['id']}/stream")
+            assert r.status_code == 429, r.text
+            assert "live connections" in r.json()["error"]["message"]
+        with pytest.raises(Exception, match=r"403|rejected"), connect(url):
+            pass
+        opened[0].close()
+        deadline = time.monotonic() + 5
+        while True:  # the closed one is counted out soon after
+            try:
+                ws = stack.enter_context(connect(url))
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        assert json.loads(ws.recv())["type"] == "view"

@@ -170,8 +170,10 @@ def register(app: typer.Typer) -> None:
             "--sweep", min=0.05, help="seconds between looks for reminders, stalled bots and "
             "turn timers [env TAASH_SWEEP_INTERVAL, default 30]")] = None,
         rate_limit: Annotated[float | None, typer.Option(
-            "--rate-limit", min=0, help="requests per second per client, 0 for no limit "
-            "[env TAASH_RATE_LIMIT, default 20]")] = None,
+            "--rate-limit", min=0, help="requests per second per seat (4 times as many per "
+            "client address), 0 for no per-client limits [env TAASH_RATE_LIMIT, default 20; "
+            "TAASH_RATE_BURST, default 60; TAASH_LIVE_PER_CLIENT live connections per address, "
+            "default 64]")] = None,
         bot_delay: Annotated[int | None, typer.Option(
             "--bot-delay", min=0, help="default bot delay at live tables, ms "
             "[env TAASH_BOT_DELAY_MS, default 700]")] = None,

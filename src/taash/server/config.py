@@ -90,7 +90,9 @@ class Settings:
     sweep_s: float = 30.0
     #: keep-alive line on streams and sockets at least this often
     ping_s: float = 10.0
-    #: requests per second per client (a token, else an address); 0 turns the limit off
+    #: requests per second per seat (its token or its player's session, once checked); a client
+    #: address may send ``address_rate_factor`` times as many; 0 turns off every per-client
+    #: limit (requests and live connections)
     rate_limit: float = 20.0
     rate_burst: float = 60.0
     #: a client address may send this many times a seat's rate (several players share one)

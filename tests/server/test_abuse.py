@@ -285,3 +285,53 @@ def test_live_connections_per_address_are_capped(limited: Server) -> None:
                     raise
                 time.sleep(0.05)
         assert json.loads(ws.recv())["type"] == "view"
+
+
+# -- catch-up ----------------------------------------------------------------------------------
+def catch_up_lines(base: str, table: str, since: int) -> list[dict[str, Any]]:
+    """The catch-up a spectator gets from ``since``: the lines before the first ping (the
+    table is over: nothing live follows)."""
+    out: list[dict[str, Any]] = []
+    with httpx.Client(base_url=base, timeout=20) as c, c.stream(
+            "GET", f"/api/tables/{table}/stream", params={"since": since}) as r:
+        assert r.status_code == 200
+        for line in r.iter_lines():
+            msg = json.loads(line)
+            if msg["type"] == "ping":
+                break
+            out.append(msg)
+    return out
+
+
+def test_a_far_behind_catch_up_is_the_full_view_in_a_bounded_body(srv: Server) -> None:
+    api = Api(srv.base)
+    t = api.create("court-piece", {"session_end": {"deals": 8}},
+                   seats=[{"type": "bot", "level": "random"}] * 4, live=True, bot_delay_ms=0)
+    deadline = time.monotonic() + 60
+    while not (pub := api.public(t["id"]))["over"]:
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    v = pub["version"]
+    assert v > 250
+    far = catch_up_lines(srv.base, t["id"], 1)
+    assert [m["type"] for m in far] == ["view"] and far[0]["version"] == v
+    assert len(json.dumps(far)) < 64 * 1024
+    # within 200 versions but over the byte budget: the full view too
+    within = catch_up_lines(srv.base, t["id"], v - 150)
+    assert [m["type"] for m in within] == ["view"]
+    # a few versions behind: exactly the events missed
+    near = catch_up_lines(srv.base, t["id"], v - 5)
+    assert [m["version"] for m in near] == list(range(v - 4, v + 1))
+    assert {m["type"] for m in near} == {"event"}
+    # and the health check answers at once while far-behind catch-ups run
+    with httpx.Client(base_url=srv.base, timeout=20) as c:
+        workers = [threading.Thread(target=catch_up_lines, args=(srv.base, t["id"], s))
+                   for s in (v - 199, v - 190, v - 180, v - 170)]
+        for w in workers:
+            w.start()
+        t0 = time.monotonic()
+        assert c.get("/api/health").status_code == 200
+        took = time.monotonic() - t0
+        for w in workers:
+            w.join(30)
+    assert took < 0.5, took

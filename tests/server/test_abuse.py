@@ -335,3 +335,25 @@ def test_a_far_behind_catch_up_is_the_full_view_in_a_bounded_body(srv: Server) -
         for w in workers:
             w.join(30)
     assert took < 0.5, took
+
+
+# -- option bounds -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "options", "bound"), [
+    ("goat", {"target": 121}, "at most 120"),
+    ("court-piece-2p", {"target": 10**15}, "at most 100"),
+    ("court-piece", {"session_end": {"deals": 10**30}}, "at most 500"),
+    ("court-piece", {"session_end": {"coats": 51}}, "at most 50"),
+])
+def test_a_table_refuses_options_over_their_bounds(srv: Server, game: str,
+                                                   options: dict[str, Any], bound: str) -> None:
+    with httpx.Client(base_url=srv.base, timeout=10) as c:
+        r = c.post("/api/tables", json={"game": game, "options": options, "live": False})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"]["code"] == "bad_request" and bound in r.text
+        name, value = next(iter(options.items()))
+        at_bound: object = int(bound.split()[-1])
+        if isinstance(value, dict):
+            at_bound = {next(iter(value)): at_bound}
+        r = c.post("/api/tables", json={"game": game, "options": {name: at_bound},
+                                        "live": False})
+        assert r.status_code == 201, r.text

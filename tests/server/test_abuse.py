@@ -11,6 +11,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -357,3 +358,28 @@ def test_a_table_refuses_options_over_their_bounds(srv: Server, game: str,
         r = c.post("/api/tables", json={"game": game, "options": {name: at_bound},
                                         "live": False})
         assert r.status_code == 201, r.text
+
+
+# -- SQLite's write-ahead log ------------------------------------------------------------------
+def test_the_sqlite_log_stays_bounded_under_steady_writes(tmp_path: Path) -> None:
+    db = tmp_path / "wal.db"
+    wal = Path(f"{db}-wal")
+    srv = Server(f"sqlite+aiosqlite:///{db}", "--bot-delay", "0", "--sweep", "60",
+                 env={"TAASH_WAL_LIMIT": str(1024 * 1024)}, log=tmp_path / "wal.log").start()
+    try:
+        api = Api(srv.base)
+        ids = [api.create("court-piece", {"session_end": {"deals": 500}},
+                          seats=[{"type": "bot", "level": "random"}] * 4, live=True,
+                          bot_delay_ms=0)["id"] for _ in range(6)]
+        sizes = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            sizes.append(wal.stat().st_size if wal.exists() else 0)
+            time.sleep(0.05)
+        played = sum(api.public(t)["version"] for t in ids)
+        api.close()
+    finally:
+        assert srv.stop() == 0
+    assert played > 1000, played  # steady writes: many thousand pages through the log
+    assert max(sizes) < 4 * 1024 * 1024, (max(sizes), played)
+    assert not wal.exists() or wal.stat().st_size == 0  # and empty once stopped

@@ -4,11 +4,15 @@ to scale out.  Errors are one line on stderr, never a traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import gc
 import logging
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -19,6 +23,8 @@ if TYPE_CHECKING:
     from taash.server.hub import Hub
 
 log = logging.getLogger("taash.server")
+
+SHUTDOWN_S = 10.0  # at most this long for each of the hub and the store to close
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -54,7 +60,7 @@ async def open_hub(settings: Settings) -> Hub:
     from taash.server.store import Store
 
     url = settings.resolved_db_url()
-    store = Store(url)
+    store = Store(url, wal_limit=settings.wal_limit)
     try:
         await store.migrate()
     except (OSError, SQLAlchemyError) as e:
@@ -106,6 +112,19 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     class _StoppingServer(uvicorn.Server):
         hub: Hub | None = None
 
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # SIGTERM (containers, systemd) stops as gently as SIGINT: uvicorn stops accepting
+            # and finishes its requests, then main() closes the hub (the bus hears "gone") and
+            # the store (its writes finished, SQLite's log truncated).  uvicorn would raise the
+            # signal again once it has served, which ends the process before that shutdown
+            # (SIGTERM's default) or in the middle of it (SIGINT's): so it is not raised again,
+            # and a second signal during the shutdown only asks again.
+            if threading.current_thread() is threading.main_thread():
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(sig, self.handle_exit)
+            yield
+
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             assert self.hub is not None
             self.hub.begin_close()  # end streams and sockets now, not after the grace time
@@ -133,8 +152,11 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         try:
             await server.serve(sockets=[sock])
         finally:
-            await hub.close()
-            await hub.store.close()
+            try:  # bounded: a stuck bus or database does not keep the process alive
+                await asyncio.wait_for(hub.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the hub did not close in %s s", SHUTDOWN_S)
+            await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
 
     try:
         asyncio.run(main())

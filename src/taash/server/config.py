@@ -111,6 +111,8 @@ class Settings:
     #: than ``catchup_max_bytes``, gets the current full view instead
     catchup_max_versions: int = 200
     catchup_max_bytes: int = 256 * 1024
+    #: SQLite: the write-ahead log is truncated once it is over this many bytes
+    wal_limit: int = 16 * 1024 * 1024
     #: default bot delay for live tables, in milliseconds
     bot_delay_ms: int = 700
     #: a human seat's turn timer runs out: this level of bot plays that move
@@ -135,6 +137,7 @@ class Settings:
             body_timeout_s=_env_float("TAASH_BODY_TIMEOUT", 10.0),
             header_timeout_s=_env_float("TAASH_HEADER_TIMEOUT", 10.0),
             keep_alive_s=_env_float("TAASH_KEEP_ALIVE", 5.0),
+            wal_limit=int(_env_float("TAASH_WAL_LIMIT", 16 * 1024 * 1024)),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
         )

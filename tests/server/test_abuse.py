@@ -383,3 +383,105 @@ def test_the_sqlite_log_stays_bounded_under_steady_writes(tmp_path: Path) -> Non
     assert played > 1000, played  # steady writes: many thousand pages through the log
     assert max(sizes) < 4 * 1024 * 1024, (max(sizes), played)
     assert not wal.exists() or wal.stat().st_size == 0  # and empty once stopped
+
+
+# -- SIGTERM -----------------------------------------------------------------------------------
+def play_while(srv: Server, stop: threading.Event, acks: list[int]) -> None:
+    """An honest two-seat table acting as fast as it can until ``stop`` (or the server goes)."""
+    try:
+        api = Api(srv.base)
+        tid, tokens = two_seats(api)
+        rng = random.Random(1)
+        while not stop.is_set():
+            for seat, tok in tokens.items():
+                v = api.view(tid, tok)
+                if v.get("to_move") == seat and v.get("legal_actions"):
+                    r = api.act(tid, tok, rng.choice(v["legal_actions"]),
+                                f"{tid}-{v['version']}", v["version"])
+                    if r.status_code == 200:
+                        acks.append(r.json()["version"])
+    except (httpx.HTTPError, AssertionError):
+        pass  # the server went away mid-request
+
+
+def sigterm(srv: Server) -> tuple[int, float]:
+    import signal
+    import subprocess
+
+    assert srv.proc is not None
+    t0 = time.monotonic()
+    srv.proc.send_signal(signal.SIGTERM)
+    try:
+        rc = srv.proc.wait(20)
+    except subprocess.TimeoutExpired:
+        srv.proc.kill()
+        raise
+    return rc, time.monotonic() - t0
+
+
+def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "term.db"
+    srv = Server(f"sqlite+aiosqlite:///{db}", "--bot-delay", "0", "--sweep", "60",
+                 log=tmp_path / "term.log").start()
+    api = Api(srv.base)
+    for _ in range(3):  # bots writing steadily beside an honest table
+        api.create("court-piece", {"session_end": {"deals": 500}},
+                   seats=[{"type": "bot", "level": "random"}] * 4, live=True, bot_delay_ms=0)
+    stop = threading.Event()
+    acks: list[int] = []
+    player = threading.Thread(target=play_while, args=(srv, stop, acks))
+    player.start()
+    time.sleep(3)
+    rc, took = sigterm(srv)
+    stop.set()
+    player.join(20)
+    assert rc == 0 and took < 15, (rc, took)
+    assert acks, "the honest table played"
+    wal = Path(f"{db}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        # every acknowledged action was committed
+        tables = conn.execute("SELECT id FROM game_tables").fetchall()
+        assert tables
+        stored = conn.execute("SELECT max(a.version) FROM actions a JOIN game_tables t "
+                              "ON a.table_id = t.id WHERE t.game = 'court-piece-2p'"
+                              ).fetchone()[0]
+        assert stored >= max(acks)
+    assert "Traceback" not in (tmp_path / "term.log").read_text()
+
+
+def test_sigterm_tells_the_other_instances_it_is_gone(pg_url: str, redis_url: str,
+                                                      tmp_path: Path) -> None:
+    import redis
+
+    srv = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", "--sweep", "60",
+                 log=tmp_path / "bus.log").start()
+    channel = Settings(db_url=pg_url).bus_channel()
+    r = redis.Redis.from_url(redis_url, socket_timeout=5)
+    ps = r.pubsub()
+    ps.subscribe(channel)
+    try:
+        stop = threading.Event()
+        acks: list[int] = []
+        player = threading.Thread(target=play_while, args=(srv, stop, acks))
+        player.start()
+        time.sleep(2)
+        rc, took = sigterm(srv)
+        stop.set()
+        player.join(20)
+        assert rc == 0 and took < 15, (rc, took)
+        heard = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            msg = ps.get_message(timeout=0.5)
+            if msg and msg["type"] == "message":
+                heard.append(json.loads(msg["data"]))
+                if heard[-1].get("k") == "gone":
+                    break
+        assert heard and heard[-1].get("k") == "gone", heard[-5:]
+    finally:
+        ps.close()
+        r.close()

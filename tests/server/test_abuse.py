@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import random
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -485,3 +486,114 @@ def test_sigterm_tells_the_other_instances_it_is_gone(pg_url: str, redis_url: st
     finally:
         ps.close()
         r.close()
+
+
+# -- slow and idle connections -----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("strict")
+    s = Server(f"sqlite+aiosqlite:///{folder / 's.db'}", "--sweep", "60",
+               env={"TAASH_HEADER_TIMEOUT": "1", "TAASH_KEEP_ALIVE": "1",
+                    "TAASH_BODY_TIMEOUT": "1"}, log=folder / "server.log").start()
+    yield s
+    s.stop()
+
+
+def closed_within(sock: socket.socket, seconds: float) -> tuple[bool, bytes]:
+    """Whether the server closes the connection within ``seconds``, and what it sent."""
+    sock.settimeout(0.2)
+    got = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            return True, got
+        if not chunk:
+            return True, got
+        got += chunk
+    return False, got
+
+
+def raw_socket(srv: Server) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+
+
+def test_a_connection_that_says_nothing_is_closed(strict: Server) -> None:
+    with raw_socket(strict) as s:
+        assert closed_within(s, 4)[0]
+
+
+def test_a_half_sent_head_is_closed(strict: Server) -> None:
+    with raw_socket(strict) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        assert closed_within(s, 4) == (True, b"")
+
+
+def test_a_head_sent_a_byte_at_a_time_is_closed(strict: Server) -> None:
+    head = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
+    with raw_socket(strict) as s:
+        t0 = time.monotonic()
+        closed = False
+        for b in head:
+            try:
+                s.sendall(bytes([b]))
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.1)
+            if time.monotonic() - t0 > 6:
+                break
+        assert closed or closed_within(s, 1)[0]
+        assert time.monotonic() - t0 < 6
+
+
+def test_an_idle_kept_alive_connection_is_closed(strict: Server) -> None:
+    with raw_socket(strict) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        closed, got = closed_within(s, 4)
+        assert got.startswith(b"HTTP/1.1 200") and closed
+
+
+def test_a_slow_body_is_408(strict: Server) -> None:
+    with raw_socket(strict) as s:
+        s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{\"game\":")
+        closed, got = closed_within(s, 4)
+        assert got.startswith(b"HTTP/1.1 408"), got
+        assert closed
+
+
+def test_a_chunked_body_over_the_limit_is_413(strict: Server) -> None:
+    with raw_socket(strict) as s:
+        s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"x" * 8192
+        try:
+            for _ in range(10):
+                s.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        except OSError:
+            pass  # answered and closed before the rest
+        _, got = closed_within(s, 4)
+        assert got.startswith(b"HTTP/1.1 413"), got[:200]
+        assert b"too_large" in got
+
+
+def test_live_connections_outlast_the_head_deadline(strict: Server) -> None:
+    api = Api(strict.base)
+    t = api.create("goat", live=True)
+    with connect(f"{strict.ws_base}/api/tables/{t['id']}/ws") as ws:
+        assert json.loads(ws.recv())["type"] == "view"
+        time.sleep(2.5)  # past the 1 s deadlines
+        ws.send(json.dumps({"type": "ping"}))
+        while json.loads(ws.recv())["type"] != "pong":
+            pass
+    with httpx.Client(base_url=strict.base, timeout=10) as c, c.stream(
+            "GET", f"/api/tables/{t['id']}/stream") as r:
+        t0 = time.monotonic()
+        for line in r.iter_lines():
+            if time.monotonic() - t0 > 2.5 and json.loads(line)["type"] == "ping":
+                break
+    api.close()

@@ -140,9 +140,18 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         hub = await open_hub(settings)
         gc.freeze()
         app = create_app(settings, hub=hub)
+        from taash.server.deadline import deadline_protocol
+
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
-                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20)
+                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20,
+                                # slow and idle clients: a deadline on each request head, a
+                                # short keep-alive, a bounded head, and a cap on connections
+                                # (503 past it)
+                                http=deadline_protocol(settings.header_timeout_s),
+                                timeout_keep_alive=max(1, round(settings.keep_alive_s)),
+                                h11_max_incomplete_event_size=16 * 1024,
+                                limit_concurrency=settings.max_connections or None)
         server = _StoppingServer(config)
         server.hub = hub
         where = url.render_as_string(hide_password=True)

@@ -107,6 +107,8 @@ class Settings:
     header_timeout_s: float = 10.0
     #: an idle keep-alive connection is closed after this many seconds
     keep_alive_s: float = 5.0
+    #: connections and requests at once (503 past them); 0: no limit
+    max_connections: int = 4096
     #: a client further behind than this many versions, or whose missed events would be more
     #: than ``catchup_max_bytes``, gets the current full view instead
     catchup_max_versions: int = 200
@@ -137,6 +139,7 @@ class Settings:
             body_timeout_s=_env_float("TAASH_BODY_TIMEOUT", 10.0),
             header_timeout_s=_env_float("TAASH_HEADER_TIMEOUT", 10.0),
             keep_alive_s=_env_float("TAASH_KEEP_ALIVE", 5.0),
+            max_connections=int(_env_float("TAASH_MAX_CONNECTIONS", 4096)),
             wal_limit=int(_env_float("TAASH_WAL_LIMIT", 16 * 1024 * 1024)),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),

@@ -597,3 +597,21 @@ def test_live_connections_outlast_the_head_deadline(strict: Server) -> None:
             if time.monotonic() - t0 > 2.5 and json.loads(line)["type"] == "ping":
                 break
     api.close()
+
+
+# -- security headers --------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/", "/t/abc", "/link", "/assets/app.js", "/assets/style.css",
+                                  "/assets/fair.html", "/assets/icon.svg", "/api/health",
+                                  "/api/nothing", "/docs"])
+def test_every_page_and_asset_has_the_security_headers(srv: Server, path: str) -> None:
+    with httpx.Client(base_url=srv.base, timeout=10) as c:
+        r = c.get(path)
+    assert r.status_code in (200, 404), r.status_code
+    csp = r.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "object-src 'none'" in csp
+    if path != "/docs":
+        assert "script-src 'self';" in csp and "unsafe-inline" not in csp
+    assert r.headers["x-frame-options"] == "DENY"
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+    assert r.headers["x-request-id"]

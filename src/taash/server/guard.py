@@ -134,6 +134,30 @@ def check_target(scope: Scope) -> str | None:
     return None
 
 
+# The web interface loads its scripts, styles, icons and manifest from this server alone, with
+# no inline script or style; talks to it alone (fetch, WebSocket); draws the device-link QR
+# code as a data: image; and is never framed (clickjacking).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# FastAPI's /docs and /redoc pages load their scripts from a CDN and start them inline
+CSP_API_DOCS = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+                "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net "
+                "https://fonts.googleapis.com; "
+                "font-src 'self' https://fonts.gstatic.com; "
+                "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+                "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                "frame-ancestors 'none'")
+SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"strict-origin-when-cross-origin")]
+
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every answer carries (pages, assets and the API alike)."""
+    csp = CSP_API_DOCS if path in ("/docs", "/redoc") else CSP
+    return [(b"content-security-policy", csp.encode()), *SECURITY_HEADERS]
+
+
 Refusal = Callable[[DomainError, dict[str, str] | None], ASGIApp]  # the answer to a refusal
 
 
@@ -171,7 +195,8 @@ class Guard:
             nonlocal started
             if msg["type"] == "http.response.start":
                 started = True
-                msg["headers"] = [*msg.get("headers", []), (b"x-request-id", rid.encode())]
+                msg["headers"] = [*msg.get("headers", []), (b"x-request-id", rid.encode()),
+                                  *security_headers(scope.get("path", ""))]
             await send(msg)
 
         async def refuse(e: DomainError, headers: dict[str, str] | None = None) -> None:

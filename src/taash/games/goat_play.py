@@ -25,6 +25,7 @@ from taash.games.base import (
 from taash.games.goat_rules import (
     BEAT,
     BEATEN,
+    BOUNDS,
     CARDS,
     CHECKS,
     CODES,
@@ -76,6 +77,7 @@ class GoatPlay(MatchBase):
     seat_word: ClassVar[str] = "dealer"
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
+    BOUNDS: ClassVar[dict[str, Check]] = BOUNDS
 
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",

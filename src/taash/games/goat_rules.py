@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from taash.cards import Pack
-from taash.games.base import Check, Json, one_of, positive_int
+from taash.games.base import Check, Json, at_most, one_of, positive_int
 from taash.games.types import GoatPhase, GoatPlayJson, GoatVerb
 
 PACK = Pack("6789JQKTA")
@@ -36,6 +36,7 @@ STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16
 
 DEFAULTS: dict[str, Json] = {"eggs": "none", "target": 12}
 CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
+BOUNDS: dict[str, Check] = {"target": at_most(120)}  # RULES.md "Option bounds"
 
 
 # the card points of each set of one suit's nine ranks (cards are suit by suit, nine each)

@@ -38,7 +38,7 @@ from taash.server.errors import (
     Unauthorized,
     error_of,
 )
-from taash.server.guard import Guard
+from taash.server.guard import Guard, TokenBuckets
 from taash.server.hub import Hub
 from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
@@ -124,6 +124,9 @@ def create_app(settings: Settings, hub: Hub | None = None,
                                               "application/x-ndjson"))
     if hub is not None:
         app.state.hub = hub
+    # a checked seat's requests, whatever address they come from (the HTTP API's and the live
+    # channel's actions)
+    app.state.seat_buckets = TokenBuckets(settings.rate_limit, settings.rate_burst)
     add_error_handlers(app)
     add_routes(app, settings)
     add_me_routes(app, settings)
@@ -164,9 +167,14 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal(request: Request, e: Exception) -> Response:
-        log.error("internal error on %s %s: %r", request.method, request.url.path, e,
-                  exc_info=e)
-        return error_response(500, "internal", "internal error; it has been logged")
+        # one line, no traceback: a fault that repeats per request must not flood the log
+        rid = getattr(request.state, "request_id", None) or "-"
+        log.error("internal error %s on %s %s: %s: %s", rid, request.method, request.url.path,
+                  type(e).__name__, str(e).strip().splitlines()[0][:300] if str(e).strip() else "")
+        return JSONResponse({"error": {"code": "internal", "rule": None,
+                                       "message": f"internal error {rid}; it has been logged"},
+                             "request_id": rid}, status_code=500,
+                            headers={"X-Request-Id": rid})
 
 
 def add_pages(app: FastAPI, settings: Settings) -> None:

@@ -4,11 +4,15 @@ to scale out.  Errors are one line on stderr, never a traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import gc
 import logging
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,6 +24,8 @@ if TYPE_CHECKING:
     from taash.server.hub import Hub
 
 log = logging.getLogger("taash.server")
+
+SHUTDOWN_S = 10.0  # at most this long for each of the hub and the store to close
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -55,7 +61,7 @@ async def open_hub(settings: Settings) -> Hub:
     from taash.server.store import Store
 
     url = settings.resolved_db_url()
-    store = Store(url)
+    store = Store(url, wal_limit=settings.wal_limit)
     try:
         await store.migrate()
     except (OSError, SQLAlchemyError) as e:
@@ -171,6 +177,19 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     class _StoppingServer(uvicorn.Server):
         hub: Hub | None = None
 
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # SIGTERM (containers, systemd) stops as gently as SIGINT: uvicorn stops accepting
+            # and finishes its requests, then main() closes the hub (the bus hears "gone") and
+            # the store (its writes finished, SQLite's log truncated).  uvicorn would raise the
+            # signal again once it has served, which ends the process before that shutdown
+            # (SIGTERM's default) or in the middle of it (SIGINT's): so it is not raised again,
+            # and a second signal during the shutdown only asks again.
+            if threading.current_thread() is threading.main_thread():
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(sig, self.handle_exit)
+            yield
+
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             assert self.hub is not None
             self.hub.begin_close()  # end streams and sockets now, not after the grace time
@@ -186,11 +205,20 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         hub = await open_hub(settings)
         gc.freeze()
         app = create_app(settings, hub=hub)
+        from taash.server.deadline import deadline_protocol
+
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
                                 lifespan="on", ws_ping_interval=20, ws_ping_timeout=20,
                                 proxy_headers=True,
-                                forwarded_allow_ips=settings.forwarded_allow_ips or [])
+                                forwarded_allow_ips=settings.forwarded_allow_ips or [],
+                                # slow and idle clients: a deadline on each request head, a
+                                # short keep-alive, a bounded head, and a cap on connections
+                                # (503 past it)
+                                http=deadline_protocol(settings.header_timeout_s),
+                                timeout_keep_alive=max(1, round(settings.keep_alive_s)),
+                                h11_max_incomplete_event_size=16 * 1024,
+                                limit_concurrency=settings.max_connections or None)
         server = _StoppingServer(config)
         server.hub = hub
         where = url.render_as_string(hide_password=True)
@@ -200,8 +228,11 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         try:
             await server.serve(sockets=[sock])
         finally:
-            await hub.close()
-            await hub.store.close()
+            try:  # bounded: a stuck bus or database does not keep the process alive
+                await asyncio.wait_for(hub.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the hub did not close in %s s", SHUTDOWN_S)
+            await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
 
     try:
         asyncio.run(main())
@@ -237,8 +268,10 @@ def register(app: typer.Typer) -> None:
             "--sweep", min=0.05, help="seconds between looks for reminders, stalled bots and "
             "turn timers [env TAASH_SWEEP_INTERVAL, default 30]")] = None,
         rate_limit: Annotated[float | None, typer.Option(
-            "--rate-limit", min=0, help="requests per second per client, 0 for no limit "
-            "[env TAASH_RATE_LIMIT, default 20]")] = None,
+            "--rate-limit", min=0, help="requests per second per seat (4 times as many per "
+            "client address), 0 for no per-client limits [env TAASH_RATE_LIMIT, default 20; "
+            "TAASH_RATE_BURST, default 60; TAASH_LIVE_PER_CLIENT live connections per address, "
+            "default 64]")] = None,
         bot_delay: Annotated[int | None, typer.Option(
             "--bot-delay", min=0, help="default bot delay at live tables, ms "
             "[env TAASH_BOT_DELAY_MS, default 700]")] = None,

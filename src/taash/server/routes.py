@@ -15,7 +15,7 @@ from taash.games import GAMES
 from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
-from taash.server.errors import BadRequest, NotFound, Unauthorized
+from taash.server.errors import BadRequest, NotFound, RateLimited, Unauthorized
 from taash.server.hub import Hub
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
@@ -146,7 +146,16 @@ async def seat_of(request: Request, settings: Settings, table_id: str, token: st
     if not tok:
         who = await cookie_player(request, settings)
         player_id = who.player.id if who is not None else None
-    return await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    room, s = await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    check_seat_rate(request, room.id, s)
+    return room, s
+
+
+def check_seat_rate(request: Request | WebSocket, table_id: str, seat: int) -> None:
+    """RateLimited if this seat (checked: its token or its player's session) asks too often,
+    from whatever addresses."""
+    if not request.app.state.seat_buckets.allow(f"s:{table_id}:{seat}"):
+        raise RateLimited("too many requests for this seat: slow down")
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:

@@ -95,8 +95,11 @@ def _upgrade(conn: Connection) -> None:
 class Store:
     """Async access to the database; one per server process."""
 
-    def __init__(self, url: URL) -> None:
+    def __init__(self, url: URL, wal_limit: int = 16 * 1024 * 1024) -> None:
         self.url = url
+        #: SQLite: past this size the write-ahead log is copied back and truncated, between
+        #: two writes (see _checkpoints)
+        self.wal_limit = wal_limit
         self.is_sqlite = url.get_backend_name() == "sqlite"
         kw: dict[str, int | bool] = {}
         if not self.is_sqlite:
@@ -109,9 +112,9 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
                 cur.execute("PRAGMA busy_timeout=10000")
-                # checkpoints run beside the writer (see _checkpoints), not inside a commit,
-                # where copying the log into the database would hold up every table
-                cur.execute("PRAGMA wal_autocheckpoint=0")
+                # a commit that takes the log past 1000 pages copies it back (passive); the
+                # log's size is bounded by _checkpoints, which truncates it between writes
+                cur.execute("PRAGMA wal_autocheckpoint=1000")
                 cur.close()
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
@@ -127,27 +130,56 @@ class Store:
         if self.is_sqlite and self._checkpointer is None:
             self._checkpointer = asyncio.create_task(self._checkpoints(), name="taash-wal")
 
-    async def _checkpoints(self, every: float = 1.0) -> None:
-        """Copy SQLite's write-ahead log into the database now and then, off the commit path
-        (a passive checkpoint waits for no one and holds up no writer)."""
+    async def _checkpoints(self, every: float = 0.5, truncate_every: float = 30.0) -> None:
+        """Keep SQLite's write-ahead log bounded under load.  A passive checkpoint (the
+        automatic one too) copies the log back but never restarts it while writes keep coming,
+        so under steady writes the log only grows; so now and then (``truncate_every``
+        seconds, or as soon as it is over ``wal_limit`` bytes) a TRUNCATE checkpoint runs
+        between two batches of writes, holding the write lock, and empties it."""
+        import os
+
+        wal = f"{self.url.database}-wal"
+        last = time.monotonic()
         while True:
             await asyncio.sleep(every)
             try:
-                async with self.engine.connect() as conn:
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                size = os.path.getsize(wal) if os.path.exists(wal) else 0
+                if size == 0:
+                    continue
+                if size > self.wal_limit or time.monotonic() - last > truncate_every:
+                    await self._truncate_wal()
+                    last = time.monotonic()
             except asyncio.CancelledError:
                 raise
             except Exception as e:
                 log.warning("checkpoint: %s", e)
 
-    async def close(self) -> None:
+    async def _truncate_wal(self) -> None:
+        async with self._writing(), self.engine.connect() as conn:
+            # readers are short: wait for them a little, not the writers' 10 s
+            await conn.exec_driver_sql("PRAGMA busy_timeout=2000")
+            try:
+                row = (await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")).first()
+            finally:
+                await conn.exec_driver_sql("PRAGMA busy_timeout=10000")
+            if row is not None and row[0]:
+                log.info("checkpoint: busy, the log is truncated later")
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Finish the writes under way (within ``grace`` seconds), then close; SQLite's log is
+        copied back and truncated."""
+        writer = self._writer
+        if writer is not None and not writer.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(writer), grace)
+            except (TimeoutError, Exception) as e:
+                log.warning("closing with writes unfinished: %r", e)
         if self._checkpointer is not None:
             self._checkpointer.cancel()
             await asyncio.gather(self._checkpointer, return_exceptions=True)
             self._checkpointer = None
             try:
-                async with self.engine.connect() as conn:
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                await self._truncate_wal()
             except Exception as e:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
@@ -259,7 +291,13 @@ class Store:
                 await self._write_batch(batch)
                 if self.on_write is not None:
                     self.on_write(started, len(batch))
-            except IntegrityError:  # one bad apple (a client id used twice): one at a time
+            except Exception as e:
+                # one bad apple (a client id used twice, a row the database refuses) must not
+                # fail the other tables' actions: write them one at a time, so only its own
+                # action fails
+                if len(batch) > 1 and not isinstance(e, IntegrityError):
+                    log.warning("a batch of %d actions failed (%s): writing them one by one",
+                                len(batch), type(e).__name__)
                 for item in batch:
                     if item.done.done():
                         continue
@@ -267,12 +305,8 @@ class Store:
                         await self._write_batch([item])
                     except IntegrityError:
                         item.done.set_exception(VersionConflict(item.table_id))
-                    except Exception as e:
-                        item.done.set_exception(e)
-            except Exception as e:
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(e)
+                    except Exception as e1:
+                        item.done.set_exception(e1)
 
     async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()

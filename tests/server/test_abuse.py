@@ -189,12 +189,13 @@ def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad: str)
 def test_token_buckets_stay_bounded_without_a_reset() -> None:
     from taash.server.guard import TokenBuckets
 
-    b = TokenBuckets(rate=1, burst=3, max_keys=1000)
+    # a refill so slow that no machine's pace through the loops below earns a token back
+    b = TokenBuckets(rate=0.001, burst=3, max_keys=1000)
     assert [b.allow("victim") for _ in range(4)] == [True, True, True, False]
     for i in range(50_000):  # many other keys: memory stays bounded ...
         b.allow(f"k{i}")
         assert len(b.buckets) <= 1000
-    b2 = TokenBuckets(rate=1, burst=3, max_keys=100_000)
+    b2 = TokenBuckets(rate=0.001, burst=3, max_keys=100_000)
     assert [b2.allow("victim") for _ in range(4)] == [True, True, True, False]
     for i in range(60_000):  # ... and no number of other keys resets a limited one
         b2.allow(f"k{i}")

@@ -263,12 +263,15 @@ def test_a_guests_tables_come_along_only_when_asked(browsers: Any, server: Serve
     r = passkey_sign_in(phone, auth)
     assert r.status_code == 200, r.text
     assert r.json()["guest_tables"] == 1 and r.json()["shared_tables"] == 1
-    # nothing moved until the player answers; yes moves the one it can, and says which not
+    # nothing moved until the player answers (a page loaded meanwhile asks again); yes moves
+    # the one it can, and says which not
     assert {m["id"] for m in desk.http.get("/api/me/tables").json()} == {ours, shared["id"]}
+    assert phone.me()["guest_tables_waiting"] == 2 and desk.me()["guest_tables_waiting"] == 0
     r = phone.send("POST", "/api/me/merge", {"merge": True})
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["merged"] == [kept] and [x["id"] for x in out["refused"]] == [shared["id"]]
+    assert phone.me()["guest_tables_waiting"] == 0
     assert "one seat at a table" in out["refused"][0]["reason"]
     rows = desk.http.get("/api/me/tables").json()
     assert sorted((m["id"], m["seat"]) for m in rows) == sorted(

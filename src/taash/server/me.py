@@ -136,7 +136,7 @@ def add_me_routes(app: FastAPI, settings: Settings) -> None:
         and the cookie of their session."""
         response.headers["Cache-Control"] = "no-store"
         who = await page_player(request, response, settings)
-        return await _hub(request).sign_in.me(who.player)
+        return await _hub(request).sign_in.me(who.player, who.session)
 
     @app.patch("/api/me", tags=["players"])
     async def patch_me(request: Request, body: MeBody) -> dict[str, Json]:

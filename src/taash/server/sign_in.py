@@ -89,13 +89,21 @@ class SignIn:
             out.append({"type": "email", "address": p.email})
         return out
 
-    async def me(self, p: PlayerRow) -> dict[str, Json]:
-        """``GET /api/me`` with the sign-in methods filled in."""
+    async def me(self, p: PlayerRow, session: SessionRow | None = None) -> dict[str, Json]:
+        """``GET /api/me`` with the sign-in methods filled in; with the request's session, the
+        guest tables still waiting for the merge question's answer (0: none), so a page
+        loaded before the question was answered asks it again."""
         out = me(p)
         methods = await self.methods(p)
         out["sign_in_methods"] = methods
         out["guest"] = not methods
         out["email_available"] = self.hub.notifier.smtp is not None
+        if session is not None:
+            waiting = 0
+            if session.guest_id is not None:
+                waiting = len({r["id"] for r in
+                               await self.hub.store.player_tables(session.guest_id)})
+            out["guest_tables_waiting"] = waiting
         return out
 
     async def become(self, who: Who | None, player_id: str,

@@ -6,7 +6,7 @@ import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
-import { openEmailLink, signInPanel } from './sign_in.js';
+import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -215,6 +215,10 @@ class Home {
     if (this.dead) return;
     this.showMe(p);
     fill(this.signInBox, signInPanel({ me: p, done: () => this.navigate('/', true) }));
+    // signed in here before the question about the guest's tables was answered: asked again
+    if (p.guest_tables_waiting && !document.querySelector('[data-dialog="merge"]')) {
+      guestQuestion(p.guest_tables_waiting).then(() => { if (!this.dead) this.refresh(); });
+    }
     this.refresh();
   }
 

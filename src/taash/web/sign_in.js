@@ -65,9 +65,13 @@ async function signInWithPasskey(button, status, done) {
  * whether they come along (the server moves them, save those at tables the account sits at). */
 export async function afterSignIn(r) {
   toast(t('signed_in_as', { name: r.player.name }));
-  if (!r.guest_tables && !r.shared_tables) return;
-  const n = r.guest_tables + r.shared_tables;
+  if (r.guest_tables || r.shared_tables) await guestQuestion(r.guest_tables + r.shared_tables);
+}
+
+/** Ask about the `n` tables of the guest this browser was, and send the answer. */
+export async function guestQuestion(n) {
   const merge = await askMerge(n);
+  if (merge === null) return; // closed unanswered: asked again on the next visit
   try {
     const out = await api('POST', '/api/me/merge', { body: { merge } });
     if (out.merged.length) toast(t('merge_done', { n: out.merged.length }));
@@ -77,10 +81,10 @@ export async function afterSignIn(r) {
   }
 }
 
-/** "Bring these N tables into your account?": true or false (closed unanswered: no). */
+/** "Bring these N tables into your account?": true, false, or null (closed unanswered). */
 function askMerge(n) {
   return new Promise((resolve) => {
-    let answer = false;
+    let answer = null;
     showDialog({
       name: 'merge', title: t('merge_title'),
       body: h('p', { 'data-merge-count': String(n) }, t('merge_body', { n })),

@@ -432,3 +432,71 @@ def test_sign_in_attempts_are_rate_limited(tmp_path: Path, inbox: tuple[Inbox, i
         for b in made:
             b.close()
         srv.stop()
+
+
+# -- two instances ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory,
+         inbox: tuple[Inbox, int]) -> Iterator[tuple[Server, Server]]:
+    """Two instances on one PostgreSQL database and one bus, behind one public URL (A's), as
+    behind a load balancer."""
+    folder: Path = tmp_path_factory.mktemp("sign-in-pair")
+    a = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", log=folder / "a.log")
+    public = a.base
+    smtp = f"smtp://127.0.0.1:{inbox[1]}?from=taash@test.example"
+    a.args += ["--public-url", public, "--smtp", smtp]
+    a.start()
+    b = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", "--public-url", public,
+               "--smtp", smtp, log=folder / "b.log").start()
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+def test_a_challenge_or_link_made_on_one_instance_works_on_another(
+        pair: tuple[Server, Server], inbox: tuple[Inbox, int]) -> None:
+    a, b = pair
+    box = inbox[0]
+    desk, phone = Browser(a, "Desk/1"), Browser(a, "Phone/1")  # one cookie jar each, both hosts
+    try:
+        desk.first_visit()
+        desk.send("PATCH", "/api/me", {"name": "Two Hosts"})
+        table = desk.create(seats=BOT)["id"]
+        auth = Authenticator(a.base)
+        options = desk.send("POST", "/api/me/passkeys/options").json()  # on A
+        r = desk.send("POST", f"{b.base}/api/me/passkeys",  # checked on B
+                      {"credential": auth.create(options)})
+        assert r.status_code == 201, r.text
+        phone.http.get(f"{b.base}/")
+        old = cookie_of(phone)
+        options = phone.send("POST", f"{b.base}/api/sign-in/passkey/options").json()
+        r = phone.send("POST", "/api/sign-in/passkey", {"credential": auth.get(options)})
+        assert r.status_code == 200, r.text
+        assert [m["id"] for m in phone.http.get(f"{b.base}/api/me/tables").json()] == [table]
+        # the old session ended on both
+        for base in (a.base, b.base):
+            stale = Browser(a)
+            stale.http.cookies.set("taash_session", old)
+            assert stale.http.get(f"{base}/api/me/tables").status_code == 401
+            stale.close()
+        # the same answer again, on the other instance: its challenge is spent everywhere
+        again = Browser(a)
+        again.first_visit()
+        r = again.send("POST", f"{b.base}/api/sign-in/passkey",
+                       {"credential": auth.get(options)})
+        assert "used or expired" in error(r, 400, "passkey_refused")
+        # an address confirmed on B, a sign-in link asked on A and opened on B
+        desk.send("POST", f"{b.base}/api/me/email", {"address": "two@example.com"})
+        link = LINK.search(box.wait_for("two@example.com")[1])
+        assert link and link.group(1).startswith(a.base)
+        assert desk.send("POST", "/api/email/confirm", {"token": link.group(3)}).status_code \
+            == 200
+        again.send("POST", "/api/sign-in/email", {"address": "two@example.com"})
+        link = LINK.search(box.wait_for("two@example.com")[1])
+        assert link is not None
+        r = again.send("POST", f"{b.base}/api/sign-in/email/link", {"token": link.group(3)})
+        assert r.status_code == 200 and r.json()["player"]["name"] == "Two Hosts"
+        again.close()
+    finally:
+        desk.close()
+        phone.close()

@@ -212,3 +212,25 @@ def test_an_email_link_signs_another_context_in(site: str, new_page: Any,
     assert late.locator("[data-player-name='Mail Olga']").count() == 0
     for page in (desk, phone, mail_app):
         assert page.js_errors == [], page.js_errors
+
+
+def test_base64url_conversions_round_trip(site: str, new_page: Any) -> None:
+    page = new_page("desktop", site)
+    page.goto("/")
+    out = page.evaluate("""async () => {
+      const { toB64url, fromB64url } = await import('/assets/passkey.js');
+      const results = [];
+      for (let n = 0; n < 40; n += 1) {
+        const bytes = new Uint8Array(n).map((_, i) => (i * 97 + n * 31 + 251) % 256);
+        const text = toB64url(bytes.buffer);
+        const back = new Uint8Array(fromB64url(text));
+        results.push([text, back.length === n && back.every((b, i) => b === bytes[i])]);
+      }
+      const view = new Uint8Array([0, 250, 251, 252, 253, 254, 255]).subarray(1, 7);
+      const padded = Array.from(new Uint8Array(fromB64url('-_8=')));
+      return { results, known: toB64url(view), padded };
+    }""")
+    for text, same in out["results"]:
+        assert same and "=" not in text and "+" not in text and "/" not in text, text
+    assert out["known"] == "-vv8_f7_"  # a view of the middle of a buffer: its own bytes only
+    assert out["padded"] == [251, 255]

@@ -234,3 +234,12 @@ def test_base64url_conversions_round_trip(site: str, new_page: Any) -> None:
         assert same and "=" not in text and "+" not in text and "/" not in text, text
     assert out["known"] == "-vv8_f7_"  # a view of the middle of a buffer: its own bytes only
     assert out["padded"] == [251, 255]
+
+
+def test_without_smtp_the_page_offers_passkeys_only(server: Any, new_page: Any) -> None:
+    page = new_page("phone", server.base)  # the shared server sends no mail
+    page.goto("/")
+    page.locator("[data-section='sign-in'] [data-action='passkey-sign-in']").wait_for()
+    page.locator("[data-sign-in-methods] [data-action='add-passkey']").wait_for()
+    assert page.locator("[data-form='email-sign-in'], [data-form='add-email']").count() == 0
+    assert page.js_errors == []

@@ -143,7 +143,8 @@ def add_me_routes(app: FastAPI, settings: Settings) -> None:
         """Change the player's name (plain text, 1 to 24 characters) or language."""
         who = await signed_in(request, settings)
         hub = _hub(request)
-        return await hub.sign_in.me(await hub.players.update(who, body.name, body.language))
+        return await hub.sign_in.me(await hub.players.update(who, body.name, body.language),
+                                    who.session)
 
     @app.get("/api/me/tables", tags=["players"])
     async def my_tables(request: Request) -> list[dict[str, Json]]:

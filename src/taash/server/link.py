@@ -95,13 +95,15 @@ class Linker:
         s = SessionRow(secrets.token_urlsafe(12), player_id, now, now, now + SESSION_S,
                        (user_agent or "")[:300] or None)
         merging = merge and guest_tables > 0
-        if not await store.link_device(secret_hash(raw), player_id, now, who.session.id, s,
-                                       secret_hash(secret),
-                                       who.player.id if merging else None):
+        refused = await store.link_device(secret_hash(raw), player_id, now, who.session.id, s,
+                                          secret_hash(secret),
+                                          who.player.id if merging else None)
+        if refused is None:
             raise BadRequest(REFUSED)
         found = await store.session_of(secret_hash(secret), now)
         assert found is not None
         if merging:
             await self.hub.players.rename_seats(player_id, found[1].name)
+        # a table where the player sits too stays the guest's (a player holds one seat there)
         return ({"player": me(found[1]), "session": s.id, "guest_tables": guest_tables,
-                 "merged": merging}, secret, who.session.id)
+                 "merged": merging, "refused": refused}, secret, who.session.id)

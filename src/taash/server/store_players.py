@@ -161,22 +161,24 @@ class PlayerQueries:
             return None if r is None else str(r.player_id)
 
     async def link_device(self, code_hash: str, player_id: str, now: float, old_session: str,
-                          new: SessionRow, secret_hash: str, merge_from: str | None) -> bool:
-        """In one commit: spend the code (False, nothing done, if it was spent meanwhile), end
+                          new: SessionRow, secret_hash: str,
+                          merge_from: str | None) -> list[str] | None:
+        """In one commit: spend the code (None, nothing done, if it was spent meanwhile), end
         the device's old session, give it a new one of the code's player and, with
-        ``merge_from``, move that guest's seats to the player."""
+        ``merge_from``, move that guest's seats to the player, save at tables where the player
+        sits too: those tables' ids."""
         async with self._writing(), self.engine.begin() as conn:
             res = await conn.execute(update(link_codes).where(and_(
                 link_codes.c.code_hash == code_hash, link_codes.c.player_id == player_id,
                 link_codes.c.used.is_(None), link_codes.c.expires > now)).values(used=now))
             if res.rowcount != 1:
-                return False
+                return None
             await conn.execute(update(sessions).where(and_(
                 sessions.c.id == old_session, sessions.c.revoked.is_(None))).values(revoked=now))
             await self._insert_session(conn, new, secret_hash)
             if merge_from is not None:
-                await self._merge_seats(conn, merge_from, player_id)
-            return True
+                return (await self._merge_seats(conn, merge_from, player_id))[1]
+            return []
 
     async def drop_link_codes(self, before: float) -> int:
         async with self._writing(), self.engine.begin() as conn:

@@ -169,6 +169,7 @@ class Account {
     try {
       const r = await api('POST', '/api/link', { body: { code, merge } });
       toast(t('link_done', { name: r.player.name }));
+      if (r.refused && r.refused.length) toast(t('merge_refused', { n: r.refused.length }), 'error');
       this.linked();
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');

@@ -123,12 +123,10 @@ class SignIn:
         secret = secrets.token_urlsafe(32)
         s = SessionRow(secrets.token_urlsafe(12), player_id, now, now, now + SESSION_S,
                        (user_agent or "")[:300] or None, guest_id)
-        if who is not None:
-            await store.sign_in_session(who.session.id, s, secret_hash(secret), now)
+        await store.sign_in_session(who.session.id if who else None, s, secret_hash(secret), now)
+        if who is not None:  # its streams and sockets end, here and on every instance
             self.hub.players.end_session(who.session.id)
             await self.hub.bus.publish({"k": "revoked", "s": who.session.id})
-        else:
-            await store.sign_in_session("", s, secret_hash(secret), now)
         found = await store.session_of(secret_hash(secret), now)
         if found is None:  # the account was deleted meanwhile
             raise BadRequest("that account is no more")

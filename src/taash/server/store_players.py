@@ -190,13 +190,15 @@ class PlayerQueries:
             await conn.execute(update(players).where(players.c.id == player_id).values(**values))
 
     # -- signing in ----------------------------------------------------------------------------
-    async def sign_in_session(self, old_session: str, new: SessionRow, secret_hash: str,
-                              now: float) -> None:
-        """In one commit: end the browser's old session and give it ``new`` (a new id and
-        secret: the session is rotated at every sign-in)."""
+    async def sign_in_session(self, old_session: str | None, new: SessionRow,
+                              secret_hash: str, now: float) -> None:
+        """In one commit: end the browser's old session (if it had one) and give it ``new``
+        (a new id and secret: the session is rotated at every sign-in)."""
         async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(sessions).where(and_(
-                sessions.c.id == old_session, sessions.c.revoked.is_(None))).values(revoked=now))
+            if old_session is not None:
+                await conn.execute(update(sessions).where(and_(
+                    sessions.c.id == old_session, sessions.c.revoked.is_(None)))
+                    .values(revoked=now))
             await self._insert_session(conn, new, secret_hash)
 
     @staticmethod

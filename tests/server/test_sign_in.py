@@ -8,14 +8,17 @@ mail goes to a local SMTP server (aiosmtpd)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from aiosmtpd.controller import Controller
 
@@ -243,6 +246,32 @@ def test_sign_in_must_come_from_this_sites_pages(browsers: Any, server: Server) 
     finally:
         bare.close()
     assert Browser(server).send("POST", "/api/me/passkeys/options").status_code == 401
+
+
+def test_signing_in_ends_the_old_sessions_stream_at_once(browsers: Any, server: Server) -> None:
+    desk, phone = browsers(), browsers()
+    auth = Authenticator(server.base)
+    add_passkey(desk, auth)
+    tid = phone.create(seats=BOT)["id"]
+    old = cookie_of(phone)
+    lines: list[str] = []
+    done = threading.Event()
+
+    def read() -> None:
+        with httpx.Client(base_url=server.base, cookies={"taash_session": old},
+                          timeout=30) as h, \
+                h.stream("GET", f"/api/tables/{tid}/stream?seat=0") as s:
+            for line in s.iter_lines():
+                lines.append(line)
+        done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + 10
+    while not lines and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert lines and json.loads(lines[0])["type"] == "view"
+    assert passkey_sign_in(phone, auth).status_code == 200
+    assert done.wait(5), "the stream of the session replaced by the sign-in is still open"
 
 
 # -- the guest's tables ----------------------------------------------------------------------

@@ -52,9 +52,15 @@ class Account {
     let me;
     try { me = await getMe(); } catch { return; }
     const list = me.sign_in_methods || [];
+    const when = (iso) => {
+      try { return new Date(iso).toLocaleDateString(lang()); } catch { return iso; }
+    };
     const rows = list.map((m) => h('li', { 'data-method': m.type, 'data-method-id': m.id || m.address },
       h('span', { class: 'device', dir: 'auto' },
         m.type === 'passkey' ? (m.name || 'Passkey') : t('method_email', { address: m.address })),
+      m.type === 'passkey' ? h('small', { class: 'sub' }, m.last_used
+        ? t('passkey_used', { added: when(m.created), when: when(m.last_used) })
+        : t('passkey_unused', { added: when(m.created) })) : null,
       h('button', { class: 'btn small', type: 'button', 'data-action': `remove-${m.type}`,
         onclick: (e) => this.removeMethod(m, e.currentTarget) }, t('remove'))));
     const add = h('button', { class: 'btn', type: 'button', 'data-action': 'add-passkey',

@@ -8,6 +8,7 @@ core's refusals) to its status; the domain raises them and never knows HTTP.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -30,8 +31,10 @@ from taash.server.errors import (
     Forbidden,
     Full,
     InviteUsed,
+    NoEmail,
     NotFound,
     NotOver,
+    PasskeyRefused,
     RateLimited,
     Stale,
     TooLarge,
@@ -44,6 +47,7 @@ from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
 from taash.server.me_data import add_me_data_routes
 from taash.server.routes import add_routes
+from taash.server.sign_in_routes import add_sign_in_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 
@@ -51,7 +55,7 @@ log = logging.getLogger("taash.server")
 
 # The HTTP status of each refusal.
 STATUS: dict[type[Exception], int] = {
-    BadRequest: 400, MalformedAction: 400,
+    BadRequest: 400, MalformedAction: 400, NoEmail: 400, PasskeyRefused: 400,
     Unauthorized: 401,
     Forbidden: 403, CrossSite: 403,
     NotFound: 404,
@@ -131,6 +135,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_routes(app, settings)
     add_me_routes(app, settings)
     add_me_data_routes(app, settings)
+    add_sign_in_routes(app, settings)
     add_live(app, settings, status_of)
     add_pages(app, settings)
     return app
@@ -139,6 +144,8 @@ def create_app(settings: Settings, hub: Hub | None = None,
 def add_error_handlers(app: FastAPI) -> None:
     async def refused(request: Request, e: Exception) -> Response:
         assert isinstance(e, DomainError | IllegalAction | MalformedAction)
+        if isinstance(e, RateLimited) and e.retry_after is not None:
+            return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
         return refusal(e)
 
     for kind in (DomainError, IllegalAction, MalformedAction):
@@ -202,6 +209,10 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/link", include_in_schema=False)
     async def link_page(request: Request) -> Response:  # ?code=: the page fills it in
+        return await index(request)
+
+    @app.get("/email/{what}", include_in_schema=False)
+    async def email_page(request: Request, what: str) -> Response:  # #secret: the page posts it
         return await index(request)
 
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

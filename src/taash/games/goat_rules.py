@@ -65,6 +65,12 @@ BEATEN = tuple(tuple(sum(1 << y for y in range(36) if beats(x, y, t)) for x in r
                for t in range(4))
 
 
+# BEATERS[trump][y]: the cards that beat card y (the transpose of BEATEN)
+BEATERS = tuple(tuple(sum(1 << x for x in range(36) if beats(x, y, t)) for y in range(36))
+                for t in range(4))
+PASS_ID, BEAT_ID = PASS << SHIFT, BEAT << SHIFT  # an answer's id is one of these | its cards
+
+
 def beats_all(new: int, top: int, trump: int) -> bool:
     """GT-7: a one-to-one pairing exists in which every new card beats its partner.
 

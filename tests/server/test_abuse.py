@@ -78,6 +78,10 @@ def bad_requests(api: Api, table: str, token: str) -> list[tuple[str, str, Any, 
         out.append(("GET", f"/api/tables/{table}/stream?token={enc}", None, {}))
         out.append(("POST", f"/api/tables/{table}/actions?token={token}{enc}",
                     {"action": "call:S"}, {}))
+    for s in ("\u007f", "\u0085"):  # not escaped: JSON lets DEL and the C1 controls through
+        out.append(("RAW", f"/api/tables/{table}/join", {"name": f"a{s}b"}, {}))
+        out.append(("RAW", "/api/tables", {"game": "goat", "seats": [
+            {"type": "human", "name": s}] * 4}, {}))
     out.append(("GET", "/api/tables/a b", None, {}))
     out.append(("GET", "/api/tables/" + "x" * 300, None, {}))
     out.append(("DELETE", "/api/me/sessions/%00", None, {}))
@@ -116,7 +120,9 @@ def test_control_characters_anywhere_are_400_and_other_tables_play_on(srv: Serve
     try:
         refused = []
         for method, url, body, headers in bad_requests(api, bad_table, bad_tokens[0]):
-            content = None if body is None else json.dumps(body).encode()
+            content = None if body is None else json.dumps(
+                body, ensure_ascii=method != "RAW").encode()
+            method = "POST" if method == "RAW" else method
             hdrs = {**headers, **({"Content-Type": "application/json"} if content else {})}
             r = api.http.request(method, url, content=content, headers=hdrs)
             refused.append((method, url, body, r.status_code))

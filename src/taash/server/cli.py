@@ -232,7 +232,10 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
                 await asyncio.wait_for(hub.close(), SHUTDOWN_S)
             except TimeoutError:
                 log.warning("the hub did not close in %s s", SHUTDOWN_S)
-            await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
+            try:
+                await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the database did not close in %s s", SHUTDOWN_S)
 
     try:
         asyncio.run(main())

@@ -101,8 +101,10 @@ def _bad_strings(value: object, where: str = "") -> str | None:
 
 def check_body_text(body: bytes) -> str | None:
     """Why a JSON request body is refused for its text (None: it is not).  Only a body with a
-    backslash can hold an escaped control character, so most bodies are never parsed here."""
-    if b"\\" not in body:
+    backslash (an escape), a DEL or a UTF-8 lead byte of U+0080-U+00BF (where the C1 controls
+    are) can hold a control character that JSON lets through, so most bodies are never parsed
+    here."""
+    if b"\\" not in body and b"\x7f" not in body and b"\xc2" not in body:
         return None
     try:
         value = json.loads(body)

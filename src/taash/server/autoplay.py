@@ -10,16 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from taash.bots import Bot, make_bot
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState
 from taash.server.errors import DomainError, Stale
+from taash.server.pool import DeadlineExceeded
 from taash.server.store import TableRow
 
 if TYPE_CHECKING:
@@ -43,31 +41,6 @@ def hard_move(game: str, seed: int, view: Mapping[str, Json]) -> str | None:
     return None if action is None else str(action)
 
 
-class Thinker:
-    """The hard bot's searches, in worker processes: off the event loop and its GIL."""
-
-    def __init__(self) -> None:
-        self.procs: ProcessPoolExecutor | None = None
-
-    async def think(self, game: str, seed: int, view: Mapping[str, Json]) -> str | None:
-        loop = asyncio.get_running_loop()
-        if self.procs is None:
-            import multiprocessing
-
-            workers = max(1, (os.cpu_count() or 2) - 1)
-            self.procs = ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return await loop.run_in_executor(self.procs, hard_move, game, seed, view)
-        except BrokenProcessPool:
-            self.procs = None
-            return await asyncio.to_thread(hard_move, game, seed, view)
-
-    def close(self) -> None:
-        if self.procs is not None:
-            self.procs.shutdown(wait=False, cancel_futures=True)
-
-
 class Autoplay:
     """One room's bot seats and turn timer."""
 
@@ -78,6 +51,7 @@ class Autoplay:
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.timer_version = -1
+        self.fallbacks = 0  # hard moves that missed their deadline (the easy bot's instead)
 
     def tasks(self) -> list[asyncio.Task[None]]:
         return [t for t in (self.driver, self.timer) if t is not None]
@@ -112,8 +86,7 @@ class Autoplay:
         view = state.view(seat)
         try:
             if level == "hard":  # a search: in another process, off this loop and its GIL
-                seed = room.meta.seed + 1_000_003 * seat + room.version
-                action = await room.hub.thinker.think(room.meta.game, seed, view)
+                action = await self._search(seat, state, view)
             else:  # random and easy answer in well under a millisecond
                 action = self._bot(seat, level).act(view)
         except Exception:
@@ -126,6 +99,24 @@ class Autoplay:
         if action is None and view.get("to_move") == seat and legal:
             action = legal[0]  # a seat that must move always moves
         return None if action is None else str(action)
+
+    async def _search(self, seat: int, state: MatchState,
+                      view: Mapping[str, Json]) -> str | None:
+        """The hard bot's move, from the hub's worker pool, by its deadline; past it, the
+        easy bot's (the table never waits longer than the deadline for a search)."""
+        room = self.room
+        hub = room.hub
+        seed = room.meta.seed + 1_000_003 * seat + room.version
+        try:
+            action: str | None = await hub.pool.submit(
+                room.id, hard_move, (room.meta.game, seed, view),
+                hub.pool.clock() + hub.settings.bot_deadline_s)
+            return action
+        except DeadlineExceeded:
+            self.fallbacks += 1
+            log.info("table %s seat %d: the hard bot's search missed its deadline; "
+                     "the easy bot moves", room.id, seat)
+            return self._bot(seat, "easy").act(view)
 
     async def _drive(self) -> None:
         """Let bot seats move, in ``actors()`` order, until no bot wants to."""

@@ -96,6 +96,10 @@ class Settings:
     max_body: int = 64 * 1024
     #: default bot delay for live tables, in milliseconds
     bot_delay_ms: int = 700
+    #: bot worker processes (0: one per core, less one)
+    bot_workers: int = 0
+    #: a hard bot's move not ready this many seconds after it is asked for: the easy bot's
+    bot_deadline_s: float = 3.0
     #: a human seat's turn timer runs out: this level of bot plays that move
     timer_bot_level: str = "easy"
     #: let webhooks call private, loopback and link-local addresses (a trusted network only)
@@ -114,6 +118,8 @@ class Settings:
             ping_s=_env_float("TAASH_PING_INTERVAL", 10.0),
             rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
+            bot_workers=int(_env_float("TAASH_BOT_WORKERS", 0)),
+            bot_deadline_s=_env_float("TAASH_BOT_DEADLINE", 3.0),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
         )
 

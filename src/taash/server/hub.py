@@ -1,7 +1,7 @@
 """The hub: everything one server process shares.
 
 It owns the rooms of this process (loading a table's room from the store on first use), the
-store, the bus to the other instances, the notifier, the hard bot's worker processes and the
+store, the bus to the other instances, the notifier, the bot worker pool and the
 sweeper (bots that should move, turn timers and reminders after a restart or on another
 instance's tables).
 """
@@ -15,7 +15,6 @@ import time
 from collections.abc import Awaitable
 
 from taash.games.base import Json, MatchState
-from taash.server.autoplay import Thinker
 from taash.server.bus import Bus
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
@@ -24,6 +23,7 @@ from taash.server.match import build_match, deal_next
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
 from taash.server.players import Players
+from taash.server.pool import BotPool
 from taash.server.presence import Presence
 from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
@@ -49,7 +49,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
         self.closed = asyncio.Event()
-        self.thinker = Thinker()
+        self.pool = BotPool(settings.bot_workers or None)
         self.public_url = settings.public_url or ""
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
@@ -86,7 +86,7 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
         await self.notifier.close()
-        self.thinker.close()
+        self.pool.close()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

@@ -59,6 +59,17 @@ class Autoplay:
     def idle(self) -> bool:
         return all(t.done() for t in self.tasks())
 
+    def active(self) -> bool:
+        """Whether the bots and the turn timer play: someone is connected, or a human moved
+        or was here within the hub's idle time (plus the turn timer's, so a correspondence
+        table's timer still plays for its slow human once).  A table nobody comes to stops
+        rather than play on for no one."""
+        room = self.room
+        idle_after = room.hub.settings.idle_after_s
+        if idle_after <= 0 or room.connected():
+            return True
+        return time.time() - room.human_seen < idle_after + (room.meta.turn_timer_s or 0.0)
+
     def moved_on(self, version: int) -> None:
         """The room reached ``version``: what bots declined before it no longer holds."""
         self.declined = {d for d in self.declined if d[1] >= version}
@@ -66,7 +77,7 @@ class Autoplay:
     def kick(self) -> None:
         """Let the bots move if one may, and arm the turn timer."""
         room = self.room
-        if room.hub.closing or room.state.is_over():
+        if room.hub.closing or room.state.is_over() or not self.active():
             return
         if (self.driver is None or self.driver.done()) and any(
                 room.seat_row(s).type == "bot" for s in room.state.actors()):
@@ -123,7 +134,7 @@ class Autoplay:
         room = self.room
         while not room.hub.closing:
             state, v = room.state, room.version
-            if state.is_over():
+            if state.is_over() or not self.active():
                 return
             moved = changed = False
             for seat in state.actors():
@@ -147,7 +158,7 @@ class Autoplay:
                     self.declined.add((seat, v))
                     continue
                 try:
-                    await room.submit(seat, action, expected=v)
+                    await room.submit(seat, action, expected=v, auto=True)
                     moved = True
                 except Stale:
                     changed = True
@@ -184,10 +195,10 @@ class Autoplay:
     async def _timer(self, version: int, seat: int, delay: float) -> None:
         room = self.room
         await asyncio.sleep(delay)
-        if room.version != version or room.hub.closing:
+        if room.version != version or room.hub.closing or not self.active():
             return
         action = await self.think(seat, room.hub.settings.timer_bot_level, room.state)
         if action is None or room.version != version:
             return
         with contextlib.suppress(DomainError, IllegalAction, MalformedAction):
-            await room.submit(seat, action, expected=version)
+            await room.submit(seat, action, expected=version, auto=True)

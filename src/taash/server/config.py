@@ -100,6 +100,12 @@ class Settings:
     bot_workers: int = 0
     #: a hard bot's move not ready this many seconds after it is asked for: the easy bot's
     bot_deadline_s: float = 3.0
+    #: a table with no one connected and no human move for this long (seconds) stops its
+    #: bots until a human comes back; 0: never
+    idle_after_s: float = 600.0
+    #: live tables of bots only one address may make without a session (and one player with)
+    bot_tables_per_address: int = 2
+    bot_tables_per_player: int = 8
     #: a human seat's turn timer runs out: this level of bot plays that move
     timer_bot_level: str = "easy"
     #: let webhooks call private, loopback and link-local addresses (a trusted network only)
@@ -118,6 +124,7 @@ class Settings:
             ping_s=_env_float("TAASH_PING_INTERVAL", 10.0),
             rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
+            idle_after_s=_env_float("TAASH_IDLE_AFTER", 600.0),
             bot_workers=int(_env_float("TAASH_BOT_WORKERS", 0)),
             bot_deadline_s=_env_float("TAASH_BOT_DEADLINE", 3.0),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),

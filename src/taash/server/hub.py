@@ -136,6 +136,9 @@ class Hub:
         if dealt != [(f.deal, f.dealt) for f in meta.fair]:  # dealt before a stop: fix it
             await self.store.save_fair(table_id, meta.fair)
         room.meta.updated = meta.updated
+        humans = [s.seat for s in meta.seats if s.type == "human"]
+        room.human_seen = (await self.store.last_human_move(table_id, humans)
+                           or meta.created)  # an idle table stays so after a restart
         self.rooms[table_id] = room
         if self.bus.shared:  # who is connected to this table through the other instances?
             self.spawn(self.bus.publish({"k": "who", "t": table_id, "i": self.instance}))
@@ -187,7 +190,8 @@ class Hub:
         the sessions that expired or were revoked a day ago."""
         now = time.time()
         stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
-        for table_id in await self.store.tables_to_drive(now, stalled):
+        for table_id in await self.store.tables_to_drive(now, stalled,
+                                                         self.settings.idle_after_s):
             try:
                 room = await self.room(table_id)
             except DomainError:

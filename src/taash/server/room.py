@@ -59,11 +59,16 @@ class Room:
         # when a human last moved here or was connected (a time.time() value): a table nobody
         # has come to for the hub's idle time stops driving its bots (``Autoplay.active``)
         self.human_seen = time.time()
+        # seat tokens withdrawn while this room was loaded: refused even if a read of the
+        # seats that began before the withdrawal brings one back
+        self.withdrawn: set[str] = set()
 
     def seat_row(self, seat: int) -> SeatRow:
         return self.meta.seats[seat]
 
     def seat_of_hash(self, h: str) -> int | None:
+        if h in self.withdrawn:
+            return None
         for s in self.meta.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
                 return s.seat
@@ -116,6 +121,15 @@ class Room:
         if not subs and sub.seat is not None:
             self.announce()
             self.hub.presence.changed(self)
+
+    def forget_tokens(self, hashes: set[str]) -> None:
+        """These seat tokens were withdrawn (here or on another instance): refuse them now
+        and close the connections they opened."""
+        self.withdrawn |= hashes
+        for s in self.meta.seats:
+            if s.token_hash is not None and s.token_hash in hashes:
+                s.token_hash = None
+                self.end_seat(s.seat)
 
     def end_seat(self, seat: int) -> None:
         """Close the seat's live connections here (its token was withdrawn)."""

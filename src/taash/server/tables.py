@@ -119,6 +119,11 @@ class Tables:
         room = await hub.room(table_id)
         h = token_hash(token)
         found = room.seat_of_hash(h)
+        # deaf to the bus, an instance may have missed a withdrawal: the store decides
+        if (found is not None and hub.bus.shared and not hub.bus.live
+                and await hub.store.seat_by_token(h) != (table_id, found)):
+            room.forget_tokens({h})
+            found = None
         if found is None:
             where = await hub.store.seat_by_token(h)
             if where is None:
@@ -283,7 +288,9 @@ class Tables:
         if not await hub.store.claim_seat(table_id, found, h, token_hash(new), player.id,
                                           None if row.name else player.name):
             raise InviteUsed("this invite link has just been used by another player")
+        room.forget_tokens({h})
         await room.reload_meta()  # the invite token's live connections end
+        await hub.withdraw(table_id, [h])
         await hub.meta_changed(room)
         room.last_used = time.monotonic()
         return found, new
@@ -305,18 +312,27 @@ class Tables:
         if room.state.is_over():
             raise Full("this match is over")
         token = new_token()
+        old = row.token_hash
         await self.hub.store.update_seat(room.id, seat, token_hash=token_hash(token),
                                          spent_hash=None)
+        if old is not None:
+            room.forget_tokens({old})
         await room.reload_meta()  # the old token's live connections end
+        await self.hub.withdraw(room.id, [old] if old is not None else [])
         await self.hub.meta_changed(room)
         return token
 
     async def leave(self, room: Room, seat: int) -> None:
-        """Give the seat to a bot: its token stops working."""
+        """Give the seat to a bot: its token stops working, on every instance, before this
+        returns."""
+        old = room.seat_row(seat).token_hash
         await self.hub.store.update_seat(room.id, seat, type="bot", level="easy",
                                          token_hash=None, claimed=True, webhook=None,
                                          email=None, player_id=None)
+        if old is not None:
+            room.forget_tokens({old})
         await room.reload_meta()
+        await self.hub.withdraw(room.id, [old] if old is not None else [])
         await self.hub.meta_changed(room)
         room.kick()
 

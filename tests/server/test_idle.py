@@ -15,6 +15,8 @@ import pytest
 
 from tests.server.helpers import Server
 
+pytestmark = pytest.mark.slow
+
 BOTS = [{"type": "bot", "level": "random"}] * 4
 
 

@@ -165,6 +165,7 @@ def test_a_cancelled_caller_s_queued_job_is_dropped() -> None:
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_the_real_pool_runs_a_hard_move_in_a_worker_process() -> None:
     m = new_match("court-piece", seed=3, first_seat=0)
     seat = m.actors()[0]
@@ -184,6 +185,7 @@ def test_the_real_pool_runs_a_hard_move_in_a_worker_process() -> None:
     assert action == make_bot("court-piece", "hard", seed=5).act(view)
 
 
+@pytest.mark.slow
 def test_a_hard_bot_past_its_deadline_moves_as_the_easy_bot(tmp_path: Path) -> None:
     """A server whose hard searches can never be ready in time (deadline 0): the hard seat
     still moves, at once, with the easy bot's move, and the log says why."""

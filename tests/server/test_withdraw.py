@@ -15,6 +15,8 @@ import pytest
 
 from tests.server.helpers import Server, tokens_of
 
+pytestmark = pytest.mark.slow
+
 TRIES = 30
 
 

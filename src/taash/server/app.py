@@ -42,6 +42,7 @@ from taash.server.guard import Guard
 from taash.server.hub import Hub
 from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
+from taash.server.openapi import documented
 from taash.server.routes import add_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
@@ -128,6 +129,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_me_routes(app, settings)
     add_live(app, settings, status_of)
     add_pages(app, settings)
+    app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app
 
 

@@ -10,7 +10,7 @@ trip (POST to every seat's socket) and of the POST, and the 5xx count; for the a
 statuses each attack got (``closed``: the server closed a slow or idle connection).
 
     python bench/abuse.py --duration 15
-    python bench/abuse.py --duration 15 --db postgresql+asyncpg://postgres@127.0.0.1/bench
+    python bench/abuse.py --duration 15 --db postgres
 
 The attacks: NUL characters in a client id, a name, a notify address and a path; a random
 Bearer token per request; anonymous catch-ups far behind (``since=v-1990``); tables of bots
@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import ROOT, Stats, Table, cpu_seconds, free_port, pct
+from load import ROOT, Stats, Table, _pg, cpu_seconds, free_port, pct
 
 Attack = Callable[[httpx.AsyncClient, "Attacker"], Awaitable[None]]
 
@@ -121,8 +121,8 @@ async def far_catch_up(http: httpx.AsyncClient, a: Attacker) -> None:
 async def bot_tables(http: httpx.AsyncClient, a: Attacker) -> None:
     while not a.stop.is_set():
         await _req(http, a, "bot_only", "POST", "/api/tables", json={
-            "game": "court-piece", "live": False, "options": {"target": 10**15},
-            "seats": [{"type": "bot", "level": "random"}] * 4})
+            "game": "court-piece-2p", "live": False, "options": {"target": 10**15},
+            "seats": [{"type": "bot", "level": "random"}] * 2})
         await _req(http, a, "bot_only", "POST", "/api/tables", json={
             "game": "goat", "live": False, "options": {"target": 10**30},
             "seats": [{"type": "bot", "level": "random"}] * 4})
@@ -319,7 +319,9 @@ def main() -> None:
     ap.add_argument("--bot-delay-ms", type=int, default=200)
     ap.add_argument("--attacks", default=",".join(ATTACKS), help="comma-separated: "
                     + ", ".join(ATTACKS))
-    ap.add_argument("--db", default="sqlite", help="sqlite, or a database URL")
+    ap.add_argument("--db", default="sqlite",
+                    help="sqlite, postgres (a database made for the run), or a database URL")
+    ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/test")
     args = ap.parse_args()
     attacks = [x for x in args.attacks.split(",") if x]
     unknown = set(attacks) - set(ATTACKS)
@@ -327,6 +329,12 @@ def main() -> None:
         ap.error(f"unknown attacks: {', '.join(sorted(unknown))}")
     tmp = tempfile.TemporaryDirectory(prefix="taash-abuse-")
     db = f"sqlite+aiosqlite:///{tmp.name}/abuse.db" if args.db == "sqlite" else args.db
+    dbname = None
+    if args.db == "postgres":
+        dbname = f"taash_abuse_{os.getpid()}"
+        asyncio.run(_pg(f'CREATE DATABASE "{dbname}"', args.pg_admin))
+        db = args.pg_admin.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+        db += f"/{dbname}"
     port = free_port()
     # the server as deployed (its default rate limits), but tables nobody watches rest after
     # the warm-up, so the attacker's table of bots does not play through the first stretch
@@ -347,7 +355,7 @@ def main() -> None:
         result = asyncio.run(bench(base, args.tables, args.duration, args.warmup,
                                    args.think_ms / 1000, args.bot_delay_ms, attacks,
                                    server.pid))
-        result["db"] = "sqlite" if args.db == "sqlite" else args.db.split("@")[-1]
+        result["db"] = args.db if args.db in ("sqlite", "postgres") else args.db.split("@")[-1]
         if args.db == "sqlite":
             wal = Path(tmp.name) / "abuse.db-wal"
             result["sqlite_wal_bytes"] = wal.stat().st_size if wal.exists() else 0
@@ -362,6 +370,8 @@ def main() -> None:
             server.wait(20)
         if server.poll() is None:
             server.kill()
+        if dbname:
+            asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', args.pg_admin))
         tmp.cleanup()
 
 

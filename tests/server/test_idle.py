@@ -26,10 +26,26 @@ def bot_table(http: httpx.Client, headers: dict[str, str] | None = None,
                                           "bot_delay_ms": 50, **kw}, headers=headers)
 
 
-def version(http: httpx.Client, tid: str) -> int:
-    r = http.get(f"/api/tables/{tid}")
+def public(http: httpx.Client, tid: str) -> dict[str, Any]:
+    r = http.get(f"/api/tables/{tid}")  # a look at the public view is nobody coming
     assert r.status_code == 200, r.text
-    return int(r.json()["version"])
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def version(http: httpx.Client, tid: str) -> int:
+    return int(public(http, tid)["version"])
+
+
+def wait_idle(http: httpx.Client, tid: str, timeout: float = 20) -> dict[str, Any]:
+    """The public view once the table says it rests."""
+    end = time.monotonic() + timeout
+    while True:
+        v = public(http, tid)
+        if v["table"]["idle"]:
+            return v
+        assert time.monotonic() < end, f"table {tid} never rested (version {v['version']})"
+        time.sleep(0.1)
 
 
 def wait_until_still(http: httpx.Client, tid: str, quiet: float = 1.0,
@@ -61,10 +77,11 @@ def test_an_idle_table_stops_its_bots_and_plays_on_when_someone_watches(
         r = bot_table(http)
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
+        assert not public(http, tid)["table"]["idle"]
+        wait_idle(http, tid)
         stopped = wait_until_still(http, tid)
         assert stopped > 0  # it played while it was new
-        time.sleep(1.5)  # several sweeps: none starts it again
-        assert version(http, tid) == stopped
+        assert public(http, tid)["table"]["idle"]
 
         # a spectator's stream: the bots play on while it is open
         done = threading.Event()
@@ -82,6 +99,7 @@ def test_an_idle_table_stops_its_bots_and_plays_on_when_someone_watches(
         while version(http, tid) <= stopped + 3 and time.monotonic() < end:
             time.sleep(0.1)
         assert version(http, tid) > stopped + 3
+        assert not public(http, tid)["table"]["idle"]
         done.set()
         t.join(10)
 
@@ -91,14 +109,15 @@ def test_an_idle_table_is_not_driven_after_a_restart(tmp_path: Path) -> None:
     srv = Server(db, "--idle-after", "1", "--sweep", "0.3", log=tmp_path / "a.log").start()
     with httpx.Client(base_url=srv.base, timeout=20) as http:
         tid = bot_table(http).json()["id"]
+        wait_idle(http, tid)
         stopped = wait_until_still(http, tid)
     srv.stop()
 
     srv = Server(db, "--idle-after", "1", "--sweep", "0.3", log=tmp_path / "b.log").start()
     try:
         with httpx.Client(base_url=srv.base, timeout=20) as http:
-            time.sleep(1.5)
-            assert version(http, tid) == stopped
+            after = public(http, tid)  # loaded again from the store: it still rests
+            assert after["table"]["idle"] and after["version"] == stopped
     finally:
         srv.stop()
 
@@ -135,5 +154,5 @@ def test_tables_of_bots_only_are_capped_per_address_without_a_session(
 
         # once the address's two tables rest (idle), it may make another
         for r in made[:2]:
-            wait_until_still(http, r.json()["id"])
+            wait_idle(http, r.json()["id"])
         assert bot_table(http).status_code == 201

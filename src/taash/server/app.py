@@ -46,6 +46,7 @@ from taash.server.hub import Hub
 from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
 from taash.server.me_data import add_me_data_routes
+from taash.server.openapi import documented
 from taash.server.routes import add_routes
 from taash.server.sign_in_routes import add_sign_in_routes
 
@@ -138,6 +139,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_sign_in_routes(app, settings)
     add_live(app, settings, status_of)
     add_pages(app, settings)
+    app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app
 
 

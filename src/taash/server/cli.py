@@ -278,6 +278,10 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[int | None, typer.Option(
             "--bot-delay", min=0, help="default bot delay at live tables, ms "
             "[env TAASH_BOT_DELAY_MS, default 700]")] = None,
+        idle_after: Annotated[float | None, typer.Option(
+            "--idle-after", min=0, help="a table with no one connected and no human move "
+            "for this many seconds stops its bots until someone comes back; 0: never "
+            "[env TAASH_IDLE_AFTER, default 600]")] = None,
         webhook_allow_private: Annotated[bool, typer.Option(
             "--webhook-allow-private", help="let turn webhooks call private, loopback and "
             "link-local addresses; for a trusted network only "
@@ -311,6 +315,8 @@ def register(app: typer.Typer) -> None:
             settings.rate_limit = rate_limit
         if bot_delay is not None:
             settings.bot_delay_ms = bot_delay
+        if idle_after is not None:
+            settings.idle_after_s = idle_after
         if webhook_allow_private:
             settings.webhook_allow_private = True
         if metrics_token:

@@ -117,6 +117,16 @@ class Settings:
     wal_limit: int = 16 * 1024 * 1024
     #: default bot delay for live tables, in milliseconds
     bot_delay_ms: int = 700
+    #: bot worker processes (0: one per core, less one)
+    bot_workers: int = 0
+    #: a hard bot's move not ready this many seconds after it is asked for: the easy bot's
+    bot_deadline_s: float = 3.0
+    #: a table with no one connected and no human move for this long (seconds) stops its
+    #: bots until a human comes back; 0: never
+    idle_after_s: float = 600.0
+    #: live tables of bots only one address may make without a session (and one player with)
+    bot_tables_per_address: int = 2
+    bot_tables_per_player: int = 8
     #: a human seat's turn timer runs out: this level of bot plays that move
     timer_bot_level: str = "easy"
     #: let webhooks call private, loopback and link-local addresses (a trusted network only)
@@ -147,6 +157,9 @@ class Settings:
             max_connections=int(_env_float("TAASH_MAX_CONNECTIONS", 4096)),
             wal_limit=int(_env_float("TAASH_WAL_LIMIT", 16 * 1024 * 1024)),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
+            idle_after_s=_env_float("TAASH_IDLE_AFTER", 600.0),
+            bot_workers=int(_env_float("TAASH_BOT_WORKERS", 0)),
+            bot_deadline_s=_env_float("TAASH_BOT_DEADLINE", 3.0),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
             metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,

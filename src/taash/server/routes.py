@@ -215,7 +215,9 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
                                             player=await acting_player(request, settings),
-                                            seed=body.seed)
+                                            seed=body.seed,
+                                            address=request.client.host if request.client
+                                            else None)
         seats = []
         for s in t.seats:
             item: dict[str, Json] = {"seat": s.seat, "type": s.type}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, event, select, text, update
+from sqlalchemy import Connection, and_, bindparam, event, func, select, text, true, update
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -459,23 +459,41 @@ class Store(PlayerQueries):
                 .limit(500))
             return [(str(r.id), int(r.seat), int(r.version)) for r in rows]
 
-    async def tables_to_drive(self, now: float, stalled_s: float) -> list[str]:
+    async def tables_to_drive(self, now: float, stalled_s: float,
+                              idle_s: float = 0.0) -> list[str]:
         """Tables that need a server-side move: a bot to move and nothing done for
-        ``stalled_s`` (its instance may have stopped), or a human whose turn timer ran out."""
+        ``stalled_s`` (its instance may have stopped), or a human whose turn timer ran out;
+        with ``idle_s``, not those where nothing at all was done for longer than that (plus
+        their turn timer): nobody has come there, so their bots rest."""
+        recent = (game_tables.c.updated + func.coalesce(game_tables.c.turn_timer_s, 0.0)
+                  >= now - idle_s) if idle_s > 0 else true()
         async with self.engine.connect() as conn:
             bot = (select(game_tables.c.id)
                    .join(seats, and_(seats.c.table_id == game_tables.c.id,
                                      seats.c.seat == game_tables.c.to_move))
                    .where(and_(game_tables.c.over.is_(False), seats.c.type == "bot",
-                               game_tables.c.updated < now - stalled_s)))
+                               game_tables.c.updated < now - stalled_s, recent)))
             timer = (select(game_tables.c.id)
                      .where(and_(game_tables.c.over.is_(False),
                                  game_tables.c.turn_timer_s.is_not(None),
                                  game_tables.c.to_move.is_not(None),
-                                 game_tables.c.updated + game_tables.c.turn_timer_s < now)))
+                                 game_tables.c.updated + game_tables.c.turn_timer_s < now,
+                                 recent)))
             ids = [str(r.id) for r in await conn.execute(bot.limit(1000))]
             ids += [str(r.id) for r in await conn.execute(timer.limit(1000))]
         return list(dict.fromkeys(ids))
+
+    async def last_human_move(self, table_id: str, human_seats: Sequence[int]) -> float | None:
+        """When one of these seats last moved by itself (a client id: bots and turn timers
+        send none); None if never."""
+        if not human_seats:
+            return None
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(
+                select(func.max(actions.c.created))
+                .where(and_(actions.c.table_id == table_id, actions.c.seat.in_(human_seats),
+                            actions.c.client_id.is_not(None))))
+        return None if found is None else float(found)
 
 
 class _NullLock:

@@ -100,6 +100,8 @@ class Settings:
     timer_bot_level: str = "easy"
     #: let webhooks call private, loopback and link-local addresses (a trusted network only)
     webhook_allow_private: bool = False
+    #: seconds the exact solver may spend on each position of a deal's analysis
+    analysis_solver_time: float = 2.0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -115,6 +117,7 @@ class Settings:
             rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
+            analysis_solver_time=_env_float("TAASH_ANALYSIS_SOLVER_TIME", 2.0),
         )
 
     def resolved_db_url(self) -> URL:

@@ -25,6 +25,7 @@ from taash.server.notices import send_notice
 from taash.server.notify import Notifier
 from taash.server.players import Players
 from taash.server.presence import Presence
+from taash.server.review import Analyses
 from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
@@ -57,6 +58,7 @@ class Hub:
         self.tables = Tables(self)
         self.players = Players(self)
         self.linker = Linker(self)
+        self.analyses = Analyses(self, settings.analysis_solver_time)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
@@ -87,6 +89,7 @@ class Hub:
         await self.bus.close()
         await self.notifier.close()
         self.thinker.close()
+        self.analyses.close()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

@@ -7,6 +7,7 @@ import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
 import { reviewUrl } from './review.js';
+import { firstDealSeed, keepFirstSeed } from './fair.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -247,7 +248,12 @@ class Home {
   async create(body, button) {
     if (button) button.disabled = true;
     try {
-      return await api('POST', '/api/tables', { body });
+      // the creator's seed for the first deal (fair deals), checked by the table's fair.js
+      const seed = firstDealSeed();
+      const res = await api('POST', '/api/tables', { body: seed ? { ...body, seed } : body });
+      const mine = res && res.seats.find((s) => s.token);
+      if (seed && mine) keepFirstSeed(res.id, mine.seat, seed);
+      return res;
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');
       return null;

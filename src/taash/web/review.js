@@ -399,5 +399,6 @@ function actionText(action) {
 }
 
 function fmtGain(g) {
-  return (Math.round(g * 100) / 100).toString();
+  const r = Math.round(g * 100) / 100;
+  return r > 0 ? `+${r}` : String(r);
 }

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from taash.games import game_class
 from tests.web.helpers import Server, play_to_end, press
 from tests.web.test_web import start_against_bots
@@ -144,4 +146,39 @@ def test_a_blunder_built_by_the_test_is_marked_at_its_card(server: Server, new_p
     assert others.count() == 1
     no_sideways_scroll(page)
     page.screenshot(path=str(screenshots / "review-phone.png"), full_page=True)
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize(("game", "options"), [("goat", None),
+                                               ("court-piece", {"sar": "double"})])
+def test_every_position_of_a_goat_and_a_double_sar_deal_draws(server: Server, new_page: Any,
+                                                               game: str,
+                                                               options: Any) -> None:
+    """A record dropped in (a file): every position drawn without an error, Goat's passes
+    face up, the double-sar pile shown, the result at the end."""
+    from taash.record import random_record
+
+    rec = random_record(game, options, seed=7, deals=1)
+    page = new_page("phone", server.base)
+    page.goto("/review")
+    page.set_input_files("[data-field='record-file']", files=[{
+        "name": "deal.json", "mimeType": "application/json",
+        "buffer": json.dumps(rec).encode()}])
+    page.wait_for_selector("main.review [data-review-at]")
+    steps = len(rec["deals"][0]["actions"])
+    face_down = 0
+    piles = set()
+    while True:
+        face_down += page.locator(".review-play small", has_text="face down").count()
+        piles.add(page.locator("[data-review-score]").inner_text())
+        if at(page) == steps:
+            break
+        press(page, "[data-action='review-forward']")
+    assert page.locator("[data-review-result]").inner_text().strip()
+    if game == "goat":
+        assert face_down > 0
+        assert page.locator("[data-review-call] .card").count() == 1  # the trump card
+    else:
+        assert any("Pile" in p for p in piles)
+    no_sideways_scroll(page)
     assert page.js_errors == []

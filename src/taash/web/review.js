@@ -229,7 +229,7 @@ class Review {
   callLine() {
     const d = this.d;
     if (d.game === 'goat' && d.trump_card) {
-      return h('p', { class: 'review-call' }, `${t('review_trump_card')}: `, this.cards([d.trump_card]));
+      return h('p', { class: 'review-call', 'data-review-call': d.trump_card }, `${t('review_trump_card')}: `, this.cards([d.trump_card]));
     }
     if (!d.call) return null;
     return h('p', { class: 'review-call', 'data-review-call': d.call.suit },

@@ -73,6 +73,12 @@ def test_a_finished_deal_steps_forward_and_back_at_phone_size(server: Server,
     press(page, "[data-action='review-table']")
     page.wait_for_selector("main.table")
     assert page.url.split("?")[0] == table_url.split("?")[0]
+    # from "my tables": the finished table's review
+    tid = table_url.split("/t/")[1].split("?")[0]
+    page.goto("/")
+    press(page, f"[data-my-table='{tid}'] [data-action='review-table']")
+    page.wait_for_selector("main.review [data-review-at]")
+    assert f"table={tid}" in page.url
     assert page.js_errors == []
 
 

@@ -6,6 +6,7 @@ restart too) is instant."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -156,3 +157,43 @@ def test_the_analysis_runs_in_the_worker_and_is_kept(tmp_path: Path) -> None:
     finally:
         api.close()
         srv.stop()
+
+
+def children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split()[2] != "Z"
+
+
+def test_a_server_stopped_during_an_analysis_stops_at_once_and_its_worker_too(
+        tmp_path: Path) -> None:
+    srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'stop.db'}", "--bot-delay", "0",
+                 log=tmp_path / "server.log").start()
+    api = Api(srv.base)
+    try:
+        rec = random_record("goat", seed=3, deals=1)  # minutes of work at 2 s a position
+        r = api.http.post("/api/review/analysis", content=json.dumps(rec))
+        assert r.status_code == 200 and r.json()["status"] == "running", r.text
+        assert srv.proc is not None
+        deadline = time.monotonic() + 30
+        while not children(srv.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = children(srv.proc.pid)
+        assert workers, "no worker process started"
+    finally:
+        api.close()
+        t0 = time.monotonic()
+        code = srv.stop()
+    assert code == 0 and time.monotonic() - t0 < 10  # stopped, not killed after 15 s
+    deadline = time.monotonic() + 5
+    while any(alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(p) for p in workers)

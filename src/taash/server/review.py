@@ -5,8 +5,8 @@
   shows every card to anyone); a deal still being played is refused (NotOver), so no hidden
   card leaves this way.  A record pasted into the page is checked as ``taash record verify``
   checks it; a malformed one is a BadRequest naming the record's error.
-- ``Analyses``: ``taash.review.analyse`` for a finished deal, in one worker process of its own
-  (a concurrency of 1, off the event loop and its GIL, so play goes on), with the progress
+- ``Analyses``: ``taash.review.analyse`` for a finished deal, in a worker process of its own
+  (one at a time, off the event loop and its GIL, so play goes on), with the progress
   (actions done of all) readable while it runs, and the result kept in the store's
   ``analyses`` table (migration 0006) so that a second look is instant.
 """
@@ -18,10 +18,10 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -117,29 +117,34 @@ def analysis_key(rec: dict[str, Json], deal: int, solver_time: float) -> str:
 
 # -- in the worker process ----------------------------------------------------------------------
 
-_progress: Any = None  # the worker's queue of (key, done, total)
-
-
-def _worker_start(progress: Any) -> None:
-    global _progress
-    _progress = progress
-
-
-def analyse_record(key: str, rec: dict[str, Json], deal: int, solver_time: float) -> str:
-    """In the worker: analyse deal ``deal`` of a checked record, every seat, both ways; the
-    analysis as JSON text.  Progress goes to the server as (key, done, total)."""
+def analyse_record(key: str, rec: dict[str, Json], deal: int, solver_time: float,
+                   progress: Callable[[int, int], None] | None = None) -> str:
+    """Analyse deal ``deal`` of a checked record, every seat, both ways: the analysis as JSON
+    text; ``progress(done, total)`` after each action."""
     from taash.review.analyse import analyse_deal
     from taash.review.replay import load_record, replay_deal
 
     rec, summary = load_record(rec)
     d = replay_deal(rec, deal, summary)
-
-    def progress(done: int, total: int) -> None:
-        if _progress is not None:
-            _progress.put((key, done, total))
-
     a = analyse_deal(d, time_limit=solver_time, progress=progress)
     return json.dumps(analysis_json(a, deal, solver_time))
+
+
+def worker_main(key: str, rec: dict[str, Json], deal: int, solver_time: float, out: Any,
+                parent: int) -> None:
+    """The worker process: the analysis, its progress and its end on the ``out`` queue, as
+    ("progress", key, done, total), ("done", key, text) or ("failed", key, why).  It stops
+    by itself when the server that started it is gone."""
+
+    def progress(done: int, total: int) -> None:
+        if os.getppid() != parent:
+            os._exit(0)
+        out.put(("progress", key, done, total))
+
+    try:
+        out.put(("done", key, analyse_record(key, rec, deal, solver_time, progress)))
+    except Exception as e:
+        out.put(("failed", key, repr(e)))
 
 
 def analysis_json(a: Any, deal: int, solver_time: float) -> JsonObject:
@@ -159,6 +164,7 @@ class Job:
     total: int = 0
     error: str | None = None
     task: asyncio.Future[None] | None = None
+    result: asyncio.Future[str] | None = None
 
     def as_json(self) -> JsonObject:
         return {"key": self.key, "table": self.table_id, "deal": self.deal,
@@ -167,42 +173,57 @@ class Job:
 
 
 class Analyses:
-    """Deal analyses, one at a time in a worker process of their own, kept in the store."""
+    """Deal analyses, one at a time, each in a worker process of its own (so that closing the
+    server ends it at once), kept in the store."""
 
     def __init__(self, hub: Hub, solver_time: float = 2.0, queue_max: int = 4) -> None:
         self.hub = hub
         self.solver_time = solver_time
         self.queue_max = queue_max
         self.jobs: dict[str, Job] = {}
-        self.procs: ProcessPoolExecutor | None = None
-        self._progress: Any = None
-        self._reader: threading.Thread | None = None
+        self.one_at_a_time = asyncio.Lock()
+        self.proc: Any = None  # the worker process of the analysis under way
+        self._ctx: Any = None
+        self._out: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self.procs is None:
+    def _queue(self) -> Any:
+        if self._out is None:
             import multiprocessing
 
-            ctx = multiprocessing.get_context("spawn")
-            self._progress = ctx.Queue()
-            self.procs = ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_start,
-                                             initargs=(self._progress,))
-            self._reader = threading.Thread(target=self._read_progress, args=(self._progress,),
-                                            name="taash-analysis-progress", daemon=True)
-            self._reader.start()
-        return self.procs
+            self._ctx = multiprocessing.get_context("spawn")
+            self._out = self._ctx.Queue()
+            self._loop = asyncio.get_running_loop()
+            threading.Thread(target=self._read, args=(self._out,), daemon=True,
+                             name="taash-analysis-results").start()
+        return self._out
 
-    def _read_progress(self, q: Any) -> None:
+    def _read(self, q: Any) -> None:
+        """The workers' messages, read in a thread of their own and handed to the loop."""
         while True:
             try:
                 item = q.get()
             except (EOFError, OSError, ValueError):
                 return
-            if item is None:
+            if item is None or self._loop is None:
                 return
-            key, done, total = item
-            job = self.jobs.get(key)
-            if job is not None:  # a plain assignment: read by the event loop's thread
-                job.done, job.total = done, total
+            try:
+                self._loop.call_soon_threadsafe(self._message, item)
+            except RuntimeError:  # the loop is closed: the server has stopped
+                return
+
+    def _message(self, item: tuple[Any, ...]) -> None:
+        kind, key = item[0], item[1]
+        job = self.jobs.get(key)
+        if job is None:
+            return
+        if kind == "progress":
+            job.done, job.total = item[2], item[3]
+        elif job.result is not None and not job.result.done():
+            if kind == "done":
+                job.result.set_result(item[2])
+            else:
+                job.result.set_exception(RuntimeError(item[2]))
 
     async def status(self, key: str) -> JsonObject:
         """Where the analysis of ``key`` stands: running (done of total), done (with it),
@@ -232,16 +253,35 @@ class Analyses:
         job.task = asyncio.ensure_future(self._run(job, rec))
         return job.as_json()
 
+    async def _analyse(self, job: Job, rec: dict[str, Json]) -> str:
+        """The analysis in a new worker process; its end awaited, its death noticed."""
+        out = self._queue()
+        job.result = asyncio.get_running_loop().create_future()
+        proc = self._ctx.Process(target=worker_main, daemon=True, name="taash-analysis",
+                                 args=(job.key, rec, job.deal, self.solver_time, out,
+                                       os.getpid()))
+        proc.start()
+        self.proc = proc
+        try:
+            while True:
+                done, _ = await asyncio.wait({job.result}, timeout=0.5)
+                if done:
+                    return job.result.result()
+                if not proc.is_alive():  # its last message may still be on the way
+                    done, _ = await asyncio.wait({job.result}, timeout=2)
+                    if done:
+                        return job.result.result()
+                    raise RuntimeError(f"the analysis worker stopped (exit {proc.exitcode})")
+        finally:
+            if proc.is_alive():
+                proc.terminate()
+            self.proc = None
+
     async def _run(self, job: Job, rec: dict[str, Json]) -> None:
         loop = asyncio.get_running_loop()
         try:
-            try:
-                text = await loop.run_in_executor(self._pool(), analyse_record, job.key, rec,
-                                                  job.deal, self.solver_time)
-            except BrokenProcessPool:  # the worker died (killed, out of memory): once more
-                self.procs = None
-                text = await loop.run_in_executor(self._pool(), analyse_record, job.key, rec,
-                                                  job.deal, self.solver_time)
+            async with self.one_at_a_time:
+                text = await self._analyse(job, rec)
             a = json.loads(text)
             a["table"] = job.table_id
             await self.hub.store.save_analysis(job.key, job.table_id, job.deal, time.time(),
@@ -251,8 +291,7 @@ class Analyses:
             self.jobs.pop(job.key, None)
             raise
         except Exception as e:
-            log.error("analysis of deal %s (%s) failed: %r", job.deal, job.table_id, e,
-                      exc_info=e)
+            log.error("analysis of deal %s (%s) failed: %s", job.deal, job.table_id, e)
             job.error = "the analysis failed; it has been logged"
             # a failed job is forgotten after a while, so it can be asked again
             loop.call_later(60, lambda: self.jobs.pop(job.key, None))
@@ -261,13 +300,12 @@ class Analyses:
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()
-        if self.procs is not None:
-            self.procs.shutdown(wait=False, cancel_futures=True)
-            self.procs = None
-        if self._progress is not None:
+        if self.proc is not None and self.proc.is_alive():
+            self.proc.terminate()
+        if self._out is not None:
             with contextlib.suppress(OSError, ValueError):
-                self._progress.put(None)
-            self._progress = None
+                self._out.put(None)
+            self._out = None
 
     async def for_table(self, room: Room, deal: int | None, start: bool) -> JsonObject:
         """A table's finished deal: its analysis started (``start``) or where it stands."""

@@ -13,6 +13,7 @@ import pytest
 
 from taash.games import game_class
 from tests.web.helpers import Server, play_to_end, press
+from tests.web.test_csp import WATCH
 from tests.web.test_web import start_against_bots
 
 
@@ -117,6 +118,7 @@ def test_a_blunder_built_by_the_test_is_marked_at_its_card(server: Server, new_p
     rec, blunder = blunder_record()
     card = rec["deals"][0]["actions"][blunder]["action"].split(":")[1]
     page = new_page("phone", server.base)
+    page.context.add_init_script(WATCH)  # the review runs under the page's policy
     page.goto("/")
     press(page, "[data-action='review-record']")
     page.wait_for_selector("[data-field='record']")
@@ -152,6 +154,7 @@ def test_a_blunder_built_by_the_test_is_marked_at_its_card(server: Server, new_p
     assert others.count() == 1
     no_sideways_scroll(page)
     page.screenshot(path=str(screenshots / "review-phone.png"), full_page=True)
+    assert page.evaluate("window.__csp") == []
     assert page.js_errors == []
 
 

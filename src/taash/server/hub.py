@@ -18,17 +18,22 @@ from taash.games.base import Json, MatchState
 from taash.server.autoplay import Thinker
 from taash.server.bus import Bus
 from taash.server.config import Settings
+from taash.server.email_sign_in import EmailSignIn
 from taash.server.errors import DomainError, NotFound
 from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
+from taash.server.metrics import Metrics
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
+from taash.server.passkeys import Passkeys
 from taash.server.players import Players
 from taash.server.presence import Presence
 from taash.server.review import Analyses
 from taash.server.room import HISTORY, Room
+from taash.server.sign_in import SignIn
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
+from taash.server.tokens import Tokens
 
 log = logging.getLogger("taash.server")
 
@@ -58,9 +63,16 @@ class Hub:
         self.tables = Tables(self)
         self.players = Players(self)
         self.linker = Linker(self)
+        self.tokens = Tokens(self)
+        self.metrics = Metrics()
+        store.on_write = self.metrics.wrote
+        self.sign_in = SignIn(self)
+        self.passkeys = Passkeys(self)
+        self.email = EmailSignIn(self)
         self.analyses = Analyses(self, settings.analysis_solver_time)
 
     async def start(self) -> None:
+        self.metrics.watch(self)
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -89,6 +101,7 @@ class Hub:
         await self.bus.close()
         await self.notifier.close()
         self.thinker.close()
+        self.metrics.stop()
         self.analyses.close()
 
     def spawn(self, coro: Awaitable[None]) -> None:
@@ -211,3 +224,5 @@ class Hub:
             self._sessions_swept = time.monotonic()
             await self.store.drop_sessions(now, now - 86400)
             await self.store.drop_link_codes(now - 86400)
+            await self.store.drop_challenges(now)
+            await self.store.drop_email_links(now - 86400)

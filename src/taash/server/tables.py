@@ -160,7 +160,7 @@ class Tables:
         hub = self.hub
         try:
             cls = game_class(game)
-            opts = cls.check_options(options)
+            opts = cls.check_options(options, bounded=True)
         except RecordError as e:
             raise BadRequest(str(e)) from None
         n = cls.num_seats

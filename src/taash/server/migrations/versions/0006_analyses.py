@@ -1,7 +1,11 @@
 """Deal analyses kept with the table, so a second look at a finished deal's analysis is instant.
 
+This revision was written after 0005 while 0007 (sign-in state) was written beside it, also
+after 0005; it follows 0007 so that the chain stays one line and a database already at 0007
+still gets this table.
+
 Revision ID: 0006
-Revises: 0005
+Revises: 0007
 Create Date: 2026-12-03
 """
 
@@ -11,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0005"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -380,7 +380,11 @@ class Review {
     if (j.status === 'running') {
       this.poll = setTimeout(async () => {
         try {
-          const next = await api('GET', `/api/analyses/${j.key}`);
+          let next = await api('GET', `/api/analyses/${j.key}`);
+          // another server instance answered, which does not run it: still running there,
+          // unless no instance has known it for a minute (a server restarted: ask again)
+          this.unknown = next.status === 'none' ? (this.unknown || 0) + 1 : 0;
+          if (next.status === 'none') next = this.unknown > 120 ? { ...j, status: 'failed' } : { ...j };
           if (!this.dead && this.job && this.job.key === j.key) this.took(next);
         } catch (e) {
           if (!this.dead) this.took({ ...j, status: 'failed' });

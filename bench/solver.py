@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/solver.py [--seconds 60] [--limit 2] [--tricks 5]
     .venv/bin/python bench/solver.py --dds-compare 200 [--limit 2] [--tricks 13]
+    .venv/bin/python bench/solver.py --analyse [--limit 2]
 
 Two figures per game, the budget ``--seconds`` (at most 60) shared out between them:
 
@@ -18,6 +19,10 @@ Two figures per game, the budget ``--seconds`` (at most 60) shared out between t
 counting every trick to the 13th (``play_out``, as DDS does): the tricks the mover's side takes
 after each legal card.  Positions the solver does not settle within ``--limit`` seconds are
 counted apart, not compared; any disagreement is printed and makes the exit status 1.
+
+``--analyse`` times the review's whole analysis (``taash.review.analyse.analyse_deal``: hard's
+choice from each seat's view and the exact solver, ``--limit`` seconds a position) of one
+seeded random deal of each game, and says how many actions the solver judged.
 """
 
 from __future__ import annotations
@@ -151,6 +156,22 @@ def dds_compare(seeds: range, tricks: int, limit: float,
     return compared, cards, unsettled, wrong
 
 
+def analyse_whole_deals(limit: float) -> None:
+    from taash.record import random_record
+    from taash.review.analyse import analyse_deal
+    from taash.review.replay import load_record, replay_deal
+
+    for name, game, options in CASES:
+        rec, summary = load_record(random_record(game, options or None, seed=1, deals=1))
+        d = replay_deal(rec, 0, summary)
+        start = time.perf_counter()
+        a = analyse_deal(d, time_limit=limit)
+        took = time.perf_counter() - start
+        judged = sum(s.judged for s in a.seats)
+        print(f"{name:22} {len(a.actions)} actions analysed in {took:.0f} s "
+              f"({judged} judged with all cards open)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="the whole bench's budget")
@@ -158,7 +179,12 @@ def main() -> None:
     ap.add_argument("--tricks", type=int, default=5, help="tricks left in the endgames")
     ap.add_argument("--dds-compare", type=int, metavar="N", default=0,
                     help="compare with DDS on N random single-sar deals instead")
+    ap.add_argument("--analyse", action="store_true",
+                    help="time the review's analysis of a whole deal of each game instead")
     args = ap.parse_args()
+    if args.analyse:
+        analyse_whole_deals(args.limit)
+        return
     if args.dds_compare:
         start = time.perf_counter()
         tricks = args.tricks if "--tricks" in sys.argv else 13

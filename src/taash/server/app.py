@@ -209,6 +209,10 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def table_page(request: Request, table_id: str) -> Response:
         return await index(request)
 
+    @app.get("/review", include_in_schema=False)  # ?table=&deal=: the page reads them
+    async def review_page(request: Request) -> Response:
+        return await index(request)
+
     @app.get("/link", include_in_schema=False)
     async def link_page(request: Request) -> Response:  # ?code=: the page fills it in
         return await index(request)

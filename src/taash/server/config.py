@@ -136,6 +136,8 @@ class Settings:
     forwarded_allow_ips: str = "127.0.0.1"
     #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
     metrics_token: str | None = None
+    #: seconds the exact solver may spend on each position of a deal's analysis
+    analysis_solver_time: float = 2.0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -163,6 +165,7 @@ class Settings:
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
             metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
+            analysis_solver_time=_env_float("TAASH_ANALYSIS_SOLVER_TIME", 2.0),
         )
 
     def check_forwarded(self) -> None:

@@ -29,6 +29,7 @@ from taash.server.passkeys import Passkeys
 from taash.server.players import Players
 from taash.server.pool import BotPool
 from taash.server.presence import Presence
+from taash.server.review import Analyses
 from taash.server.room import HISTORY, Room
 from taash.server.sign_in import SignIn
 from taash.server.store import Store, TableRow
@@ -72,6 +73,7 @@ class Hub:
         self.email = EmailSignIn(self)
         # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
         self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
+        self.analyses = Analyses(self, settings.analysis_solver_time)
 
     async def start(self) -> None:
         self.metrics.watch(self)
@@ -104,6 +106,7 @@ class Hub:
         await self.notifier.close()
         self.pool.close()
         self.metrics.stop()
+        self.analyses.close()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

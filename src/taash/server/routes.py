@@ -299,6 +299,50 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """taash-record/1 of the match; an unfinished deal without its deck."""
         return wire.record(await get_hub(request).room(table_id))
 
+    @app.get("/api/tables/{table_id}/review", tags=["review"])
+    async def table_review(request: Request, table_id: str,
+                           deal: int | None = None) -> dict[str, Json]:
+        """A finished deal step by step for the review screen (default: the last one over);
+        409 for a deal still being played."""
+        from taash.server.review import table_review
+
+        return table_review(await get_hub(request).room(table_id), deal)
+
+    @app.get("/api/tables/{table_id}/analysis", tags=["review"])
+    async def table_analysis(request: Request, table_id: str,
+                             deal: int | None = None) -> dict[str, Json]:
+        """Where the analysis of a finished deal stands: none, running (done of total
+        actions), done (with it) or failed."""
+        hub = get_hub(request)
+        return await hub.analyses.for_table(await hub.room(table_id), deal, start=False)
+
+    @app.post("/api/tables/{table_id}/analysis", tags=["review"])
+    async def analyse_table(request: Request, table_id: str,
+                            deal: int | None = None) -> dict[str, Json]:
+        """Analyse a finished deal in the server's worker (once: then it is kept)."""
+        hub = get_hub(request)
+        return await hub.analyses.for_table(await hub.room(table_id), deal, start=True)
+
+    @app.post("/api/review", tags=["review"])
+    async def record_review(request: Request, deal: int | None = None) -> dict[str, Json]:
+        """A deal (default: the last) of the taash-record/1 in the body, step by step; 400
+        with the record's error for a malformed one."""
+        from taash.server.review import record_review
+
+        return record_review(await request.body(), deal)
+
+    @app.post("/api/review/analysis", tags=["review"])
+    async def analyse_record(request: Request, deal: int | None = None) -> dict[str, Json]:
+        """Analyse a deal of the record in the body, as for a table's."""
+        return await get_hub(request).analyses.for_record(await request.body(), deal)
+
+    @app.get("/api/analyses/{key}", tags=["review"])
+    async def analysis(request: Request, key: str) -> dict[str, Json]:
+        """Where the analysis of this key (as the analysis answers gave it) stands."""
+        if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+            raise BadRequest("an analysis key is 64 hex digits")
+        return await get_hub(request).analyses.status(key)
+
     @app.post("/api/tables/{table_id}/rematch", tags=["seats"])
     async def rematch(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
         """The rematch table (made once) and this seat's token there."""

@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0007 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0008 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -182,6 +182,17 @@ api_tokens = Table(
     Column("revoked", Float, nullable=True),
 )
 
+
+# a finished deal's analysis (0008), keyed by the sha256 of the record up to the deal and the
+# analysis settings; ``table_id`` None for a record pasted into the review
+analyses = Table(
+    "analyses", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("table_id", String(24), nullable=True, index=True),
+    Column("deal", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("analysis", Text, nullable=False),
+)
 
 @dataclass
 class SeatRow:

@@ -32,6 +32,7 @@ from taash.server.schema import (
     SessionRow,
     TableRow,
     actions,
+    analyses,
     fair_deals,
     game_tables,
     metadata,
@@ -495,6 +496,26 @@ class Store(PlayerQueries):
                             actions.c.client_id.is_not(None))))
         return None if found is None else float(found)
 
+
+    # -- deal analyses (0008) ----------------------------------------------------------------
+    async def load_analysis(self, key: str) -> str | None:
+        """A kept analysis (its JSON text), or None."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(analyses.c.analysis).where(analyses.c.key == key))
+                 ).first()
+        return None if r is None else str(r.analysis)
+
+    async def save_analysis(self, key: str, table_id: str | None, deal: int, now: float,
+                            analysis: str) -> None:
+        """Keep an analysis; one already kept under the key stays (the same deal, the same
+        result)."""
+        async with self._writing(), self.engine.begin() as conn:
+            try:
+                async with conn.begin_nested():
+                    await conn.execute(analyses.insert().values(
+                        key=key, table_id=table_id, deal=deal, created=now, analysis=analysis))
+            except IntegrityError:
+                pass
 
 class _NullLock:
     async def __aenter__(self) -> None:

@@ -6,6 +6,7 @@
 import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
+import { mountReview } from './review.js';
 import { mountTable } from './table.js';
 import { toast } from './ui.js';
 
@@ -30,6 +31,10 @@ async function route() {
   if (unmount) unmount();
   unmount = null;
   window.scrollTo(0, 0);
+  if (location.pathname === '/review') { // a finished deal's review (review.js)
+    unmount = mountReview(root, { navigate });
+    return;
+  }
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
   if (!m) {
     // /link?code=C (a device-link code's QR image): the home screen with the code filled in

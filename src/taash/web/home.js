@@ -7,6 +7,8 @@ import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
+import { reviewUrl } from './review.js';
+import { firstDealSeed, keepFirstSeed } from './fair.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -74,7 +76,9 @@ class Home {
           this.linkInput = h('input', { type: 'text', inputmode: 'url', placeholder: t('paste_link'),
             'aria-label': t('paste_link'), 'data-field': 'link' }),
           h('button', { class: 'btn', type: 'submit', 'data-action': 'join' }, t('join'))),
-        this.lobby),
+        this.lobby,
+        h('p', { class: 'sub' }, h('a', { href: '/review', 'data-action': 'review-record',
+          onclick: (e) => { e.preventDefault(); this.navigate('/review'); } }, t('review_records')))),
       this.settings(),
       this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
@@ -252,7 +256,12 @@ class Home {
   async create(body, button) {
     if (button) button.disabled = true;
     try {
-      return await api('POST', '/api/tables', { body });
+      // the creator's seed for the first deal (fair deals), checked by the table's fair.js
+      const seed = firstDealSeed();
+      const res = await api('POST', '/api/tables', { body: seed ? { ...body, seed } : body });
+      const mine = res && res.seats.find((s) => s.token);
+      if (seed && mine) keepFirstSeed(res.id, mine.seat, seed);
+      return res;
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');
       return null;
@@ -389,6 +398,8 @@ class Home {
           h('small', null, `${t('seat_n', { n: r.seat + 1 })} · ${when(r.updated)}`),
           r.over ? h('span', { class: 'badge done' }, t('finished'))
             : r.your_turn ? h('span', { class: 'badge turn' }, t('your_turn_short')) : h('span', { class: 'badge' }, t('waiting'))),
+        r.over ? h('button', { class: 'btn tool', type: 'button', 'data-action': 'review-table',
+          onclick: () => this.navigate(reviewUrl(r.id, null, r.seat)) }, t('review_last')) : null,
         r.player ? null : h('button', { class: 'btn icon forget', type: 'button', 'aria-label': t('forget'), title: t('forget'),
           onclick: () => { forgetSeat(r.id, r.seat); this.refresh(); } }, '×')))));
   }

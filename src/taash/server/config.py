@@ -103,6 +103,12 @@ class Settings:
     #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
     #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
     forwarded_allow_ips: str = "127.0.0.1"
+    #: Web Push: the VAPID private key (raw, base64url; default: made at first start and kept
+    #: in the database), the contact the push services are given, and origins a push
+    #: endpoint may have besides public https ones (a loopback test service)
+    vapid_private_key: str | None = None
+    vapid_subject: str | None = None
+    push_allow_origins: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -119,6 +125,9 @@ class Settings:
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            vapid_private_key=os.environ.get("TAASH_VAPID_PRIVATE_KEY") or None,
+            vapid_subject=os.environ.get("TAASH_VAPID_SUBJECT") or None,
+            push_allow_origins=os.environ.get("TAASH_PUSH_ALLOW_ORIGINS", ""),
         )
 
     def check_forwarded(self) -> None:

@@ -25,6 +25,7 @@ from taash.server.notices import send_notice
 from taash.server.notify import Notifier
 from taash.server.players import Players
 from taash.server.presence import Presence
+from taash.server.push import Pusher
 from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
@@ -59,8 +60,10 @@ class Hub:
         self.players = Players(self)
         self.linker = Linker(self)
         self.tokens = Tokens(self)
+        self.push = Pusher(self)
 
     async def start(self) -> None:
+        await self.push.start()
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -88,6 +91,7 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
         await self.notifier.close()
+        await self.push.close()
         self.thinker.close()
 
     def spawn(self, coro: Awaitable[None]) -> None:

@@ -104,11 +104,12 @@ def add_push_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.post("/api/tables/{table_id}/push", status_code=201, tags=["push"])
     async def subscribe_seat(request: Request, table_id: str, body: PushBody,
-                             token: str | None = None) -> dict[str, Json]:
+                             token: str | None = None,
+                             seat: int | None = None) -> dict[str, Json]:
         """Push this seat's turn notices to a browser's subscription (the seat's
         credential); the same endpoint again replaces its keys and quiet hours."""
         hub = get_hub(request)
-        room, s = await seat_of(request, settings, table_id, token, None)
+        room, s = await seat_of(request, settings, table_id, token, seat)
         sub = await _subscription(hub.push, body, f"t:{room.id}:{s}", room.id, s,
                                   room.seat_row(s).player_id)
         await hub.push.store.subscribe(sub)
@@ -116,20 +117,22 @@ def add_push_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.delete("/api/tables/{table_id}/push", tags=["push"])
     async def unsubscribe_seat(request: Request, table_id: str, body: EndpointBody,
-                               token: str | None = None) -> dict[str, Json]:
+                               token: str | None = None,
+                             seat: int | None = None) -> dict[str, Json]:
         """Stop pushing this seat's notices to that endpoint."""
         hub = get_hub(request)
-        room, s = await seat_of(request, settings, table_id, token, None)
+        room, s = await seat_of(request, settings, table_id, token, seat)
         removed = await hub.push.store.unsubscribe(f"t:{room.id}:{s}", body.endpoint)
         return {"table": room.id, "seat": s, "removed": removed}
 
     @app.put("/api/tables/{table_id}/push", tags=["push"])
     async def mute_seat(request: Request, table_id: str, body: MuteBody,
-                        token: str | None = None) -> dict[str, Json]:
+                        token: str | None = None,
+                        seat: int | None = None) -> dict[str, Json]:
         """Mute (or unmute) push for this seat at this table, whichever subscription (the
         seat's or its player's for every table) would tell it."""
         hub = get_hub(request)
-        room, s = await seat_of(request, settings, table_id, token, None)
+        room, s = await seat_of(request, settings, table_id, token, seat)
         await hub.push.store.mute(room.id, s, body.muted, time.time())
         return {"table": room.id, "seat": s, "muted": body.muted}
 

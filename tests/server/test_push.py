@@ -292,3 +292,83 @@ def test_endpoints_must_be_https_to_public_addresses(pushing: Server) -> None:
     r = api.http.post(f"/api/tables/{tid}/push", json=body)  # no seat credential
     assert r.status_code == 401
     api.close()
+
+
+def test_a_players_push_for_every_table_all_off_and_quiet_hours(pushing: Server,
+                                                                 service: str) -> None:
+    import httpx
+
+    api = Api(pushing.base)
+    me = httpx.Client(base_url=pushing.base, timeout=10, headers={"Origin": pushing.base})
+    assert me.get("/api/me").status_code == 200  # a guest player and its session cookie
+    made = me.post("/api/tables", json={"game": "court-piece-2p", "options": {"target": 1},
+                                        "seats": [{"type": "human"}] * 2, "first_seat": 1})
+    assert made.status_code == 201
+    tid, tokens = made.json()["id"], tokens_of(made.json())
+    browser = Browser(f"{service}/player/{tid}")
+    r = me.post("/api/me/push", json={"subscription": browser.json(), "language": "hi"})
+    assert r.status_code == 201, r.text
+    assert r.json()["table"] is None and r.json()["service"] == service
+    assert [s["id"] for s in me.get("/api/me/push").json()] == [r.json()["id"]]
+    assert me.put("/api/me/push", json={"off": True}).json()["changed"] == 1
+    play_until(api, tid, tokens, 0)  # seat 0, the player's, to move: all off
+    time.sleep(2.0)  # past --remind-after too
+    assert browser.messages() == []
+    now = int(time.time() // 60) % 1440
+    r = me.put("/api/me/push", json={"off": False, "quiet_from": (now - 60) % 1440,
+                                     "quiet_to": (now + 60) % 1440, "tz_offset": 0})
+    assert r.status_code == 200 and r.json()["off"] is False
+    play_until(api, tid, tokens, 1)
+    play_until(api, tid, tokens, 0)  # quiet hours now
+    time.sleep(2.0)
+    assert browser.messages() == []
+    quiet_ended_at = api.public(tid)["version"]
+    assert me.put("/api/me/push", json={"quiet_from": 0, "quiet_to": 0}).status_code == 200
+    play_until(api, tid, tokens, 1)
+    play_until(api, tid, tokens, 0)
+    wait(lambda: len(browser.messages()) >= 1)
+    told = browser.decrypt(browser.messages()[0])
+    assert told["version"] > quiet_ended_at and told["lang"] == "hi"
+    assert told["title"] == "आपकी बारी: दो खिलाड़ियों का कोट पीस"
+    assert me.request("DELETE", "/api/me/push",
+                      json={"endpoint": browser.endpoint}).json() == {"removed": True}
+    assert me.get("/api/me/push").json() == []
+    me.close()
+    api.close()
+
+
+def test_the_vapid_key_is_made_once_and_kept_or_given(tmp_path: Path) -> None:
+    import httpx
+
+    from taash.server.push import new_private_key, public_key_of
+
+    db = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    keys = []
+    for _ in range(2):  # made at first start, the same after a restart
+        srv = Server(db).start()
+        try:
+            keys.append(httpx.get(srv.base + "/api/push/key").json()["key"])
+        finally:
+            srv.stop()
+    assert keys[0] == keys[1]
+    given = new_private_key()
+    srv = Server(db, "--vapid-private-key", given).start()
+    try:
+        assert httpx.get(srv.base + "/api/push/key").json()["key"] == public_key_of(given)
+    finally:
+        srv.stop()
+    assert public_key_of(given) != keys[0]
+
+
+def test_a_bad_vapid_key_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.server.helpers import ROOT
+
+    run = subprocess.run([sys.executable, "-m", "taash", "serve", "--port", "0", "--db",
+                          f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", "--vapid-private-key",
+                          "nonsense"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "taash: --vapid-private-key: not a raw P-256 private key in base64url (32 bytes)"]

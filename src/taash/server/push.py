@@ -169,6 +169,8 @@ class Pusher:
         given = self.hub.settings.vapid_private_key
         key = given or await self.store.vapid_key(new_private_key(), time.time())
         try:
+            if len(b64url_decode(key)) != 32:
+                raise ValueError(key)
             self.public_key = public_key_of(key)
         except Exception:
             raise ConfigError("--vapid-private-key: not a raw P-256 private key in base64url "

@@ -372,3 +372,60 @@ def test_a_bad_vapid_key_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
         "taash: --vapid-private-key: not a raw P-256 private key in base64url (32 bytes)"]
+
+
+def test_subscriptions_go_with_a_seat_left_and_an_account_deleted(
+        pushing: Server, service: str, db_file: Path) -> None:
+    import httpx
+
+    me = httpx.Client(base_url=pushing.base, timeout=10, headers={"Origin": pushing.base})
+    assert me.get("/api/me").status_code == 200
+    made = me.post("/api/tables", json={"game": "court-piece-2p", "options": {"target": 1},
+                                        "seats": [{"type": "human"}] * 2})
+    tid, tokens = made.json()["id"], tokens_of(made.json())
+    api = Api(pushing.base)
+    subscribe(api, tid, tokens[1], Browser(f"{service}/left/{tid}"))
+    assert me.post("/api/me/push", json={"subscription": Browser(
+        f"{service}/deleted/{tid}").json()}).status_code == 201
+    assert me.post(f"/api/tables/{tid}/push?seat=0", json={"subscription": Browser(
+        f"{service}/deleted-seat/{tid}").json()}).status_code == 201
+
+    def kept() -> list[str]:
+        with sqlite3.connect(db_file) as db:
+            return sorted(r[0].split("/")[3] for r in db.execute(
+                "SELECT endpoint FROM push_subscriptions WHERE endpoint LIKE ?", (f"%/{tid}",)))
+
+    assert kept() == ["deleted", "deleted-seat", "left"]
+    assert api.http.post(f"/api/tables/{tid}/leave", headers=api.auth(tokens[1])).status_code == 200
+    assert kept() == ["deleted", "deleted-seat"]
+    r = me.request("DELETE", "/api/me", json={"confirm": "delete"})
+    assert r.status_code == 200, r.text
+    assert kept() == []
+    me.close()
+    api.close()
+
+
+def test_push_on_postgresql(pg_url: str, service: str, tmp_path: Path) -> None:
+    import httpx
+
+    srv = Server(pg_url, "--remind-after", "1", "--sweep", "0.2", "--bot-delay", "0",
+                 "--push-allow-origins", service, log=tmp_path / "server.log").start()
+    try:
+        api = Api(srv.base)
+        me = httpx.Client(base_url=srv.base, timeout=10, headers={"Origin": srv.base})
+        me.get("/api/me")
+        made = me.post("/api/tables", json={"game": "goat", "options": {"target": 2},
+                                            "seats": [{"type": "human"}] * 4, "first_seat": 1})
+        tid, tokens = made.json()["id"], tokens_of(made.json())
+        browser = Browser(f"{service}/pg/{tid}")
+        assert me.post("/api/me/push", json={"subscription": browser.json(),
+                                             "language": "ur"}).status_code == 201
+        play_until(api, tid, tokens, 0)
+        wait(lambda: len(browser.messages()) >= 2)  # the turn, then the reminder (the sweep)
+        told = [browser.decrypt(m) for m in browser.messages()[:2]]
+        assert [m["type"] for m in told] == ["your_turn", "reminder"]
+        assert told[0]["title"] == "آپ کی باری: بکرا" and told[0]["game"] == "goat"
+        me.close()
+        api.close()
+    finally:
+        srv.stop()

@@ -98,6 +98,14 @@ class PushStore:
             await conn.execute(delete(push_subscriptions).where(
                 push_subscriptions.c.id == sub_id))
 
+    async def drop_seat(self, table_id: str, seat: int) -> None:
+        """The seat's own subscriptions and mute go (a seat given to a bot)."""
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            await conn.execute(delete(push_subscriptions).where(
+                push_subscriptions.c.scope == f"t:{table_id}:{seat}"))
+            await conn.execute(delete(push_mutes).where(and_(
+                push_mutes.c.table_id == table_id, push_mutes.c.seat == seat)))
+
     async def of_player(self, player_id: str) -> list[PushSub]:
         async with self.store.engine.connect() as conn:
             rows = await conn.execute(select(push_subscriptions).where(

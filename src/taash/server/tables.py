@@ -285,6 +285,7 @@ class Tables:
         await self.hub.store.update_seat(room.id, seat, type="bot", level="easy",
                                          token_hash=None, claimed=True, webhook=None,
                                          email=None, player_id=None)
+        await self.hub.push.store.drop_seat(room.id, seat)
         await room.reload_meta()
         await self.hub.meta_changed(room)
         room.kick()

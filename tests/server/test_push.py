@@ -330,6 +330,9 @@ def test_a_players_push_for_every_table_all_off_and_quiet_hours(pushing: Server,
     told = browser.decrypt(browser.messages()[0])
     assert told["version"] > quiet_ended_at and told["lang"] == "hi"
     assert told["title"] == "आपकी बारी: दो खिलाड़ियों का कोट पीस"
+    export = me.get("/api/me/export")
+    assert [p["service"] for p in export.json()["push"]] == [service]
+    assert browser.endpoint not in export.text and browser.json()["keys"]["auth"] not in export.text
     assert me.request("DELETE", "/api/me/push",
                       json={"endpoint": browser.endpoint}).json() == {"removed": True}
     assert me.get("/api/me/push").json() == []

@@ -147,6 +147,14 @@ def turn_payload(sub: PushSub, table_id: str, game: str, seat: int, name: str | 
             "icon": "/assets/icon.svg"}
 
 
+def shown(sub: PushSub) -> dict[str, Json]:
+    """A subscription as the API shows it: no keys, of the endpoint only its origin."""
+    return {"id": sub.id, "table": sub.table_id, "seat": sub.seat, "language": sub.language,
+            "off": sub.off, "quiet_from": sub.quiet_from, "quiet_to": sub.quiet_to,
+            "tz_offset": sub.tz_offset, "created": sub.created,
+            "service": Pusher.origin_of(sub.endpoint)}
+
+
 class Pusher:
     """The server's VAPID key and the sending of push messages, in the background: a
     failure is logged, never raised to a player."""
@@ -202,6 +210,10 @@ class Pusher:
             await webhook_addresses(url)
         except WebhookRefused as e:
             raise BadRequest("push endpoint refused: " + str(e).replace("webhook ", "")) from None
+
+    async def listed(self, player_id: str) -> list[Json]:
+        """The player's subscriptions (theirs and their seats'), as the API shows them."""
+        return [shown(s) for s in await self.store.of_player(player_id)]
 
     # -- sending ---------------------------------------------------------------------------
     def turn(self, room: Room, seat: int, version: int, kind: str) -> None:

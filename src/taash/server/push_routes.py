@@ -16,7 +16,7 @@ from taash.games.base import Json
 from taash.server.config import Settings
 from taash.server.errors import BadRequest
 from taash.server.me import signed_in
-from taash.server.push import LANGUAGES, Pusher
+from taash.server.push import LANGUAGES, Pusher, shown
 from taash.server.routes import get_hub, seat_of
 from taash.server.store_push import PushSub
 
@@ -88,13 +88,6 @@ async def _subscription(pusher: Pusher, body: PushBody, scope: str, table_id: st
                    time.time())
 
 
-def _shown(sub: PushSub) -> dict[str, Json]:
-    return {"id": sub.id, "table": sub.table_id, "seat": sub.seat, "language": sub.language,
-            "off": sub.off, "quiet_from": sub.quiet_from, "quiet_to": sub.quiet_to,
-            "tz_offset": sub.tz_offset, "created": sub.created,
-            "service": Pusher.origin_of(sub.endpoint)}
-
-
 def add_push_routes(app: FastAPI, settings: Settings) -> None:
     @app.get("/api/push/key", tags=["push"])
     async def push_key(request: Request) -> dict[str, Json]:
@@ -113,7 +106,7 @@ def add_push_routes(app: FastAPI, settings: Settings) -> None:
         sub = await _subscription(hub.push, body, f"t:{room.id}:{s}", room.id, s,
                                   room.seat_row(s).player_id)
         await hub.push.store.subscribe(sub)
-        return {**_shown(sub), "muted": await hub.push.store.muted(room.id, s)}
+        return {**shown(sub), "muted": await hub.push.store.muted(room.id, s)}
 
     @app.delete("/api/tables/{table_id}/push", tags=["push"])
     async def unsubscribe_seat(request: Request, table_id: str, body: EndpointBody,
@@ -145,7 +138,7 @@ def add_push_routes(app: FastAPI, settings: Settings) -> None:
         pid = who.player.id
         sub = await _subscription(hub.push, body, f"p:{pid}", None, None, pid)
         await hub.push.store.subscribe(sub)
-        return _shown(sub)
+        return shown(sub)
 
     @app.delete("/api/me/push", tags=["push"])
     async def unsubscribe_player(request: Request, body: EndpointBody) -> dict[str, Json]:
@@ -160,7 +153,7 @@ def add_push_routes(app: FastAPI, settings: Settings) -> None:
         """The player's push subscriptions (theirs and their seats'): no keys, and of the
         endpoint only the push service's origin."""
         who = await signed_in(request, settings)
-        return [_shown(s) for s in await get_hub(request).push.store.of_player(who.player.id)]
+        return await get_hub(request).push.listed(who.player.id)
 
     @app.put("/api/me/push", tags=["push"])
     async def settle_player(request: Request,

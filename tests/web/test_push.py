@@ -205,3 +205,73 @@ def test_notifications_refused_are_said_in_the_pages_language(browser: Any,
         assert gone == {"table": tid, "seat": 0, "removed": False}
     finally:
         ctx.close()
+
+
+WIDE = """(sel) => [...document.querySelectorAll(sel + ' *')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width && (r.left < -1 || r.right > innerWidth + 1); })
+  .map((el) => el.className || el.tagName)"""
+
+
+def words(lang: str) -> dict[str, str]:
+    from tests.web.helpers import ROOT
+
+    out: dict[str, str] = json.loads(
+        (ROOT / "src" / "taash" / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return out
+
+
+def test_every_table_from_the_account_panel_and_both_fit_360_px(browser: Any,
+                                                                push_server: Server,
+                                                                service: str) -> None:
+    from tests.web.conftest import PHONE
+
+    base = push_server.base
+    for lang in ("en", "hi", "ur", "ru"):
+        w = words(lang)
+        t = create_table(base, "court-piece-2p", [{"type": "human"}] * 2, first_seat=1,
+                         options={"target": 1})
+        tid = t["id"]
+        token = next(s["token"] for s in t["seats"] if s["seat"] == 0)
+        sub = Browser(f"{service}/account/{lang}/{tid}")
+        ctx = browser.new_context(base_url=base, service_workers="allow",
+                                  **{**PHONE, "viewport": {"width": 360, "height": 740}})
+        ctx.set_default_timeout(15_000)
+        ctx.grant_permissions(["notifications"], origin=base)
+        ctx.add_init_script(FAST)
+        ctx.add_init_script(f"try {{ localStorage.setItem('taash.lang', '{lang}'); }} "
+                            "catch (e) {}")
+        ctx.add_init_script(STAND_IN % json.dumps(sub.json()))
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))  # noqa: B023 (used at once)
+        try:
+            page.goto("/")
+            page.wait_for_selector(f"html[lang='{lang}']", state="attached")
+            page.locator("[data-action='push-all-on']").click()
+            page.locator("[data-field='push-all-status']").filter(
+                has_text=w["push_all_on"]).wait_for()
+            page.fill("[data-field='quiet-from']", "23:30")
+            page.fill("[data-field='quiet-to']", "06:15")
+            page.locator("[data-action='push-quiet']").click()
+            page.get_by_text(w["push_quiet_saved"].format(**{"from": "23:30", "to": "06:15"})
+                             ).wait_for()
+            mine = page.evaluate("() => fetch('/api/me/push').then((r) => r.json())")
+            assert [(m["table"], m["quiet_from"], m["quiet_to"], m["language"], m["service"])
+                    for m in mine] == [(None, 23 * 60 + 30, 6 * 60 + 15, lang, service)]
+            assert page.evaluate(WIDE, ".push-account") == [], lang
+            page.locator("[data-action='push-all-off']").click()
+            page.locator("[data-field='push-all-status']").filter(
+                has_text=w["push_off"]).wait_for()
+            assert [m["off"] for m in page.evaluate(
+                "() => fetch('/api/me/push').then((r) => r.json())")] == [True]
+            # the table menu's section, on, with its two buttons, holds at 360 px too
+            page.goto(f"/t/{tid}?seat=0&token={token}")
+            page.wait_for_selector("main.table[data-version]")
+            page.locator("[data-action='menu']").click()
+            page.locator("dialog[data-dialog='menu'] [data-action='push-on']").click()
+            page.locator("dialog[data-dialog='menu'] [data-action='push-mute']").wait_for()
+            assert page.evaluate(WIDE, "dialog[data-dialog='menu'] [data-section='push']") == []
+            assert errors == [], (lang, errors)
+        finally:
+            ctx.close()

@@ -21,6 +21,9 @@ const store = {
   },
 };
 
+// the buttons wrap on a narrow screen (a long word in one language must not push one off it)
+const ROW = { display: 'flex', flexWrap: 'wrap', gap: '8px', margin: '8px 0' };
+
 class PushRefused extends Error {
   constructor(key, params) { super(key); this.key = key; this.params = params || {}; }
 }
@@ -65,7 +68,7 @@ function said(err) {
 class Control {
   constructor(name, state, buttons) {
     this.status = h('p', { class: 'sub', 'data-field': `${name}-status`, role: 'status' });
-    this.row = h('div', { class: 'invite' });
+    this.row = h('div', { class: 'push-row', style: ROW });
     this.state = state;
     this.buttons = buttons;
     this.el = h('div', { 'data-section': name }, this.status, this.row);
@@ -166,7 +169,7 @@ export function pushAccountPanel() {
   });
   const from = h('input', { type: 'time', value: hhmm(22 * 60), 'data-field': 'quiet-from', 'aria-label': t('push_quiet_from') });
   const to = h('input', { type: 'time', value: hhmm(7 * 60), 'data-field': 'quiet-to', 'aria-label': t('push_quiet_to') });
-  const quiet = h('form', { class: 'invite', onsubmit: async (e) => {
+  const quiet = h('form', { class: 'push-row', style: { ...ROW, alignItems: 'center' }, onsubmit: async (e) => {
     e.preventDefault();
     const a = minutes(from.value), b = minutes(to.value);
     if (a === null || b === null) { toast(t('push_quiet_bad'), 'error'); return; }

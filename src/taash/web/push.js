@@ -167,8 +167,8 @@ export function pushAccountPanel() {
       return 'push_off';
     }]];
   });
-  const from = h('input', { type: 'time', value: hhmm(22 * 60), 'data-field': 'quiet-from', 'aria-label': t('push_quiet_from') });
-  const to = h('input', { type: 'time', value: hhmm(7 * 60), 'data-field': 'quiet-to', 'aria-label': t('push_quiet_to') });
+  const from = h('input', { type: 'time', class: 'link', value: hhmm(22 * 60), 'data-field': 'quiet-from', 'aria-label': t('push_quiet_from') });
+  const to = h('input', { type: 'time', class: 'link', value: hhmm(7 * 60), 'data-field': 'quiet-to', 'aria-label': t('push_quiet_to') });
   const quiet = h('form', { class: 'push-row', style: { ...ROW, alignItems: 'center' }, onsubmit: async (e) => {
     e.preventDefault();
     const a = minutes(from.value), b = minutes(to.value);

@@ -432,3 +432,25 @@ def test_push_on_postgresql(pg_url: str, service: str, tmp_path: Path) -> None:
         api.close()
     finally:
         srv.stop()
+
+
+def test_a_5xx_is_tried_again_with_backoff_and_4xx_is_not(pushing: Server, service: str) -> None:
+    api = Api(pushing.base)
+    t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=1)
+    tid, tokens = t["id"], tokens_of(t)
+    down, bad = Browser(f"{service}/down/{tid}"), Browser(f"{service}/bad/{tid}")
+    PushService.answers[down.path()] = [(503, {}), (502, {})]
+    PushService.answers[bad.path()] = [(400, {})] * 5
+    subscribe(api, tid, tokens[0], down)
+    subscribe(api, tid, tokens[0], bad)
+    play_until(api, tid, tokens, 0)
+    first = down.messages
+
+    def tries() -> list[Received]:
+        return [m for m in first() if m.body == first()[0].body]
+
+    wait(lambda: len(tries()) == 3)  # 503, 502, then 201
+    a, b, c = tries()
+    assert 0.9 <= b.at - a.at < 1.9 and 1.9 <= c.at - b.at < 3.5  # 1 s, then 2 s
+    assert len([m for m in bad.messages() if m.body == bad.messages()[0].body]) == 1
+    api.close()

@@ -47,6 +47,7 @@ from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
 from taash.server.me_data import add_me_data_routes
 from taash.server.openapi import documented
+from taash.server.push_routes import add_push_routes
 from taash.server.routes import add_routes
 from taash.server.sign_in_routes import add_sign_in_routes
 
@@ -137,6 +138,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_me_routes(app, settings)
     add_me_data_routes(app, settings)
     add_sign_in_routes(app, settings)
+    add_push_routes(app, settings)
     add_live(app, settings, status_of)
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
@@ -220,5 +222,15 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     @app.get("/email/{what}", include_in_schema=False)
     async def email_page(request: Request, what: str) -> Response:  # #secret: the page posts it
         return await index(request)
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """The page's service worker, at the site's root so that it may serve every page
+        (offline); always asked anew, so a new version is taken at once."""
+        path = web_dir() / "sw.js"
+        if not path.is_file():
+            return error_response(404, "not_found", "nothing at /sw.js")
+        return Response(path.read_bytes(), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

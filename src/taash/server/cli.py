@@ -286,6 +286,14 @@ def register(app: typer.Typer) -> None:
             "--webhook-allow-private", help="let turn webhooks call private, loopback and "
             "link-local addresses; for a trusted network only "
             "[env TAASH_WEBHOOK_ALLOW_PRIVATE, default off]")] = False,
+        vapid_private_key: Annotated[str | None, typer.Option(
+            "--vapid-private-key", envvar="TAASH_VAPID_PRIVATE_KEY",
+            help="Web Push VAPID private key, raw P-256 in base64url (default: made at "
+                 "first start and kept in the database)")] = None,
+        push_allow_origins: Annotated[str | None, typer.Option(
+            "--push-allow-origins", envvar="TAASH_PUSH_ALLOW_ORIGINS",
+            help="origins a push endpoint may have besides public https ones, "
+                 "comma-separated (a test push service: http://127.0.0.1:PORT)")] = None,
         forwarded_allow_ips: Annotated[str | None, typer.Option(
             "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
             help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
@@ -323,6 +331,10 @@ def register(app: typer.Typer) -> None:
             if len(metrics_token) < 16:
                 raise _fail("--metrics-token: use at least 16 characters")
             settings.metrics_token = metrics_token
+        if vapid_private_key is not None:
+            settings.vapid_private_key = vapid_private_key.strip() or None
+        if push_allow_origins is not None:
+            settings.push_allow_origins = push_allow_origins
         if forwarded_allow_ips is not None:
             settings.forwarded_allow_ips = forwarded_allow_ips.strip()
         if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):

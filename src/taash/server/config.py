@@ -138,6 +138,12 @@ class Settings:
     metrics_token: str | None = None
     #: seconds the exact solver may spend on each position of a deal's analysis
     analysis_solver_time: float = 2.0
+    #: Web Push: the VAPID private key (raw, base64url; default: made at first start and kept
+    #: in the database), the contact the push services are given, and origins a push
+    #: endpoint may have besides public https ones (a loopback test service)
+    vapid_private_key: str | None = None
+    vapid_subject: str | None = None
+    push_allow_origins: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -166,6 +172,9 @@ class Settings:
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
             metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
             analysis_solver_time=_env_float("TAASH_ANALYSIS_SOLVER_TIME", 2.0),
+            vapid_private_key=os.environ.get("TAASH_VAPID_PRIVATE_KEY") or None,
+            vapid_subject=os.environ.get("TAASH_VAPID_SUBJECT") or None,
+            push_allow_origins=os.environ.get("TAASH_PUSH_ALLOW_ORIGINS", ""),
         )
 
     def check_forwarded(self) -> None:

@@ -29,6 +29,7 @@ from taash.server.passkeys import Passkeys
 from taash.server.players import Players
 from taash.server.pool import BotPool
 from taash.server.presence import Presence
+from taash.server.push import Pusher
 from taash.server.review import Analyses
 from taash.server.room import HISTORY, Room
 from taash.server.sign_in import SignIn
@@ -74,9 +75,11 @@ class Hub:
         # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
         self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
         self.analyses = Analyses(self, settings.analysis_solver_time)
+        self.push = Pusher(self)
 
     async def start(self) -> None:
         self.metrics.watch(self)
+        await self.push.start()
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -104,6 +107,7 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
         await self.notifier.close()
+        await self.push.close()
         self.pool.close()
         self.metrics.stop()
         self.analyses.close()

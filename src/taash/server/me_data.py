@@ -97,6 +97,7 @@ def add_me_data_routes(app: FastAPI, settings: Settings) -> None:
                              for k in keys if isinstance(k, dict)],
                 "sessions": await hub.players.sessions(who),
                 "tokens": await hub.tokens.listed(who.player),
+                "push": await hub.push.listed(who.player.id),  # no keys: push.py
                 "tables": tables}
 
     @app.delete("/api/me", tags=["players"])

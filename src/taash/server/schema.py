@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0008 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0009 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -192,6 +192,46 @@ analyses = Table(
     Column("deal", Integer, nullable=False),
     Column("created", Float, nullable=False),
     Column("analysis", Text, nullable=False),
+)
+
+# Web Push (0009): the server's VAPID key pair, made at first start (raw private key, base64url)
+vapid_keys = Table(
+    "vapid_keys", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("private_key", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+# a browser's push subscription (0009): for one seat ("t:TABLE:SEAT") or for every seat of a
+# player ("p:PLAYER"); quiet hours are minutes of the day in the browser's time zone
+push_subscriptions = Table(
+    "push_subscriptions", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("scope", String(64), nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("endpoint_hash", String(64), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("table_id", String(24), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("player_id", String(24), nullable=True, index=True),
+    Column("language", String(8), nullable=False),
+    Column("off", Boolean, nullable=False),
+    Column("quiet_from", Integer, nullable=True),
+    Column("quiet_to", Integer, nullable=True),
+    Column("tz_offset", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    UniqueConstraint("endpoint_hash", "scope", name="uq_push_endpoint_scope"),
+    Index("ix_push_subscriptions_seat", "table_id", "seat"),
+)
+
+# a seat that muted push at its table (0009), whichever subscription would have told it
+push_mutes = Table(
+    "push_mutes", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
 )
 
 @dataclass

@@ -36,6 +36,7 @@ from taash.server.schema import (
     fair_deals,
     game_tables,
     metadata,
+    push_subscriptions,
     seat_row_of,
     seats,
     table_row_of,
@@ -446,8 +447,9 @@ class Store(PlayerQueries):
             return None if r is None else (r.webhook, r.email)
 
     async def waiting_humans(self, older_than: float) -> list[tuple[str, int, int]]:
-        """(table, seat, version) of human seats to move, with a way to be told, that have
-        waited since before ``older_than`` and were not reminded of this turn yet."""
+        """(table, seat, version) of human seats to move, with a way to be told (webhook,
+        e-mail, push), that have waited since before ``older_than`` and were not reminded of
+        this turn yet."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(game_tables.c.id, seats.c.seat, game_tables.c.version)
@@ -456,7 +458,8 @@ class Store(PlayerQueries):
                 .where(and_(game_tables.c.over.is_(False), seats.c.type == "human",
                             game_tables.c.updated < older_than,
                             seats.c.reminded_version < game_tables.c.version,
-                            (seats.c.webhook.is_not(None)) | (seats.c.email.is_not(None))))
+                            (seats.c.webhook.is_not(None)) | (seats.c.email.is_not(None))
+                            | _push_for_seat()))
                 .limit(500))
             return [(str(r.id), int(r.seat), int(r.version)) for r in rows]
 
@@ -516,6 +519,14 @@ class Store(PlayerQueries):
                         key=key, table_id=table_id, deal=deal, created=now, analysis=analysis))
             except IntegrityError:
                 pass
+
+def _push_for_seat() -> Any:
+    """The seat row has a Web Push subscription of its own or of its player's (0007)."""
+    ps = push_subscriptions
+    return select(ps.c.id).where(
+        ((ps.c.table_id == seats.c.table_id) & (ps.c.seat == seats.c.seat))
+        | (ps.c.scope == "p:" + seats.c.player_id)).exists()
+
 
 class _NullLock:
     async def __aenter__(self) -> None:

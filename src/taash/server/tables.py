@@ -331,6 +331,7 @@ class Tables:
                                          email=None, player_id=None)
         if old is not None:
             room.forget_tokens({old})
+        await self.hub.push.store.drop_seat(room.id, seat)
         await room.reload_meta()
         await self.hub.withdraw(room.id, [old] if old is not None else [])
         await self.hub.meta_changed(room)

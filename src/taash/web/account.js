@@ -6,6 +6,7 @@
 // the passkeys and address the player has, each removable.
 import { api, getMe, myServerTables } from './api.js';
 import { accountDataPanel } from './account_data.js';
+import { pushAccountPanel } from './push.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast, showDialog } from './ui.js';
 import { createPasskey, passkeysSupported } from './passkey.js';
@@ -39,6 +40,7 @@ class Account {
         h('button', { class: 'btn', type: 'submit', 'data-action': 'use-code' }, t('link_sign_in'))),
       h('details', { class: 'sessions-box', ontoggle: (e) => { if (e.target.open) this.loadSessions(); } },
         h('summary', { 'data-action': 'show-sessions' }, t('sessions')), this.sessionsBox),
+      pushAccountPanel(), // push notices for every table: push.js
       accountDataPanel()); // tokens, export, delete: account_data.js
     this.loadMethods();
     if (code) {

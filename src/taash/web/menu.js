@@ -3,6 +3,7 @@
 import { api, seatAt, forgetSeat, mySeats } from './api.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog, copyText } from './ui.js';
+import { pushMenu } from './push.js';
 
 export function openMenu(tb) {
   const invites = mySeats().find((x) => x.id === tb.id && x.invites);
@@ -32,6 +33,7 @@ export function openMenu(tb) {
           toast(email.value.trim() ? t('notify_on') : t('notify_off'));
         } catch (err) { tb.showError(err); }
       } }, h('span', null, '✉'), email, h('button', { class: 'btn', type: 'submit', 'data-action': 'notify' }, t('save'))));
+    body.push(...pushMenu(tb)); // Web Push for this seat: push.js
   }
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];

@@ -25,6 +25,7 @@ from taash.games.base import (
 from taash.games.goat_rules import (
     BEAT,
     BEATEN,
+    BOUNDS,
     CARDS,
     CHECKS,
     CODES,
@@ -76,13 +77,14 @@ class GoatPlay(MatchBase):
     seat_word: ClassVar[str] = "dealer"
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
+    BOUNDS: ClassVar[dict[str, Check]] = BOUNDS
 
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
         "hands", "stock_pos", "first_leader", "game_leader", "lead_seat", "k", "plays", "top",
         "top_seat", "molodka_done", "played", "to_move", "taken", "tricks", "last_trick",
         "next_dealer", "next_leader", "defeat", "prev_eggs", "_over", "_loser", "_log", "_past",
-        "_results",
+        "_results", "_molodkas",
     )
 
     def __init__(self, options: dict[str, Json], first_dealer: int,
@@ -110,6 +112,7 @@ class GoatPlay(MatchBase):
         self.stock_pos = self.k = self.top = self.played = 0
         self.first_leader = self.game_leader = self.lead_seat = self.top_seat = -1
         self.molodka_done = False
+        self._molodkas = 0
         if rng is not None:
             self.deal_from(rng)
 
@@ -201,11 +204,19 @@ class GoatPlay(MatchBase):
         self.top_seat = -1
         self.molodka_done = False
         self.played = 0
+        # seats holding a molodka (GT-8) as the trick starts: a hand only loses cards until
+        # the trick ends (a molodka's return ends every other molodka), so this holds for it
+        mol = 0
+        for s, h in enumerate(self.hands):
+            if h.bit_count() == 4 and is_molodka(h):
+                mol |= 1 << s
+        self._molodkas = mol
 
     # -- who may act -------------------------------------------------------------------------
     def can_molodka(self, seat: int) -> bool:
         """GT-8: may ``seat`` play a molodka now?"""
-        if self.phase != PLAY or self.molodka_done or self.played >> seat & 1:
+        if not self._molodkas >> seat & 1 or self.molodka_done or self.played >> seat & 1 \
+                or self.phase != PLAY:
             return False
         if seat == self.to_move and not self.plays:
             return False  # the leader of an empty trick leads it with lead:
@@ -215,13 +226,12 @@ class GoatPlay(MatchBase):
         """Seats that may act now, in GT-8 order: from the trick's first leader onwards."""
         if self.phase != PLAY:
             return []
-        if self.molodka_done:
+        if self.molodka_done or not self._molodkas & ~self.played:
             return [self.to_move]
         out = []
-        hands = self.hands
         for i in range(4):
             s = (self.first_leader + i) % 4
-            if s == self.to_move or (hands[s].bit_count() == 4 and self.can_molodka(s)):
+            if s == self.to_move or self.can_molodka(s):
                 out.append(s)
         return out
 
@@ -233,6 +243,12 @@ class GoatPlay(MatchBase):
             hand = self.hands[seat]
             if not self.plays:
                 out.extend(_leads(hand))
+            elif self.k == 1:  # one card: it beats the top card or it does not
+                top, beaten = self.top, BEATEN[self.trump]
+                for sub in _answers(hand, 1):
+                    out.append(PASS << SHIFT | sub)
+                    if beaten[sub.bit_length() - 1] & top:
+                        out.append(BEAT << SHIFT | sub)
             else:
                 top, beaten = self.top, BEATEN[self.trump]
                 for sub in _answers(hand, self.k):

@@ -95,6 +95,7 @@ class Autoplay:
         """The bot's move for ``seat``; a legal one whenever the seat must move."""
         room = self.room
         view = state.view(seat)
+        done = room.hub.metrics.thinking(level)
         try:
             if level == "hard":  # a search: in another process, off this loop and its GIL
                 action = await self._search(seat, state, view)
@@ -103,6 +104,8 @@ class Autoplay:
         except Exception:
             log.exception("bot %s at table %s seat %d failed", level, room.id, seat)
             action = None
+        finally:
+            done()
         legal = view.get("legal_actions") or []
         if action is not None and action not in legal:
             log.warning("bot %s at table %s played %r, not legal", level, room.id, action)

@@ -30,6 +30,10 @@ class Bus:
     shared = False  # True: other instances hear what is published
     live = True  # False: not subscribed now (messages may be missed)
 
+    async def check(self) -> None:
+        """Raise if the bus cannot be reached (the in-process one always can)."""
+        return None
+
     async def start(self, handler: Handler) -> None:
         return None
 

@@ -18,21 +18,26 @@ from collections.abc import Awaitable
 from taash.games.base import Json, MatchState
 from taash.server.bus import Bus
 from taash.server.config import Settings
+from taash.server.email_sign_in import EmailSignIn
 from taash.server.errors import DomainError, NotFound
 from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
+from taash.server.metrics import Metrics
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
+from taash.server.passkeys import Passkeys
 from taash.server.players import Players
 from taash.server.pool import BotPool
 from taash.server.presence import Presence
 from taash.server.room import HISTORY, Room
+from taash.server.sign_in import SignIn
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
+from taash.server.tokens import Tokens
 
 log = logging.getLogger("taash.server")
 
-WITHDRAW_WAIT_S = 2.0  # how long a withdrawal waits for the other instances to confirm it
+WITHDRAW_WAIT_S = 5.0  # how long a withdrawal waits for the other instances to confirm it
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
@@ -59,10 +64,17 @@ class Hub:
         self.tables = Tables(self)
         self.players = Players(self)
         self.linker = Linker(self)
+        self.tokens = Tokens(self)
+        self.metrics = Metrics()
+        store.on_write = self.metrics.wrote
+        self.sign_in = SignIn(self)
+        self.passkeys = Passkeys(self)
+        self.email = EmailSignIn(self)
         # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
         self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
 
     async def start(self) -> None:
+        self.metrics.watch(self)
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -91,6 +103,7 @@ class Hub:
         await self.bus.close()
         await self.notifier.close()
         self.pool.close()
+        self.metrics.stop()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -270,3 +283,5 @@ class Hub:
             self._sessions_swept = time.monotonic()
             await self.store.drop_sessions(now, now - 86400)
             await self.store.drop_link_codes(now - 86400)
+            await self.store.drop_challenges(now)
+            await self.store.drop_email_links(now - 86400)

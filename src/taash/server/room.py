@@ -194,12 +194,19 @@ class Room:
         answered as the first time, whatever the version.  A caller that goes away (a closed
         socket) does not cut it short: once started, an action is committed and pushed to
         every seat.  ``auto``: a bot's or a turn timer's move, not a human's."""
+        started = time.perf_counter()
         task = asyncio.ensure_future(self._submit(seat, text, client_id, expected, auto))
         task.add_done_callback(_retrieve)
         try:
-            return await asyncio.shield(task)
-        except Stale:
+            answer = await asyncio.shield(task)
+        except Stale as e:
+            self.hub.metrics.action_done(self.meta.game, started, e)
             raise Stale.since(self.version, expected) from None
+        except Exception as e:
+            self.hub.metrics.action_done(self.meta.game, started, e)
+            raise
+        self.hub.metrics.action_done(self.meta.game, started, None)
+        return answer
 
     async def _submit(self, seat: int, text: str, client_id: str | None,
                       expected: int | None, auto: bool = False) -> Answer:

@@ -169,6 +169,9 @@ async def slow_connections(http: httpx.AsyncClient, a: Attacker, n: int = 100) -
                 if not data:
                     a.count(f"slow_{kind}", "closed")
                     return
+                if data.startswith(b"HTTP/"):  # answered (a 413, a 408) before any close
+                    a.count(f"slow_{kind}", "answered " + data.split(b" ")[1].decode())
+                    return
             a.count(f"slow_{kind}", "open_at_end")
         except OSError:
             a.count(f"slow_{kind}", "closed")

@@ -87,7 +87,7 @@ def main() -> None:
         with httpx.Client(base_url=base, timeout=60) as http, \
                 httpx.Client(base_url=base, timeout=60) as player:
             r = http.post("/api/tables", json={
-                "game": "court-piece-2p", "live": False, "options": {"target": 10_000},
+                "game": "court-piece-2p", "live": False, "options": {"target": 100},
                 "seats": [{"type": "human"}, {"type": "bot", "level": "hard"}]})
             r.raise_for_status()
             tid, token = r.json()["id"], r.json()["seats"][0]["token"]

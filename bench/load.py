@@ -39,10 +39,10 @@ import httpx
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {  # open-ended options: no table ends while we measure
+GAMES = {  # the longest matches the option bounds allow: few tables end while we measure
     "court-piece": ({"session_end": None}, ["human", "bot", "human", "bot"]),
-    "court-piece-2p": ({"target": 10_000}, ["human", "bot"]),
-    "goat": ({"target": 10_000}, ["human", "bot", "human", "bot"]),
+    "court-piece-2p": ({"target": 100}, ["human", "bot"]),
+    "goat": ({"target": 120}, ["human", "bot", "human", "bot"]),
 }
 
 

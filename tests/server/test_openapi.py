@@ -1,9 +1,10 @@
 """The OpenAPI schema says what the server answers: a walk over /openapi.json sends every
 route the requests that provoke its refusals (no token, a bad one, another table's, an
 unknown table, a bad body, a body too large, a cookie from another site, a conflict), and
-every status that comes back is documented for that route, with no 5xx and no 422; every
-documented refusal is provoked, but for the few listed in ``NOT_PROVOKED`` (the text
-validation at the edge answers those).  Then schemathesis runs over the schema, bounded."""
+every status that comes back is documented for that route, with no 5xx and no 422; on the
+routes ``taash.server.openapi.ROUTES`` lists, every documented refusal is provoked, but for
+the few in ``NOT_PROVOKED`` (routes added later are documented by their shape, and only the
+first half is checked for them).  Then schemathesis runs over the schema, bounded."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from taash.server.openapi import ROUTES, WHY
 from tests.server.helpers import Server, tokens_of
 
 pytestmark = pytest.mark.slow
@@ -180,8 +182,10 @@ def test_every_status_a_route_answers_is_documented(srv: Server) -> None:
                     got.add(status)
                     if status not in documented:
                         undocumented.append((method, path, status, probe))
-                never = {s for s in documented - got - {429}
-                         if s >= 400 and (method, path, s) not in NOT_PROVOKED}
+                if (method, path) not in ROUTES:  # documented by its shape: checked above
+                    continue
+                never = {s for s in documented - got - {429}  # the refusals documented here
+                         if s in WHY and (method, path, s) not in NOT_PROVOKED}
                 assert not never, f"{method} {path}: documented {sorted(never)}, seen {sorted(got)}"
         assert not undocumented
     finally:
@@ -193,7 +197,11 @@ def test_429_is_what_a_client_over_the_rate_gets(tmp_path: Path) -> None:
                log=tmp_path / "r.log").start()
     try:
         with httpx.Client(base_url=s.base, timeout=20) as http:
-            statuses = {http.get("/api/games").status_code for _ in range(80)}
+            statuses: set[int] = set()
+            for _ in range(2000):  # past the address's burst
+                statuses.add(http.get("/api/games").status_code)
+                if 429 in statuses:
+                    break
             schema = http.get("/openapi.json")
         assert 429 in statuses
         if schema.status_code == 200:  # (itself limited, it may be refused too)

@@ -26,11 +26,23 @@ def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
     folder: Path = tmp_path_factory.mktemp("withdraw")
     a = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", log=folder / "a.log")
     b = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", log=folder / "b.log")
-    threads = [threading.Thread(target=s.start) for s in (a, b)]
+    failed: list[BaseException] = []
+
+    def start(s: Server) -> None:
+        try:
+            s.start(timeout=120)  # a loaded machine migrates slowly
+        except BaseException as e:
+            failed.append(e)
+
+    threads = [threading.Thread(target=start, args=(s,)) for s in (a, b)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(150)
+    if failed:
+        a.stop()
+        b.stop()
+        raise failed[0]
     yield a, b
     a.stop()
     b.stop()

@@ -39,7 +39,7 @@ from taash.server.tokens import Tokens
 
 log = logging.getLogger("taash.server")
 
-WITHDRAW_WAIT_S = 2.0  # how long a withdrawal waits for the other instances to confirm it
+WITHDRAW_WAIT_S = 5.0  # how long a withdrawal waits for the other instances to confirm it
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 

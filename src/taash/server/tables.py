@@ -98,9 +98,10 @@ class Tables:
                 mine.discard(table_id)
         if not mine:
             self.bot_only.pop(key, None)
-        if cap >= 0 and len(mine) >= cap:
-            who = "player" if player is not None else "address without a session"
-            raise RateLimited(f"a {who} may have {cap} tables of bots only playing at once: "
+        # --rate-limit 0 (benchmarks, tests) turns off every per-client limit, this one too
+        if s.rate_limit > 0 and cap >= 0 and len(mine) >= cap:
+            who = "a player" if player is not None else "an address without a session"
+            raise RateLimited(f"{who} may have {cap} tables of bots only playing at once: "
                               "wait for one to end, or take a seat at one"
                               + ("" if player is not None else ", or open the site first"))
         return key

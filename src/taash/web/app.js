@@ -3,7 +3,7 @@
 // the seat a token of its own, kept in this browser's storage), and the address bar keeps only
 // /t/{id}?seat=S, so a copied address does not give the seat away.  A seat the player took on
 // another device is played through the session cookie (the `{seat}` credential of api.js).
-import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
+import { claimInvite, getMeNamed, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountTable } from './table.js';
@@ -68,7 +68,9 @@ async function route() {
  * invite (an older table's seat), opens with the link's token as before. */
 async function takeInvite(id, seat, token) {
   try {
-    await getMe();  // the session the seat is claimed for (a guest on the first visit)
+    // the session the seat is claimed for (a guest on the first visit), with the name the
+    // friend chose in this browser: the claimed seat is named after the player
+    await getMeNamed();
     const r = await claimInvite(id, token);
     if (!r || !Number.isInteger(r.seat)) throw new Error('not a claim');
     if (r.token) {

@@ -1,7 +1,7 @@
 // The home screen: play now against bots, a table with friends (invite links), join by link,
 // open tables, the player's tables (on every device of theirs, and those whose tokens this
 // browser keeps) and the settings, with the player's name.
-import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe, updateMe,
+import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMeNamed, knownMe, updateMe,
   myServerTables, claimInvite } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
@@ -124,7 +124,7 @@ class Home {
         h('label', { class: 'field check' }, h('input', { type: 'checkbox', 'data-option': 'ace_rule' }), h('span', null, t('opt_ace_rule'))),
         sel('trump_rule', ['free', 'most-held'], 'free', t('opt_trump_rule')),
         sel('session_end', ['coats', 'deals', 'open'], 'coats', t('opt_session_end')),
-        num('session_n', 2, t('opt_session_n')),
+        num('session_n', 2, t('opt_session_n_coats')),
       ];
     } else if (this.game === 'court-piece-2p') {
       rows = [num('target', 5, t('opt_target_points'))];
@@ -132,6 +132,28 @@ class Home {
       rows = [num('target', 12, t('opt_target_defeat')), sel('eggs', ['none', 'double-next'], 'none', t('opt_eggs'))];
     }
     fill(this.optionsBox, ...rows);
+    if (this.game === 'court-piece') this.linkOptions();
+  }
+
+  /** The ace rule only counts with double sar (CP-8): its box is off and unticked with
+   * single sar; the session's number is named for what it counts, and hidden when open. */
+  linkOptions() {
+    const get = (f) => this.optionsBox.querySelector(`[data-option="${f}"]`);
+    const sar = get('sar');
+    const ace = get('ace_rule');
+    const end = get('session_end');
+    const n = get('session_n');
+    const sync = () => {
+      ace.disabled = sar.value !== 'double';
+      if (ace.disabled) ace.checked = false;
+      ace.closest('label').classList.toggle('off', ace.disabled);
+      const label = n.closest('label');
+      label.hidden = end.value === 'open';
+      if (end.value !== 'open') label.firstChild.textContent = t(`opt_session_n_${end.value}`);
+    };
+    sar.addEventListener('change', sync);
+    end.addEventListener('change', sync);
+    sync();
   }
 
   options() {
@@ -203,12 +225,7 @@ class Home {
    * name set here before players existed becomes the player's name once. */
   async loadMe() {
     let p;
-    try { p = await getMe(); } catch { return; } // an older server: the local name stays
-    const local = setting('name', '').trim();
-    if (local && setting('name_synced', '') !== '1') {
-      try { p = await updateMe({ name: local }); } catch { /* the server's rules: keep its */ }
-      setSetting('name_synced', '1');
-    }
+    try { p = await getMeNamed(); } catch { return; } // an older server: the local name stays
     if (this.dead) return;
     this.showMe(p);
     this.refresh();
@@ -222,7 +239,7 @@ class Home {
 
   async rename(input) {
     const name = input.value.trim();
-    if (!knownMe()) { setSetting('name', name); return; }
+    if (!knownMe()) { setSetting('name', name); setSetting('name_synced', ''); return; }
     try {
       const p = await updateMe({ name });
       setSetting('name', p.name);

@@ -100,6 +100,7 @@ class Home {
 
   renderGames() {
     setSetting('game', this.game);
+    const focused = this.gamePicker.contains(document.activeElement);
     fill(this.gamePicker, ...GAMES.map((g) => h('label', {
       class: `game-choice${g === this.game ? ' chosen' : ''}`, 'data-game-choice': g,
     },
@@ -108,6 +109,8 @@ class Home {
     h('span', { class: 'game-icon', 'aria-hidden': 'true' }, g === 'goat' ? '\u2663\uFE0E' : g === 'court-piece-2p' ? '\u2666\uFE0E' : '\u2660\uFE0E'),
     h('b', null, t(`game_${g}`)),
     h('small', null, t(`game_${g}_blurb`)))));
+    // the picker is drawn anew: the keyboard's focus stays on the game chosen (arrow keys)
+    if (focused) this.gamePicker.querySelector('input:checked').focus();
     this.renderOptions();
     this.renderMode();
   }
@@ -197,7 +200,7 @@ class Home {
         const rel = n === 2 ? t('opponent') : s === 2 ? t('partner') : t('opponent');
         rows.push(h('div', { class: 'seat-row', 'data-seat-row': s },
           h('span', null, `${t('seat_n', { n: s + 1 })} · ${rel}`),
-          h('select', { 'data-seat-type': s, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
+          h('select', { 'data-seat-type': s, 'aria-label': `${t('seat_n', { n: s + 1 })} · ${rel}`, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
             h('option', { value: 'human', selected: type === 'human' }, t('friend')),
             ['easy', 'hard', 'random'].map((l) => h('option', { value: l, selected: type === l }, `${t('bot')} · ${t(`level_${l}`)}`)))));
       }

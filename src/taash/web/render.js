@@ -12,7 +12,7 @@ export function renderBar(tb) {
   const sub = [v.over ? t('match_over') : tb.game.dealText(o, dealNo)];
   const goal = tb.game.goalText(o);
   if (goal) sub.push(goal);
-  fill(tb.titleEl, h('b', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')));
+  fill(tb.titleEl, h('h1', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')));
   tb.lastTrickBtn.disabled = !v.last_trick;
   tb.hintBtn.disabled = !tb.token || !(v.legal_actions || []).length;
 }
@@ -32,9 +32,11 @@ export function renderTrick(tb) {
       : p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }));
     const label = tb.game.playLabel(p);
     const mine = down && p.cards ? t('your_pass', { cards: p.cards.map(cardName).join(', ') }) : null;
+    // to a screen reader a play is a group named for its player (and verb), its cards inside
+    const who = label ? `${tb.name(p.seat)} · ${label}` : tb.name(p.seat);
     return h('div', {
       class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
-      'data-seat': p.seat, 'data-verb': p.verb, title: mine, 'aria-label': mine,
+      'data-seat': p.seat, 'data-verb': p.verb, title: mine, role: 'group', 'aria-label': mine || who,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
   });
   tb.trick.classList.toggle('done', !!done);

@@ -187,6 +187,7 @@ class TableView {
       const ev = events.find((e) => e.type === 'trick');
       if (ev) done = this.game.completedTrick(prev, v, events, ev);
     }
+    if (prev && events) this.announce(events);
     this.summaries.seen(prev, v, done);
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
@@ -208,6 +209,31 @@ class TableView {
     }
   }
 
+  /** Tell a screen reader what just happened (the live region under the table): each play
+   * with its player and cards (a pass as its count, face down), the trump called, who won
+   * the trick.  The seats' own lines are read as they come, in order. */
+  announce(events) {
+    const lines = [];
+    for (const e of events) {
+      if (e.type === 'trick' && typeof e.winner === 'number') {
+        lines.push(t('won_by', { name: this.name(e.winner) }));
+      } else if (e.type === 'action' && typeof e.seat === 'number') {
+        const verb = e.verb || verbOf(e.action || '');
+        const cards = e.action ? cardsOf(e.action) : [];
+        let what;
+        if (verb === 'trump') what = `${t('trump')}: ${t(`suit_${(e.action || '').slice(6)}`)}`;
+        else if (!cards.length || verb === 'pass') what = `${t(`verb_${verb}`)}: ${t('n_cards', { n: e.count ?? cards.length })}`;
+        else what = `${t(`verb_${verb}`)}: ${cards.map(cardName).join(', ')}`;
+        lines.push(`${this.name(e.seat)}: ${what}`);
+      }
+    }
+    if (!lines.length) return;
+    for (const line of lines) this.announcer.append(h('p', null, line));
+    // the last few lines stay (a screen reader reads what is added; a reader's review finds
+    // the latest moves)
+    while (this.announcer.childElementCount > 6) this.announcer.firstElementChild.remove();
+  }
+
   // -- skeleton -------------------------------------------------------------------------------
   build() {
     const act = (name, label) => h('button', {
@@ -226,7 +252,7 @@ class TableView {
     this.scores = h('div', { class: 'scores' });
     this.seatEls = {};
     for (const pos of PLACES) this.seatEls[pos] = h('div', { class: `seat pos-${pos}` });
-    this.trick = h('div', { class: 'trick', 'aria-label': t('trick') });
+    this.trick = h('div', { class: 'trick', role: 'group', 'aria-label': t('trick') });
     this.info2 = h('div', { class: 'table-info' });
     this.felt = h('section', { class: 'felt', dir: 'ltr' },
       this.seatEls.top, this.seatEls.left, this.seatEls.right,
@@ -242,9 +268,13 @@ class TableView {
     this.actions = h('div', { class: 'actions' });
     this.handBox = h('div', { class: 'hand', 'data-hand': '', dir: 'ltr', role: 'group',
       'aria-label': t('your_hand') });
+    // what happens at the table, said to a screen reader (plays, tricks): hidden from sight
+    this.announcer = h('div', { class: 'sr-only', 'data-announce': '', role: 'log',
+      'aria-live': 'polite', 'aria-label': t('moves') });
     this.main = h('main', { class: 'table', 'data-table': this.id,
       'data-your-turn': 'false' },
-    this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox);
+    this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox,
+    this.announcer);
     fill(this.root, this.main);
     this.hand = new Hand(this.handBox, (code) => this.cardActivated(code));
     this.trickFit = new ResizeObserver(() => fitTrick(this));

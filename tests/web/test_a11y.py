@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import SUMMARY_CONTINUE, Server, attr, play_turn, press
+from tests.web.helpers import (
+    SUMMARY_CONTINUE,
+    Server,
+    attr,
+    play_turn,
+    press,
+    serve_fixed,
+    state_where,
+)
 from tests.web.test_web import start_against_bots
 
 GAMES = ["court-piece", "court-piece-2p", "goat"]
@@ -66,18 +74,20 @@ def until_summary(page: Any, timeout: float = 60_000) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_table_has_no_violations(new_page: Any, server: Server, game: str,
                                      scheme: str) -> None:
-    page = new_page("phone" if scheme == "dark" else "desktop", server.base)
+    kind = "phone" if scheme == "dark" else "desktop"
+    # mid-trick: a seat's turn with cards on the felt (a moment found with the core, served)
+    m, seat = state_where(game, lambda m, s: bool(m.view(s)["trick"]))
+    page = new_page(kind, server.base)
     page.emulate_media(color_scheme=scheme)
-    start_against_bots(page, game, deals=2)
-    # mid-trick: the player's turn with a card or more on the felt
-    for _ in range(40):
-        if attr(page, "data-your-turn") == "true" and attr(page, "data-phase") == "play" \
-                and page.locator(".trick .play").count():
-            break
-        if not play_turn(page):
-            page.wait_for_timeout(30)
+    serve_fixed(page, game, m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7'][data-your-turn='true']")
     assert page.locator(".trick .play").count()
     assert_clean(page)
+    # the deal's summary, at a real table played to the end of its first deal
+    page = new_page(kind, server.base)
+    page.emulate_media(color_scheme=scheme)
+    start_against_bots(page, game, deals=2)
     until_summary(page)
     assert_clean(page)
 

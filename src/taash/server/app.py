@@ -194,4 +194,14 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def link_page(request: Request) -> Response:  # ?code=: the page fills it in
         return await index(request)
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """The page's service worker, at the site's root so that it may serve every page
+        (offline); always asked anew, so a new version is taken at once."""
+        path = web_dir() / "sw.js"
+        if not path.is_file():
+            return error_response(404, "not_found", "nothing at /sw.js")
+        return Response(path.read_bytes(), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

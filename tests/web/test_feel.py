@@ -185,6 +185,8 @@ def test_a_four_card_goat_trick_is_readable(new_page: Any, server: Server, size:
     sockets[0].send(json.dumps({"type": "event", "version": 8, "view": m.view(seat),
                                 "events": [{"type": "trick", "winner": winner}]}))
     page.wait_for_selector("main.table[data-version='8'] .trick.done")
+    # (the last pass flies in from its seat first: looked at where it lands)
+    page.wait_for_function("() => !document.querySelector('.trick .flying')")
     got = page.evaluate(READABLE)
     assert got["plays"] == 4 and got["cards"] == 16 and got["problems"] == [], got
     assert page.js_errors == []

@@ -3,6 +3,7 @@
 // game comes from its renderer, tb.game.
 import { backEl, cardEl, cardName } from './cards.js';
 import { t } from './i18n.js';
+import { flyIn, playKey } from './motion.js';
 import { h, fill } from './ui.js';
 
 export function renderBar(tb) {
@@ -24,6 +25,11 @@ export function renderTrick(tb) {
   const done = tb.shownTrick;
   const plays = done ? done.plays : tb.game.trick(v);
   const topSeat = tb.game.topSeat(v, done);
+  // the plays not drawn before fly in, from the hand (this seat's) or from their seat; on the
+  // table's first drawing nothing flies (the trick was there before the page)
+  const first = tb.trickKeys === undefined;
+  const before = tb.trickKeys || new Set();
+  const fresh = [];
   const slots = plays.map((p) => {
     // A pass lies face down, one's own too (its cards are named for the player who made it).
     const down = !p.cards || p.verb === 'pass';
@@ -34,11 +40,14 @@ export function renderTrick(tb) {
     const mine = down && p.cards ? t('your_pass', { cards: p.cards.map(cardName).join(', ') }) : null;
     // to a screen reader a play is a group named for its player (and verb), its cards inside
     const who = label ? `${tb.name(p.seat)} · ${label}` : tb.name(p.seat);
-    return h('div', {
+    const el = h('div', {
       class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
       'data-seat': p.seat, 'data-verb': p.verb, title: mine, role: 'group', 'aria-label': mine || who,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
+    if (!first && !before.has(playKey(p))) fresh.push({ el, from: origin(tb, p) });
+    return el;
   });
+  tb.trickKeys = new Set(plays.map(playKey));
   tb.trick.classList.toggle('done', !!done);
   tb.trick.style.setProperty('--pace', `${tb.pace}ms`);
   if (done) {
@@ -63,6 +72,18 @@ export function renderTrick(tb) {
   fill(tb.trick, ...slots);
   fitTrick(tb);
   fill(tb.info2, ...tb.game.infoEls(v));
+  flyIn(fresh);
+}
+
+/** Where a play comes from on the screen: this seat's cards in its hand (still there: the
+ * hand is drawn after the trick), else the seat that played it. */
+function origin(tb, p) {
+  if (p.seat === tb.me() && p.cards) {
+    const card = tb.handBox.querySelector(`[data-card="${p.cards[0]}"]`);
+    if (card) return card.getBoundingClientRect();
+  }
+  const seat = tb.seatEls[tb.pos(p.seat)];
+  return seat && !seat.hidden ? seat.getBoundingClientRect() : null;
 }
 
 /** Size a big trick's cards so that every play of k cards (each card after the first showing

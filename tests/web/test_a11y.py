@@ -36,7 +36,13 @@ def violations(page: Any) -> list[str]:
     return out
 
 
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
 def assert_clean(page: Any) -> None:
+    # contrast is judged on the page at rest, not on a card or message still fading in
+    page.wait_for_function(SETTLED)
     found = violations(page)
     assert not found, "\n".join(found)
 

@@ -12,6 +12,7 @@ import { Hand } from './hand.js';
 import { t } from './i18n.js';
 import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
+import { setSound, sound, soundOn } from './sound.js';
 import { fitTrick, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
@@ -187,7 +188,10 @@ class TableView {
       const ev = events.find((e) => e.type === 'trick');
       if (ev) done = this.game.completedTrick(prev, v, events, ev);
     }
-    if (prev && events) this.announce(events);
+    if (prev && events) {
+      this.announce(events);
+      this.hear(events);
+    }
     this.summaries.seen(prev, v, done);
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
@@ -234,6 +238,31 @@ class TableView {
     while (this.announcer.childElementCount > 6) this.announcer.firstElementChild.remove();
   }
 
+  /** One sound for what a message brought: a deal won or lost (for this seat's side), else a
+   * trick won, else a card played. */
+  hear(events) {
+    const over = events.find((e) => e.type === 'deal_over');
+    if (over) {
+      const side = this.game.dealWinner(over);
+      if (this.me() !== null && side !== null) sound(side === this.game.mySide() ? 'won' : 'lost');
+    } else if (events.some((e) => e.type === 'trick')) {
+      sound('trick');
+    } else if (events.some((e) => e.type === 'action')) {
+      sound('play');
+    }
+  }
+
+  toggleSound() {
+    setSound(!soundOn());
+    this.showSound();
+  }
+
+  showSound() {
+    const on = soundOn();
+    this.soundBtn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    this.soundBtn.textContent = on ? '\u{1F50A}' : '\u{1F507}';
+  }
+
   // -- skeleton -------------------------------------------------------------------------------
   build() {
     const act = (name, label) => h('button', {
@@ -245,6 +274,8 @@ class TableView {
       h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
         'aria-label': t('home'), onclick: () => this.navigate('/') }, h('span', { class: 'chev' })),
       this.titleEl,
+      this.soundBtn = h('button', { class: 'btn icon sound', type: 'button', 'data-action': 'sound',
+        'aria-label': t('sound'), onclick: () => this.toggleSound() }),
       h('button', { class: 'btn icon', type: 'button', 'data-action': 'menu',
         'aria-label': t('menu'), onclick: () => openMenu(this) }, '⋯'));
     this.lastTrickBtn = act('last-trick', t('last_trick'));
@@ -276,6 +307,7 @@ class TableView {
     this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox,
     this.announcer);
     fill(this.root, this.main);
+    this.showSound();
     this.hand = new Hand(this.handBox, (code) => this.cardActivated(code));
     this.trickFit = new ResizeObserver(() => fitTrick(this));
     this.trickFit.observe(this.trick.parentElement);
@@ -345,6 +377,10 @@ class TableView {
     if (turn && m.dataset.yourTurn === 'false' && document.visibilityState === 'visible' && navigator.vibrate) {
       try { navigator.vibrate(25); } catch { /* not allowed yet */ }
     }
+    // your turn, with a chime where another player made you wait (against bots it is always
+    // soon: no chime)
+    const others = ((this.info && this.info.seats) || []).some((s) => s.seat !== this.me() && s.type === 'human');
+    if (turn && m.dataset.yourTurn === 'false' && m.dataset.version && others) sound('turn');
     m.dataset.game = v.game;
     m.dataset.version = String(v.version);
     m.dataset.yourTurn = turn ? 'true' : 'false';

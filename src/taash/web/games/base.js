@@ -80,4 +80,7 @@ export class GameRenderer {
   hinted() {}
 
   dealTitle(n) { return t('deal_over_n', { n }); }
+
+  /** The side that won a deal (its summary or deal_over event), or null (no winner). */
+  dealWinner(d) { return typeof d.winner === 'number' ? d.winner : null; }
 }

@@ -163,6 +163,12 @@ export class Goat extends GameRenderer {
 
   dealTitle(n) { return t('game_over_n', { n }); }
 
+  /** The team that won a game: the other team took defeat points; eggs (60-60): none. */
+  dealWinner(d) {
+    if (d.eggs || !d.defeat) return null;
+    return d.defeat[0] > 0 ? 1 : 0;
+  }
+
   dealRows(d, match) {
     const tb = this.table;
     const my = this.mySide();

@@ -107,3 +107,4 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
     assert time.monotonic() - start < 1.0
     assert page.evaluate(FLYING), "the tap waited for the card to land"
     assert page.js_errors == []
+

@@ -14,8 +14,14 @@ export const playKey = (p) => `${p.seat}:${p.verb}:${p.count}:${(p.cards || []).
 /** Fly each new play (`fresh`: [{el, from}] — from: the rectangle it comes from). */
 export function flyIn(fresh) {
   if (!fresh.length || reduced() || typeof Element.prototype.animate !== 'function') return;
+  // at the next frame, before it is painted: where the play lands is then the frame's own
+  // layout, not one more forced in the middle of drawing the table
+  requestAnimationFrame(() => fly(fresh));
+}
+
+function fly(fresh) {
   for (const { el, from } of fresh) {
-    if (!from || !from.width) continue;
+    if (!from || !from.width || !el.isConnected) continue;
     const to = el.getBoundingClientRect();
     if (!to.width) continue;
     const dx = from.left + from.width / 2 - (to.left + to.width / 2);

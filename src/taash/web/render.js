@@ -29,6 +29,7 @@ export function renderTrick(tb) {
   // table's first drawing nothing flies (the trick was there before the page)
   const first = tb.trickKeys === undefined;
   const before = tb.trickKeys || new Set();
+  const from = tb.flyFrom || new Map();
   const fresh = [];
   const slots = plays.map((p) => {
     // A pass lies face down, one's own too (its cards are named for the player who made it).
@@ -44,7 +45,7 @@ export function renderTrick(tb) {
       class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
       'data-seat': p.seat, 'data-verb': p.verb, title: mine, role: 'group', 'aria-label': mine || who,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
-    if (!first && !before.has(playKey(p))) fresh.push({ el, from: origin(tb, p) });
+    if (!first && !before.has(playKey(p))) fresh.push({ el, from: from.get(playKey(p)) });
     return el;
   });
   tb.trickKeys = new Set(plays.map(playKey));
@@ -73,6 +74,20 @@ export function renderTrick(tb) {
   fitTrick(tb);
   fill(tb.info2, ...tb.game.infoEls(v));
   flyIn(fresh);
+}
+
+/** Where each play about to be drawn for the first time comes from, read before the table is
+ * drawn anew (so reading it costs no extra layout): by play, a rectangle on the screen. */
+export function flightOrigins(tb) {
+  const v = tb.view;
+  const out = new Map();
+  if (tb.trickKeys === undefined || !v) return out;
+  const plays = tb.shownTrick ? tb.shownTrick.plays : tb.game.trick(v);
+  for (const p of plays) {
+    const key = playKey(p);
+    if (!tb.trickKeys.has(key)) out.set(key, origin(tb, p));
+  }
+  return out;
 }
 
 /** Where a play comes from on the screen: this seat's cards in its hand (still there: the

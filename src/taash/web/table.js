@@ -13,7 +13,7 @@ import { t } from './i18n.js';
 import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
 import { setSound, sound, soundOn } from './sound.js';
-import { fitTrick, renderBar, renderStatus, renderTrick } from './render.js';
+import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { h, fill, toast, closeDialogs } from './ui.js';
@@ -373,6 +373,7 @@ class TableView {
     const v = this.view;
     if (!v || this.dead) return;
     const m = this.main;
+    this.flyFrom = flightOrigins(this); // read before anything is written: no extra layout
     const turn = this.yourTurn();
     if (turn && m.dataset.yourTurn === 'false' && document.visibilityState === 'visible' && navigator.vibrate) {
       try { navigator.vibrate(25); } catch { /* not allowed yet */ }

@@ -40,6 +40,7 @@ SLOW: dict[str, set[str] | None] = {
     "tests/web/test_web.py": None,
     "tests/server/test_scale.py": None,
     "tests/server/test_restart.py": None,
+    "tests/server/test_ops.py": None,
     "tests/server/test_notify.py": {"test_your_turn_then_a_reminder"},
     "tests/server/test_http.py": {"test_hard_bot_plays_from_a_worker_process"},
     "tests/bots/test_arena.py": {"test_arena_json_end_to_end", "test_arena_goat_and_2p_text",

@@ -65,7 +65,8 @@ def record_random(
 
 # Commands that live beside their subsystem register themselves here: each module named has
 # `register(app: typer.Typer) -> None`.
-EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.review.command", "taash.server"]
+EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.review.command", "taash.server",
+                         "taash.server.ops_cli"]
 
 
 def _register_extensions() -> None:

@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,10 @@ def free_port() -> int:
 class Server:
     """``python -m taash serve`` on 127.0.0.1 with a SQLite file; restartable on its port."""
 
-    def __init__(self, db: Path, log: Path | None = None, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path, log: Path | None = None, args: Sequence[str] = ()) -> None:
         self.db = db
         self.log = log
-        self.args = args  # more `taash serve` flags (--smtp …)
+        self.args = list(args)  # more `taash serve` options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 

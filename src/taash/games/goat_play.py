@@ -24,7 +24,10 @@ from taash.games.base import (
 )
 from taash.games.goat_rules import (
     BEAT,
+    BEAT_ID,
     BEATEN,
+    BEATERS,
+    BOUNDS,
     CARDS,
     CHECKS,
     CODES,
@@ -34,7 +37,7 @@ from taash.games.goat_rules import (
     MOLODKA,
     OVER,
     PACK,
-    PASS,
+    PASS_ID,
     PLAY,
     SHIFT,
     STOCK,
@@ -76,13 +79,14 @@ class GoatPlay(MatchBase):
     seat_word: ClassVar[str] = "dealer"
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
+    BOUNDS: ClassVar[dict[str, Check]] = BOUNDS
 
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
         "hands", "stock_pos", "first_leader", "game_leader", "lead_seat", "k", "plays", "top",
         "top_seat", "molodka_done", "played", "to_move", "taken", "tricks", "last_trick",
         "next_dealer", "next_leader", "defeat", "prev_eggs", "_over", "_loser", "_log", "_past",
-        "_results",
+        "_results", "_molodkas",
     )
 
     def __init__(self, options: dict[str, Json], first_dealer: int,
@@ -110,6 +114,7 @@ class GoatPlay(MatchBase):
         self.stock_pos = self.k = self.top = self.played = 0
         self.first_leader = self.game_leader = self.lead_seat = self.top_seat = -1
         self.molodka_done = False
+        self._molodkas = 0
         if rng is not None:
             self.deal_from(rng)
 
@@ -201,11 +206,20 @@ class GoatPlay(MatchBase):
         self.top_seat = -1
         self.molodka_done = False
         self.played = 0
+        # seats holding a molodka (GT-8) as the trick starts: a hand only loses cards until
+        # the trick ends (a molodka's return ends every other molodka), so this holds for it
+        mol = 0
+        for s, h in enumerate(self.hands):  # four cards whose lowest and highest share a suit
+            if h.bit_count() == 4 and SUIT_OF[(h & -h).bit_length() - 1] == \
+                    SUIT_OF[h.bit_length() - 1]:
+                mol |= 1 << s
+        self._molodkas = mol
 
     # -- who may act -------------------------------------------------------------------------
     def can_molodka(self, seat: int) -> bool:
         """GT-8: may ``seat`` play a molodka now?"""
-        if self.phase != PLAY or self.molodka_done or self.played >> seat & 1:
+        if not self._molodkas >> seat & 1 or self.molodka_done or self.played >> seat & 1 \
+                or self.phase != PLAY:
             return False
         if seat == self.to_move and not self.plays:
             return False  # the leader of an empty trick leads it with lead:
@@ -215,13 +229,12 @@ class GoatPlay(MatchBase):
         """Seats that may act now, in GT-8 order: from the trick's first leader onwards."""
         if self.phase != PLAY:
             return []
-        if self.molodka_done:
+        if self.molodka_done or not self._molodkas & ~self.played:
             return [self.to_move]
         out = []
-        hands = self.hands
         for i in range(4):
             s = (self.first_leader + i) % 4
-            if s == self.to_move or (hands[s].bit_count() == 4 and self.can_molodka(s)):
+            if s == self.to_move or self.can_molodka(s):
                 out.append(s)
         return out
 
@@ -233,13 +246,34 @@ class GoatPlay(MatchBase):
             hand = self.hands[seat]
             if not self.plays:
                 out.extend(_leads(hand))
+            elif self.k == 1:  # one card: it beats the top card or it does not
+                beaters = BEATERS[self.trump][self.top.bit_length() - 1]
+                h = hand
+                while h:
+                    low = h & -h
+                    h ^= low
+                    out.append(PASS_ID | low)
+                    if low & beaters:
+                        out.append(BEAT_ID | low)
+            elif self.k == 2:  # two cards beat two when each beats one of them
+                top = self.top
+                lo = top & -top
+                by_card = BEATERS[self.trump]
+                b_lo = by_card[lo.bit_length() - 1]
+                b_hi = by_card[(top ^ lo).bit_length() - 1]
+                for sub in _answers(hand, 2):
+                    out.append(PASS_ID | sub)
+                    x = sub & -sub
+                    y = sub ^ x
+                    if (x & b_lo and y & b_hi) or (x & b_hi and y & b_lo):
+                        out.append(BEAT_ID | sub)
             else:
                 top, beaten = self.top, BEATEN[self.trump]
                 for sub in _answers(hand, self.k):
-                    out.append(PASS << SHIFT | sub)
+                    out.append(PASS_ID | sub)
                     if _pair(sub, top, beaten):
-                        out.append(BEAT << SHIFT | sub)
-        if self.can_molodka(seat):
+                        out.append(BEAT_ID | sub)
+        if self._molodkas >> seat & 1 and self.can_molodka(seat):
             out.append(MOLODKA << SHIFT | self.hands[seat])
         return out
 
@@ -281,11 +315,15 @@ class GoatPlay(MatchBase):
         self.last_trick = (w, self.plays)
         hands, deck = self.hands, self.deck
         need = 4 - hands[w].bit_count()  # GT-9: draw one at a time from the winner on
-        for _ in range(need):
-            for i in range(4):
-                if self.stock_pos < 36:
-                    hands[(w + i) % 4] |= 1 << deck[self.stock_pos]
-                    self.stock_pos += 1
+        pos = self.stock_pos
+        if need and pos < 36:
+            order = (w, (w + 1) % 4, (w + 2) % 4, (w + 3) % 4)
+            for _ in range(need):
+                for s in order:
+                    if pos < 36:
+                        hands[s] |= 1 << deck[pos]
+                        pos += 1
+            self.stock_pos = pos
         self._new_trick(w)
         if self.stock_pos >= 36 and not any(hands):
             self._end_game(w)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from taash.cards import Pack, bits
-from taash.games.base import Check, Json, one_of, positive_int
+from taash.cards import Pack
+from taash.games.base import Check, Json, at_most, one_of, positive_int
 from taash.games.types import GoatPhase, GoatPlayJson, GoatVerb
 
 PACK = Pack("6789JQKTA")
@@ -36,10 +36,22 @@ STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16
 
 DEFAULTS: dict[str, Json] = {"eggs": "none", "target": 12}
 CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
+BOUNDS: dict[str, Check] = {"target": at_most(120)}  # RULES.md "Option bounds"
+
+
+# the card points of each set of one suit's nine ranks (cards are suit by suit, nine each)
+_SUIT_POINTS = tuple(sum((0, 0, 0, 0, 2, 3, 4, 10, 11)[r] for r in range(9) if m >> r & 1)
+                     for m in range(512))
 
 
 def points(mask: int) -> int:
-    return sum(POINTS[c] for c in bits(mask))
+    """The card points of a set of cards (GT-1).
+
+    >>> points(PACK.mask(["AS", "TS", "KH", "6D"]))
+    25
+    """
+    sp = _SUIT_POINTS
+    return sp[mask & 511] + sp[mask >> 9 & 511] + sp[mask >> 18 & 511] + sp[mask >> 27 & 511]
 
 
 def beats(x: int, y: int, trump: int) -> bool:
@@ -51,6 +63,12 @@ def beats(x: int, y: int, trump: int) -> bool:
 # BEATEN[trump][x]: the set of cards that card x beats when ``trump`` is trump (GT-6).
 BEATEN = tuple(tuple(sum(1 << y for y in range(36) if beats(x, y, t)) for x in range(36))
                for t in range(4))
+
+
+# BEATERS[trump][y]: the cards that beat card y (the transpose of BEATEN)
+BEATERS = tuple(tuple(sum(1 << x for x in range(36) if beats(x, y, t)) for y in range(36))
+                for t in range(4))
+PASS_ID, BEAT_ID = PASS << SHIFT, BEAT << SHIFT  # an answer's id is one of these | its cards
 
 
 def beats_all(new: int, top: int, trump: int) -> bool:
@@ -81,11 +99,6 @@ def _pair(new: int, top: int, beaten: tuple[int, ...]) -> bool:
     return False
 
 
-# SUBSETS[n][k]: for a hand of n cards, the k-card subsets as lists of positions in the hand.
-SUBSETS = tuple(tuple(tuple([i for i in range(n) if m >> i & 1] for m in range(1, 1 << n)
-                            if m.bit_count() == k) for k in range(n + 1)) for n in range(5))
-
-
 def _cards(hand: int) -> list[int]:
     out = []
     while hand:
@@ -96,21 +109,33 @@ def _cards(hand: int) -> list[int]:
 
 
 def _answers(hand: int, k: int) -> list[int]:
-    """The k-card subsets of a hand of at most four cards."""
+    """The k-card subsets of a hand of at most four cards, by value (lowest first)."""
     cards = _cards(hand)
-    return [sum(cards[i] for i in pos) for pos in SUBSETS[len(cards)][k]]
+    n = len(cards)
+    if k == 1:
+        return cards
+    if k == n:
+        return [hand]
+    if k == n - 1:  # leave one card out, the highest first: the lowest value first
+        return [hand ^ c for c in reversed(cards)]
+    if k > n or n != 4:
+        return []
+    a, b, c, d = cards  # two of four
+    return [a | b, a | c, b | c, a | d, b | d, c | d]
 
 
 def _leads(hand: int) -> list[int]:
-    """Lead ids of a hand: every non-empty one-suit subset."""
+    """Lead ids of a hand: every non-empty one-suit subset, suit by suit, by size, by value."""
     out: list[int] = []
     for sm in SUIT_MASK:
         part = hand & sm
         if part:
-            cards = _cards(part)
-            n = len(cards)
+            n = part.bit_count()
+            if n == 1:
+                out.append(LEAD << SHIFT | part)
+                continue
             for k in range(1, n + 1):
-                out.extend(LEAD << SHIFT | sum(cards[i] for i in pos) for pos in SUBSETS[n][k])
+                out.extend(LEAD << SHIFT | sub for sub in _answers(part, k))
     return out
 
 

@@ -45,18 +45,45 @@ def play(
         metavar="GAME", help="court-piece, court-piece-2p or goat", show_default=False)] = None,
     options: Annotated[str | None, typer.Option(
         help='game options as JSON, e.g. \'{"sar": "double"}\'')] = None,
-    seat: Annotated[int, typer.Option(help="your seat (0 is the first seat)")] = 0,
+    seat: Annotated[int | None, typer.Option(
+        help="your seat (0 is the first seat; at a server, yours there)",
+        show_default=False)] = None,
     level: Annotated[Level, typer.Option(help="the bots' level")] = Level.easy,
     seed: Annotated[int | None, typer.Option(
         help="seed for the deals and the bots: the same seed, the same cards")] = None,
     pause: Annotated[float | None, typer.Option(
         help="seconds to wait after each bot move (default 0.6 in a terminal, else 0)")] = None,
+    server: Annotated[str | None, typer.Option(
+        help="play at this taash server's table instead (http://host:port)",
+        show_default=False)] = None,
+    token: Annotated[str | None, typer.Option(
+        envvar="TAASH_TOKEN", help="at a server: your personal API token (made on the "
+        "site's account panel), or a seat's token; or TAASH_TOKEN", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(
+        help="at a server: the table's id", show_default=False)] = None,
+    invite: Annotated[str | None, typer.Option(
+        help="at a server: an invite link; its seat becomes yours", show_default=False)] = None,
 ) -> None:
-    """Play a whole match in the terminal against bots.
+    """Play a whole match in the terminal against bots, or at a server's table.
 
     Type a card (AS, 10h), its number in your hand, or a full action (trump:H, lead:9H,KH);
     ? for help and your legal moves, hint for a suggestion, q to quit.
+
+    At a server: taash play --server URL --token TOKEN --table ID [--seat S], or
+    taash play --server URL --invite LINK.
     """
+    if server is not None or invite is not None:
+        if game is not None or options is not None or seed is not None:
+            fail("play: at a server the table decides the game, options and seed")
+        if pause is not None and pause < 0:
+            fail("--pause must be 0 or more seconds")
+        from taash.play.remote import play_remote
+
+        raise typer.Exit(play_remote(server, token, table, seat, invite,
+                                     0.0 if pause is None else pause))
+    if table is not None:
+        fail("play: --table is for a server's table: add --server URL")
+    seat = 0 if seat is None else seat
     if game is None:
         fail(f"play: which game? ({', '.join(GAMES)})")
     game, opts = game_and_options(game, options)
@@ -77,9 +104,9 @@ def play(
     bots: dict[int, Bot] = {s: make_bot(game, level.value, base * 10 + s + 1)
                             for s in range(seats) if s != seat}
     screen = Screen(make_console(), seat, seats, pause)
-    table = Table(match, screen, bots, hint_seed=base * 10)
+    board = Table(match, screen, bots, hint_seed=base * 10)
     try:
-        code = table.run()
+        code = board.run()
     except KeyboardInterrupt:
         screen.console.print()
         typer.echo("taash: interrupted", err=True)

@@ -220,7 +220,7 @@ class CourtTwo(CourtNarration):
         sc = self.screen
         match = self.match.summary()["match"]
         w = ev["winner"]
-        who = "You win" if w == sc.human else "The bot wins"
+        who = "You win" if w == sc.human else f"{sc.them()} wins"
         how = "a COURT" if ev["court"] else ("as caller" if w == ev["caller"]
                                             else "against the caller")
         sc.say(("Deal over: ", "bold"), (f"{who} {ev['tricks'][w]}\u2013"
@@ -233,7 +233,7 @@ class CourtTwo(CourtNarration):
         if self.winner() == sc.human:
             sc.say(("You win the match!", "bold green"))
         else:
-            sc.say(("The bot wins the match.", "bold red"))
+            sc.say((f"{sc.them()} wins the match.", "bold red"))
         sc.say(f"Points: {sc.sides(ev['points'])}.")
 
     def standing(self) -> None:

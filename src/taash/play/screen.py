@@ -58,6 +58,8 @@ class Screen:
     seats: int
     pause: float = 0.0
     symbols: bool = field(default_factory=can_write_symbols)
+    #: the other player's name in a two-player game at a server table (None: the bot)
+    opponent: str | None = None
 
     @property
     def teams(self) -> bool:
@@ -67,7 +69,7 @@ class Screen:
         if seat == self.human:
             return "You"
         if self.seats == 2:
-            return f"Bot ({seat})"
+            return f"{self.opponent or 'Bot'} ({seat})"
         where = ("You", "Left", "Partner", "Right")[(seat - self.human) % 4]
         return f"{where} ({seat})"
 
@@ -88,7 +90,7 @@ class Screen:
         """A team (4 players) or a seat (2 players), from the player's point of view."""
         if self.teams:
             return "us" if side == self.human & 1 else "them"
-        return "you" if side == self.human else "bot"
+        return "you" if side == self.human else (self.opponent or "bot")
 
     def sides(self, values: Sequence[object]) -> str:
         """A pair of scores, the player's side first.
@@ -99,6 +101,10 @@ class Screen:
         mine = self.human & 1 if self.teams else self.human
         return f"{self.side_name(mine)} {values[mine]} \u00b7 {self.side_name(1 - mine)} " \
                f"{values[1 - mine]}"
+
+    def them(self) -> str:
+        """The other side of a two-player game, as a sentence starts it."""
+        return self.opponent or "The bot"
 
     def suit(self, s: str) -> str:
         i = SUITS.index(s)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from taash.games import IllegalAction, MalformedAction
-from taash.games.base import MatchState
+from taash.games.base import Json, MatchState
 from taash.play import parse
 from taash.play.court import CourtTeams, CourtTwo
 from taash.play.goat import GoatNarration
@@ -132,7 +132,11 @@ class Table:
         m = self.match
         before = m.view(self.human)
         action = m.action_text(m.action_id(seat, action))  # canonical, for the narration
-        for ev in m.apply(seat, action):
+        self.tell(m.apply(seat, action), action, before)
+
+    def tell(self, events: Sequence[Mapping[str, Json]], action: str, before: View) -> None:
+        """Narrate the events of one action (``before``: the player's view before it)."""
+        for ev in events:
             kind = ev["type"]
             if kind == "action":
                 self.narration.tell_action(ev, action)

@@ -4,11 +4,16 @@ to scale out.  Errors are one line on stderr, never a traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import gc
 import logging
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -19,6 +24,8 @@ if TYPE_CHECKING:
     from taash.server.hub import Hub
 
 log = logging.getLogger("taash.server")
+
+SHUTDOWN_S = 10.0  # at most this long for each of the hub and the store to close
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -54,7 +61,7 @@ async def open_hub(settings: Settings) -> Hub:
     from taash.server.store import Store
 
     url = settings.resolved_db_url()
-    store = Store(url)
+    store = Store(url, wal_limit=settings.wal_limit)
     try:
         await store.migrate()
     except (OSError, SQLAlchemyError) as e:
@@ -80,6 +87,68 @@ async def open_hub(settings: Settings) -> Hub:
     return hub
 
 
+def check_config(settings: Settings) -> None:
+    """``taash serve --check-config``: every setting parsed, the database and Redis reached,
+    nothing started or changed (the schema is only read).  One line per part, exit 0; or one
+    error line and exit 2."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from taash.server.ops import head_revision, revision
+
+    try:
+        url = settings.resolved_db_url()
+        settings.check_public_url()
+        settings.check_forwarded()
+        if settings.smtp_url:
+            from taash.server.notify import NotifyConfigError, SmtpConfig
+            try:
+                SmtpConfig.parse(settings.smtp_url)
+            except NotifyConfigError as e:
+                raise ConfigError(str(e)) from None
+    except ConfigError as e:
+        raise _fail(str(e)) from None
+    where = url.render_as_string(hide_password=True)
+
+    async def reach() -> str | None:
+        if url.get_backend_name() == "sqlite" and not Path(url.database or "").exists():
+            return None  # the file is made at the first start, not by a check
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+        return await revision(url)
+
+    async def reach_all() -> str | None:
+        rev = await reach()
+        if settings.redis_url:
+            import redis.asyncio as aioredis
+
+            r = aioredis.from_url(settings.redis_url, socket_timeout=3)
+            try:
+                await r.ping()
+            finally:
+                await r.aclose()
+        return rev
+
+    try:
+        rev = asyncio.run(reach_all())
+    except Exception as e:
+        msg = str(getattr(e, "orig", None) or e).strip().splitlines()
+        part = "Redis" if "redis" in type(e).__module__ else f"the database {where}"
+        raise _fail(f"cannot reach {part}: {msg[0] if msg else type(e).__name__}") from None
+    head = head_revision()
+    schema = ("new (made at start)" if rev is None else
+              f"{rev}, up to date" if rev == head else f"{rev} (taken to {head} at start)")
+    typer.echo(f"database: {where}, schema {schema}")
+    typer.echo(f"redis: {settings.redis_url or 'none (one instance)'}")
+    typer.echo(f"smtp: {settings.smtp_url or 'none (no e-mails)'}")
+    typer.echo(f"public url: {settings.public_url or 'from the address served on'}")
+    typer.echo(f"trusted proxies: {settings.forwarded_allow_ips or 'none'}")
+    typer.echo("configuration ok")
+
+
 def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     import uvicorn
 
@@ -87,6 +156,8 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
 
     try:
         url = settings.resolved_db_url()
+        settings.check_public_url()
+        settings.check_forwarded()
     except ConfigError as e:
         raise _fail(str(e)) from None
     if settings.smtp_url:
@@ -106,6 +177,19 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     class _StoppingServer(uvicorn.Server):
         hub: Hub | None = None
 
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # SIGTERM (containers, systemd) stops as gently as SIGINT: uvicorn stops accepting
+            # and finishes its requests, then main() closes the hub (the bus hears "gone") and
+            # the store (its writes finished, SQLite's log truncated).  uvicorn would raise the
+            # signal again once it has served, which ends the process before that shutdown
+            # (SIGTERM's default) or in the middle of it (SIGINT's): so it is not raised again,
+            # and a second signal during the shutdown only asks again.
+            if threading.current_thread() is threading.main_thread():
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(sig, self.handle_exit)
+            yield
+
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             assert self.hub is not None
             self.hub.begin_close()  # end streams and sockets now, not after the grace time
@@ -121,9 +205,20 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         hub = await open_hub(settings)
         gc.freeze()
         app = create_app(settings, hub=hub)
+        from taash.server.deadline import deadline_protocol
+
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
-                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20)
+                                lifespan="on", ws_ping_interval=20, ws_ping_timeout=20,
+                                proxy_headers=True,
+                                forwarded_allow_ips=settings.forwarded_allow_ips or [],
+                                # slow and idle clients: a deadline on each request head, a
+                                # short keep-alive, a bounded head, and a cap on connections
+                                # (503 past it)
+                                http=deadline_protocol(settings.header_timeout_s),
+                                timeout_keep_alive=max(1, round(settings.keep_alive_s)),
+                                h11_max_incomplete_event_size=16 * 1024,
+                                limit_concurrency=settings.max_connections or None)
         server = _StoppingServer(config)
         server.hub = hub
         where = url.render_as_string(hide_password=True)
@@ -133,8 +228,14 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         try:
             await server.serve(sockets=[sock])
         finally:
-            await hub.close()
-            await hub.store.close()
+            try:  # bounded: a stuck bus or database does not keep the process alive
+                await asyncio.wait_for(hub.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the hub did not close in %s s", SHUTDOWN_S)
+            try:
+                await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the database did not close in %s s", SHUTDOWN_S)
 
     try:
         asyncio.run(main())
@@ -170,15 +271,31 @@ def register(app: typer.Typer) -> None:
             "--sweep", min=0.05, help="seconds between looks for reminders, stalled bots and "
             "turn timers [env TAASH_SWEEP_INTERVAL, default 30]")] = None,
         rate_limit: Annotated[float | None, typer.Option(
-            "--rate-limit", min=0, help="requests per second per client, 0 for no limit "
-            "[env TAASH_RATE_LIMIT, default 20]")] = None,
+            "--rate-limit", min=0, help="requests per second per seat (4 times as many per "
+            "client address), 0 for no per-client limits [env TAASH_RATE_LIMIT, default 20; "
+            "TAASH_RATE_BURST, default 60; TAASH_LIVE_PER_CLIENT live connections per address, "
+            "default 64]")] = None,
         bot_delay: Annotated[int | None, typer.Option(
             "--bot-delay", min=0, help="default bot delay at live tables, ms "
             "[env TAASH_BOT_DELAY_MS, default 700]")] = None,
+        idle_after: Annotated[float | None, typer.Option(
+            "--idle-after", min=0, help="a table with no one connected and no human move "
+            "for this many seconds stops its bots until someone comes back; 0: never "
+            "[env TAASH_IDLE_AFTER, default 600]")] = None,
         webhook_allow_private: Annotated[bool, typer.Option(
             "--webhook-allow-private", help="let turn webhooks call private, loopback and "
             "link-local addresses; for a trusted network only "
             "[env TAASH_WEBHOOK_ALLOW_PRIVATE, default off]")] = False,
+        forwarded_allow_ips: Annotated[str | None, typer.Option(
+            "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
+            help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
+                 "(default 127.0.0.1: Caddy on this machine; '' for none)")] = None,
+        metrics_token: Annotated[str | None, typer.Option(
+            "--metrics-token", envvar="TAASH_METRICS_TOKEN",
+            help="turn GET /metrics (Prometheus) on for requests bearing this token")] = None,
+        check: Annotated[bool, typer.Option(
+            "--check-config", help="check the settings, reach the database and Redis, "
+                                   "and exit without serving")] = False,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "warning",
     ) -> None:
         """Run the game server: HTTP API, live channel and web interface."""
@@ -198,8 +315,19 @@ def register(app: typer.Typer) -> None:
             settings.rate_limit = rate_limit
         if bot_delay is not None:
             settings.bot_delay_ms = bot_delay
+        if idle_after is not None:
+            settings.idle_after_s = idle_after
         if webhook_allow_private:
             settings.webhook_allow_private = True
+        if metrics_token:
+            if len(metrics_token) < 16:
+                raise _fail("--metrics-token: use at least 16 characters")
+            settings.metrics_token = metrics_token
+        if forwarded_allow_ips is not None:
+            settings.forwarded_allow_ips = forwarded_allow_ips.strip()
         if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):
             raise _fail(f"unknown log level {log_level!r}")
+        if check:
+            check_config(settings)
+            return
         serve(settings, host, port, log_level)

@@ -18,10 +18,11 @@ from taash.server import wire
 from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.feed import catch_up, check_watchers, pump
-from taash.server.guard import TokenBuckets
+from taash.server.guard import TokenBuckets, bad_text
 from taash.server.me import cookie_player
 from taash.server.room import Room
-from taash.server.routes import bearer, get_hub
+from taash.server.routes import bearer, get_hub, holder_of
+from taash.server.tokens import watch_key
 
 log = logging.getLogger("taash.server")
 
@@ -40,16 +41,25 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
         public view."""
         hub = get_hub(request)
         tok = bearer(request, token)
-        who = await cookie_player(request, settings) if not tok and seat is not None else None
-        room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
-                                                      who.player.id if who else None)
+        holder = await holder_of(request, tok, "read")
+        key = None  # the session or personal token whose revoking closes the stream
+        s: int | None
+        if holder is not None:  # a personal token: the seat of its player there
+            room, s = await hub.tables.authorize(table_id, None, seat, holder.player.id)
+            key = watch_key(holder.token.id)
+        else:
+            who = (await cookie_player(request, settings)
+                   if not tok and seat is not None else None)
+            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                          who.player.id if who else None)
+            key = who.session.id if who is not None else None
         if s is None:
             check_watchers(room)
 
         async def lines() -> AsyncIterator[str]:
             sub = room.subscribe(s)
-            if who is not None:
-                hub.players.watch(who.session.id, sub)
+            if key is not None:
+                hub.players.watch(key, sub)
             try:
                 msgs, v = await catch_up(room, s, since)
                 sub.skip_to(v)
@@ -59,8 +69,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                     yield m + "\n"
             finally:
                 room.unsubscribe(sub)
-                if who is not None:
-                    hub.players.unwatch(who.session.id, sub)
+                if key is not None:
+                    hub.players.unwatch(key, sub)
 
         return StreamingResponse(lines(), media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store",
@@ -71,13 +81,22 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                    since: int | None = None, seat: int | None = None) -> None:
         hub = get_hub(websocket)
         await websocket.accept()
+        key = None  # the session or personal token whose revoking closes the socket
+        can_act = True
+        s: int | None
         try:
             tok = bearer(websocket, token)
-            # a seat by the session cookie: from this site's pages only (CrossSite)
-            who = (await cookie_player(websocket, settings)
-                   if not tok and seat is not None else None)
-            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
-                                                          who.player.id if who else None)
+            holder = await holder_of(websocket, tok, "read")
+            if holder is not None:  # a personal token: acting needs its play scope
+                room, s = await hub.tables.authorize(table_id, None, seat, holder.player.id)
+                key, can_act = watch_key(holder.token.id), holder.can("play")
+            else:
+                # a seat by the session cookie: from this site's pages only (CrossSite)
+                who = (await cookie_player(websocket, settings)
+                       if not tok and seat is not None else None)
+                room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
+                                                              who.player.id if who else None)
+                key = who.session.id if who is not None else None
             if s is None:
                 check_watchers(room)
         except DomainError as e:
@@ -91,15 +110,18 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                 await websocket.send_text(text)
 
         sub = room.subscribe(s)
-        if who is not None:
-            hub.players.watch(who.session.id, sub)
+        sub.kind = "ws"
+        if key is not None:
+            hub.players.watch(key, sub)
         try:
             msgs, v = await catch_up(room, s, since)
             sub.skip_to(v)
             for m in msgs:
                 await send(m)
             sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
-            receiver = asyncio.create_task(_receive_all(websocket, room, s, send))
+            receiver = asyncio.create_task(_receive_all(websocket, room, s, send,
+                                                        websocket.app.state.seat_buckets,
+                                                        can_act))
             done, pending = await asyncio.wait({sender, receiver},
                                                return_when=asyncio.FIRST_COMPLETED)
             for t in pending:
@@ -115,8 +137,8 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
             pass
         finally:
             room.unsubscribe(sub)
-            if who is not None:
-                hub.players.unwatch(who.session.id, sub)
+            if key is not None:
+                hub.players.unwatch(key, sub)
             with contextlib.suppress(Exception):
                 await websocket.close(code=1001 if hub.closing else 1000)
 
@@ -138,7 +160,11 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
     expected = msg.get("version")
     if not isinstance(action, str) or len(action) > 200 or not (
             cid is None or (isinstance(cid, str) and len(cid) <= 80)):
-        return _refusal(cid, "bad_request", "an action message has a text action and a text id")
+        return _refusal(cid if isinstance(cid, str) and not bad_text(cid) else None,
+                        "bad_request", "an action message has a text action and a text id")
+    if bad_text(action) or (cid is not None and bad_text(cid)):
+        return _refusal(None, "bad_request",
+                        "text holds no control characters (such as NUL) or lone surrogates")
     if expected is not None and (type(expected) is not int or expected < 0):
         return _refusal(cid, "bad_request",
                         "an action's version is a whole number (the version acted on)")
@@ -148,8 +174,8 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
     return None
 
 
-async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) -> None:
-    buckets = TokenBuckets(room.hub.settings.rate_limit, room.hub.settings.rate_burst)
+async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
+                       buckets: TokenBuckets, can_act: bool = True) -> None:
     while True:
         text = await ws.receive_text()
         try:
@@ -164,6 +190,10 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) 
         cid = msg.get("id")
         if kind == "ping":
             await send(wire.ping_message("pong", room.version, time.time()))
+            continue
+        if kind in ("seed", "action") and not can_act:
+            await send(_refusal(cid, "forbidden", "this token's scope is read: acting needs "
+                                "a token with the play scope"))
             continue
         if kind == "seed":  # the seat's seed for the next deal (fair deals)
             if seat is None:
@@ -185,7 +215,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send) 
             await send(refused)
             continue
         assert seat is not None
-        if not buckets.allow("ws"):
+        if not buckets.allow(f"s:{room.id}:{seat}"):
             await send(_refusal(cid, "rate_limited", "too many actions: slow down"))
             continue
         try:

@@ -4,27 +4,33 @@ them)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Literal
 
 from fastapi import Body, FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import GAMES
 from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
-from taash.server.errors import BadRequest, Unauthorized
+from taash.server.errors import BadRequest, NotFound, RateLimited, Unauthorized
 from taash.server.hub import Hub
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
+from taash.server.players import clean_name
 from taash.server.room import Room
+from taash.server.store import PlayerRow
+from taash.server.tokens import Holder, is_personal
 
 
 # -- request bodies --------------------------------------------------------------------------
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["human", "bot"]
-    name: str | None = Field(None, max_length=40)
+    name: str | None = Field(None, max_length=200,
+                             description="plain text, 1 to 24 characters (as a player's name)")
     level: Literal["random", "easy", "hard", "heuristic"] | None = None
 
 
@@ -61,7 +67,8 @@ class ActionBody(BaseModel):
 class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = Field(None, ge=0, le=7)
-    name: str | None = Field(None, max_length=40)
+    name: str | None = Field(None, max_length=200,
+                             description="plain text, 1 to 24 characters (as a player's name)")
 
 
 class TokensBody(BaseModel):
@@ -88,21 +95,67 @@ def bearer(request: Request | WebSocket, token: str | None) -> str | None:
     return token
 
 
+def seat_name(raw: str | None, where: str) -> str | None:
+    """A seat's name as asked for at a new table or a join: a player's name's rule (plain
+    text, 1 to 24 characters), so what a seat shows is as safe as what a player shows."""
+    if raw is None:
+        return None
+    try:
+        return clean_name(raw)
+    except BadRequest as e:
+        raise BadRequest(f"{where}: {e.message}") from None
+
+
 def get_hub(request: Request | WebSocket) -> Hub:
     h: Hub = request.app.state.hub
     return h
 
 
+async def holder_of(request: Request | WebSocket, token: str | None,
+                    scope: str) -> Holder | None:
+    """The holder of the request's personal API token (None: it has none), which must have
+    ``scope``: Unauthorized if the token is unknown or revoked, Forbidden without the scope."""
+    if not is_personal(token):
+        return None
+    assert token is not None
+    holder = await get_hub(request).tokens.resolve(token)
+    holder.need(scope)
+    return holder
+
+
+async def acting_player(request: Request, settings: Settings) -> PlayerRow | None:
+    """Who makes or joins a table: a personal token's player (it needs ``play``), else the
+    session cookie's (None: neither)."""
+    holder = await holder_of(request, bearer(request, None), "play")
+    if holder is not None:
+        return holder.player
+    who = await cookie_player(request, settings)
+    return who.player if who is not None else None
+
+
 async def seat_of(request: Request, settings: Settings, table_id: str, token: str | None,
-                  seat: int | None) -> tuple[Room, int]:
-    """The room and seat a request acts for: its seat token's; without one, the seat of the
-    session cookie's player (a change from this site's pages only)."""
+                  seat: int | None, scope: str = "play") -> tuple[Room, int]:
+    """The room and seat a request acts for: its seat token's; a personal token's player's
+    (the token has ``scope``); without either, the seat of the session cookie's player (a
+    change from this site's pages only)."""
     tok = bearer(request, token)
     player_id = None
+    holder = await holder_of(request, tok, scope)
+    if holder is not None:
+        return await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
     if not tok:
         who = await cookie_player(request, settings)
         player_id = who.player.id if who is not None else None
-    return await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    room, s = await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    check_seat_rate(request, room.id, s)
+    return room, s
+
+
+def check_seat_rate(request: Request | WebSocket, table_id: str, seat: int) -> None:
+    """RateLimited if this seat (checked: its token or its player's session) asks too often,
+    from whatever addresses."""
+    if not request.app.state.seat_buckets.allow(f"s:{table_id}:{seat}"):
+        raise RateLimited("too many requests for this seat: slow down")
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:
@@ -110,9 +163,39 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Json]:
-        """The server is up; ``email``: it can send turn e-mails (SMTP configured), so the
-        page offers them only then."""
+        """Liveness: the process answers; ``email``: it can send turn e-mails (SMTP set up),
+        so the page offers them only then."""
         return {"ok": True, "email": settings.smtp_url is not None}
+
+    @app.get("/api/ready", tags=["server"],
+             responses={503: {"description": "the store or the bus does not answer"}})
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness, for a load balancer: the store and the bus both answer (within 2 s)."""
+        hub = get_hub(request)
+        parts: dict[str, Json] = {}
+        for name, probe in (("store", hub.store.ping), ("bus", hub.bus.check)):
+            try:
+                await asyncio.wait_for(probe(), 2.0)
+                parts[name] = "ok"
+            except Exception as e:  # any failure means "not ready", said in one word
+                parts[name] = f"unreachable: {type(e).__name__}"
+        ok = all(v == "ok" for v in parts.values())
+        return JSONResponse({"ok": ok, **parts}, status_code=200 if ok else 503)
+
+    @app.get("/metrics", tags=["server"], include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """Prometheus metrics, when ``--metrics-token`` turned them on (404 otherwise)."""
+        import hmac
+
+        from taash.server.metrics import CONTENT_TYPE
+
+        want = settings.metrics_token
+        if not want:
+            raise NotFound("not found")
+        given = (request.headers.get("authorization") or "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(given.encode(), want.encode()):
+            raise Unauthorized("the metrics token is needed: Authorization: Bearer TOKEN")
+        return Response(get_hub(request).metrics.exposition(), media_type=CONTENT_TYPE)
 
     @app.get("/api/games", tags=["server"])
     async def games() -> list[dict[str, Json]]:
@@ -126,14 +209,16 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         hub = get_hub(request)
         specs = None
         if body.seats is not None:
-            specs = [{"type": s.type, "name": s.name,
-                      "level": "easy" if s.level == "heuristic" else s.level} for s in body.seats]
-        who = await cookie_player(request, settings)
+            specs = [{"type": s.type, "name": seat_name(s.name, f"seats[{i}].name"),
+                      "level": "easy" if s.level == "heuristic" else s.level}
+                     for i, s in enumerate(body.seats)]
         t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
-                                            player=who.player if who is not None else None,
-                                            seed=body.seed)
+                                            player=await acting_player(request, settings),
+                                            seed=body.seed,
+                                            address=request.client.host if request.client
+                                            else None)
         seats = []
         for s in t.seats:
             item: dict[str, Json] = {"seat": s.seat, "type": s.type}
@@ -155,9 +240,8 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                    body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
         """Claim a free seat of an open table."""
         b = body or JoinBody(seat=None, name=None)
-        who = await cookie_player(request, settings)
         seat, token = await get_hub(request).tables.join(
-            table_id, b.seat, b.name, who.player if who is not None else None)
+            table_id, b.seat, seat_name(b.name, "name"), await acting_player(request, settings))
         return {"id": table_id, "seat": seat, "token": token,
                 "url": f"/t/{table_id}?seat={seat}&token={token}"}
 
@@ -176,7 +260,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
     async def seat_view(request: Request, table_id: str, token: str | None = None,
                         seat: int | None = None) -> dict[str, Json]:
         """The seat's view (its own hand, its legal actions) with the version."""
-        room, s = await seat_of(request, settings, table_id, token, seat)
+        room, s = await seat_of(request, settings, table_id, token, seat, "read")
         return wire.seat_view(room, s)
 
     @app.post("/api/tables/{table_id}/actions", tags=["seats"])
@@ -200,7 +284,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """What the easy bot would do for this seat now."""
         from taash.bots import make_bot, trump_hint
 
-        room, s = await seat_of(request, settings, table_id, token, seat)
+        room, s = await seat_of(request, settings, table_id, token, seat, "read")
         view = room.state.view(s)
         action = None
         if view.get("legal_actions"):
@@ -222,7 +306,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         tables = get_hub(request).tables
         tok = bearer(request, token)
         room, s = await seat_of(request, settings, table_id, tok, None)
-        rid, new = await tables.rematch(room, s, tok)
+        rid, new = await tables.rematch(room, s, None if is_personal(tok) else tok)
         if new is None:  # the seat's player asked, with no token: the seat is theirs there
             return {"id": rid, "seat": s, "token": None, "url": f"/t/{rid}?seat={s}"}
         return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
@@ -233,12 +317,17 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """Claim the seat of an invite token for the session's player, once: the seat is
         theirs, with a new token; the invite link stops working."""
         tok = bearer(request, token)
-        who = await cookie_player(request, settings)
-        if who is None:
-            raise Unauthorized("claiming an invite needs a session: open the site's page")
+        holder = await holder_of(request, tok, "play")
+        if holder is not None:  # a program claims for the token's player: the invite's
+            tok, player = token, holder.player  # token comes as ?token=
+        else:
+            who = await cookie_player(request, settings)
+            if who is None:
+                raise Unauthorized("claiming an invite needs a session: open the site's page")
+            player = who.player
         if not tok:
             raise Unauthorized("the invite's token is needed: Authorization: Bearer TOKEN")
-        seat, new = await get_hub(request).tables.claim(table_id, tok, who.player)
+        seat, new = await get_hub(request).tables.claim(table_id, tok, player)
         if new is None:  # theirs already
             return {"id": table_id, "seat": seat, "token": None,
                     "url": f"/t/{table_id}?seat={seat}"}

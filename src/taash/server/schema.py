@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0005 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0007 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -118,6 +118,9 @@ sessions = Table(
     Column("expires", Float, nullable=False),
     Column("revoked", Float, nullable=True),
     Column("user_agent", String(300), nullable=True),
+    # made by signing in on a browser a guest played on (0007): that guest, until the player
+    # says whether its tables come into the account
+    Column("guest_id", String(24), nullable=True),
 )
 
 # one-time codes that sign another device in as a player (0003): only the code's sha256 is kept
@@ -153,6 +156,17 @@ email_links = Table(
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False),
     Column("used", Float, nullable=True),
+)
+
+# WebAuthn challenges handed out (0007): each works once, until ``expires``; kept as the sha256
+# of its bytes, found again from the client data the authenticator signed
+webauthn_challenges = Table(
+    "webauthn_challenges", metadata,
+    Column("challenge_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("player_id", String(24), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
 )
 
 # personal API tokens (0005): named, scoped ("play read"), kept as their sha256, revocable
@@ -220,6 +234,7 @@ class PlayerRow:
     name: str
     language: str
     created: float
+    email: str | None = None  # confirmed, lower-cased
 
 
 @dataclass(frozen=True)
@@ -230,6 +245,7 @@ class SessionRow:
     last_seen: float
     expires: float
     user_agent: str | None
+    guest_id: str | None = None  # the guest this sign-in replaced, its tables not yet merged
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ def table_info(room: Room) -> JsonObject:
         "over": bool(room.state.is_over()), "to_move": m.to_move,
         "rematch": m.rematch_id, "rematch_of": m.rematch_of,
         "fair": fair_view(m, dealt - 1) if dealt else None,
+        "idle": not room.state.is_over() and not room.autoplay.active(),
         "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,
                    "claimed": s.claimed or s.type == "bot",
                    "connected": connected(room, s.seat)} for s in m.seats],

@@ -35,7 +35,13 @@ async function route() {
     // /link?code=C (a device-link code's QR image): the home screen with the code filled in
     const linkCode = location.pathname === '/link' ? new URLSearchParams(location.search).get('code') : null;
     if (location.pathname === '/link') history.replaceState(null, '', '/');
-    unmount = mountHome(root, { navigate, relang, linkCode });
+    // /email/confirm#SECRET and /email/sign-in#SECRET (a mailed link): the page posts the
+    // secret, which never reaches a server's log; the address bar keeps only /
+    const mailed = location.pathname.match(/^\/email\/(confirm|sign-in)\/?$/);
+    const emailLink = mailed && location.hash.length > 1
+      ? { kind: mailed[1], token: location.hash.slice(1) } : null;
+    if (mailed) history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, linkCode, emailLink });
     return;
   }
   const id = decodeURIComponent(m[1]);

@@ -6,6 +6,7 @@ import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMeNamed, kn
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
+import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -15,8 +16,9 @@ const SPEEDS = {
   fast: { bot: 150, pace: 350 },
 };
 
-export function mountHome(root, { navigate, relang, linkCode }) {
+export function mountHome(root, { navigate, relang, linkCode, emailLink }) {
   const home = new Home(root, navigate, relang, linkCode);
+  if (emailLink) openEmailLink(emailLink.kind, emailLink.token, () => navigate('/', true));
   return () => home.destroy();
 }
 
@@ -74,6 +76,7 @@ class Home {
           h('button', { class: 'btn', type: 'submit', 'data-action': 'join' }, t('join'))),
         this.lobby),
       this.settings(),
+      this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
     this.renderGames();
   }
@@ -231,6 +234,11 @@ class Home {
     try { p = await getMeNamed(); } catch { return; } // an older server: the local name stays
     if (this.dead) return;
     this.showMe(p);
+    fill(this.signInBox, signInPanel({ me: p, done: () => this.navigate('/', true) }));
+    // signed in here before the question about the guest's tables was answered: asked again
+    if (p.guest_tables_waiting && !document.querySelector('[data-dialog="merge"]')) {
+      guestQuestion(p.guest_tables_waiting).then(() => { if (!this.dead) this.refresh(); });
+    }
     this.refresh();
   }
 

@@ -608,7 +608,7 @@ def test_live_connections_outlast_the_head_deadline(strict: Server) -> None:
 
 # -- security headers --------------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["/", "/t/abc", "/link", "/assets/app.js", "/assets/style.css",
-                                  "/assets/fair.html", "/assets/icon.svg", "/api/health",
+                                  "/assets/fair.html", "/assets/icon.svg", "/api/health", "/sw.js",
                                   "/api/nothing", "/docs"])
 def test_every_page_and_asset_has_the_security_headers(srv: Server, path: str) -> None:
     with httpx.Client(base_url=srv.base, timeout=10) as c:

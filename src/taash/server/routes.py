@@ -163,8 +163,9 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Json]:
-        """Liveness: the process answers."""
-        return {"ok": True}
+        """Liveness: the process answers; ``email``: it can send turn e-mails (SMTP set up),
+        so the page offers them only then."""
+        return {"ok": True, "email": settings.smtp_url is not None}
 
     @app.get("/api/ready", tags=["server"],
              responses={503: {"description": "the store or the bus does not answer"}})
@@ -410,5 +411,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                 raise BadRequest(str(e)) from None
         if body.email is not None and not valid_email(body.email):
             raise BadRequest(f"not an email address: {body.email!r}")
+        if body.email and settings.smtp_url is None:
+            raise BadRequest("this server sends no e-mail (it has no SMTP server set up)")
         await tables.set_notify(room, s, body.webhook or None, body.email or None)
         return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}

@@ -3,12 +3,12 @@
 // the seat a token of its own, kept in this browser's storage), and the address bar keeps only
 // /t/{id}?seat=S, so a copied address does not give the seat away.  A seat the player took on
 // another device is played through the session cookie (the `{seat}` credential of api.js).
-import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
+import { claimInvite, getMeNamed, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountReview } from './review.js';
 import { mountTable } from './table.js';
-import { toast } from './ui.js';
+import { h, fill, toast } from './ui.js';
 
 const root = document.getElementById('app');
 let unmount = null;
@@ -79,7 +79,9 @@ async function route() {
  * invite (an older table's seat), opens with the link's token as before. */
 async function takeInvite(id, seat, token) {
   try {
-    await getMe();  // the session the seat is claimed for (a guest on the first visit)
+    // the session the seat is claimed for (a guest on the first visit), with the name the
+    // friend chose in this browser: the claimed seat is named after the player
+    await getMeNamed();
     const r = await claimInvite(id, token);
     if (!r || !Number.isInteger(r.seat)) throw new Error('not a claim');
     if (r.token) {
@@ -106,5 +108,62 @@ async function playersSeat(id, seat) {
   }
 }
 
+/** Can the server be reached?  (Any answer counts: only no answer at all is no connection.) */
+async function reachable() {
+  try {
+    await fetch('/api/health', { cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Opened without a connection (the service worker's kept page): say so, in the page's
+ * language, and open the page asked for by itself once the server answers again. */
+function offline() {
+  const say = (key, en) => (t(key) === key ? en : t(key));
+  let timer = null;
+  let trying = false;
+  const again = async () => {
+    if (trying) return;
+    trying = true;
+    const up = await reachable();
+    trying = false;
+    if (!up) return;
+    clearInterval(timer);
+    window.removeEventListener('online', again);
+    route();
+  };
+  unmount = () => { clearInterval(timer); window.removeEventListener('online', again); };
+  document.title = `${say('offline_title', 'No connection')} · taash`;
+  fill(root, h('main', { class: 'offline', 'data-page': 'offline' },
+    h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
+    h('div', { class: 'panel', role: 'status' },
+      h('h2', null, say('offline_title', 'No connection')),
+      h('p', null, say('offline_note', 'taash opens by itself as soon as the connection is back.'))),
+    h('button', { class: 'btn primary', type: 'button', 'data-action': 'retry', onclick: again },
+      say('try_again', 'Try again'))));
+  timer = setInterval(again, 3000);
+  window.addEventListener('online', again);
+}
+
+async function start() {
+  await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
+  if (await reachable()) route();
+  else offline();
+}
+
+/** The service worker keeps the page and the files it loaded, so that it installs to a home
+ * screen and opens offline (sw.js). */
+function keepForOffline() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
+    const keep = performance.getEntriesByType('resource').map((e) => e.name)
+      .filter((u) => new URL(u).pathname.startsWith('/assets/'));
+    if (reg.active) reg.active.postMessage({ keep });
+  }).catch(() => { /* no service worker here (private mode, an old browser): online only */ });
+}
+
 window.addEventListener('popstate', route);
-setLang(pickLang()).catch(() => setLang('en')).then(route);
+start();
+window.addEventListener('load', keepForOffline);

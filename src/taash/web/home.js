@@ -1,7 +1,7 @@
 // The home screen: play now against bots, a table with friends (invite links), join by link,
 // open tables, the player's tables (on every device of theirs, and those whose tokens this
 // browser keeps) and the settings, with the player's name.
-import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe, updateMe,
+import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMeNamed, knownMe, updateMe,
   myServerTables, claimInvite } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
@@ -107,6 +107,7 @@ class Home {
 
   renderGames() {
     setSetting('game', this.game);
+    const focused = this.gamePicker.contains(document.activeElement);
     fill(this.gamePicker, ...GAMES.map((g) => h('label', {
       class: `game-choice${g === this.game ? ' chosen' : ''}`, 'data-game-choice': g,
     },
@@ -115,6 +116,8 @@ class Home {
     h('span', { class: 'game-icon', 'aria-hidden': 'true' }, g === 'goat' ? '\u2663\uFE0E' : g === 'court-piece-2p' ? '\u2666\uFE0E' : '\u2660\uFE0E'),
     h('b', null, t(`game_${g}`)),
     h('small', null, t(`game_${g}_blurb`)))));
+    // the picker is drawn anew: the keyboard's focus stays on the game chosen (arrow keys)
+    if (focused) this.gamePicker.querySelector('input:checked').focus();
     this.renderOptions();
     this.renderMode();
   }
@@ -131,7 +134,7 @@ class Home {
         h('label', { class: 'field check' }, h('input', { type: 'checkbox', 'data-option': 'ace_rule' }), h('span', null, t('opt_ace_rule'))),
         sel('trump_rule', ['free', 'most-held'], 'free', t('opt_trump_rule')),
         sel('session_end', ['coats', 'deals', 'open'], 'coats', t('opt_session_end')),
-        num('session_n', 2, t('opt_session_n')),
+        num('session_n', 2, t('opt_session_n_coats')),
       ];
     } else if (this.game === 'court-piece-2p') {
       rows = [num('target', 5, t('opt_target_points'))];
@@ -139,6 +142,28 @@ class Home {
       rows = [num('target', 12, t('opt_target_defeat')), sel('eggs', ['none', 'double-next'], 'none', t('opt_eggs'))];
     }
     fill(this.optionsBox, ...rows);
+    if (this.game === 'court-piece') this.linkOptions();
+  }
+
+  /** The ace rule only counts with double sar (CP-8): its box is off and unticked with
+   * single sar; the session's number is named for what it counts, and hidden when open. */
+  linkOptions() {
+    const get = (f) => this.optionsBox.querySelector(`[data-option="${f}"]`);
+    const sar = get('sar');
+    const ace = get('ace_rule');
+    const end = get('session_end');
+    const n = get('session_n');
+    const sync = () => {
+      ace.disabled = sar.value !== 'double';
+      if (ace.disabled) ace.checked = false;
+      ace.closest('label').classList.toggle('off', ace.disabled);
+      const label = n.closest('label');
+      label.hidden = end.value === 'open';
+      if (end.value !== 'open') label.firstChild.textContent = t(`opt_session_n_${end.value}`);
+    };
+    sar.addEventListener('change', sync);
+    end.addEventListener('change', sync);
+    sync();
   }
 
   options() {
@@ -182,7 +207,7 @@ class Home {
         const rel = n === 2 ? t('opponent') : s === 2 ? t('partner') : t('opponent');
         rows.push(h('div', { class: 'seat-row', 'data-seat-row': s },
           h('span', null, `${t('seat_n', { n: s + 1 })} · ${rel}`),
-          h('select', { 'data-seat-type': s, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
+          h('select', { 'data-seat-type': s, 'aria-label': `${t('seat_n', { n: s + 1 })} · ${rel}`, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
             h('option', { value: 'human', selected: type === 'human' }, t('friend')),
             ['easy', 'hard', 'random'].map((l) => h('option', { value: l, selected: type === l }, `${t('bot')} · ${t(`level_${l}`)}`)))));
       }
@@ -210,12 +235,7 @@ class Home {
    * name set here before players existed becomes the player's name once. */
   async loadMe() {
     let p;
-    try { p = await getMe(); } catch { return; } // an older server: the local name stays
-    const local = setting('name', '').trim();
-    if (local && setting('name_synced', '') !== '1') {
-      try { p = await updateMe({ name: local }); } catch { /* the server's rules: keep its */ }
-      setSetting('name_synced', '1');
-    }
+    try { p = await getMeNamed(); } catch { return; } // an older server: the local name stays
     if (this.dead) return;
     this.showMe(p);
     fill(this.signInBox, signInPanel({ me: p, done: () => this.navigate('/', true) }));
@@ -234,7 +254,7 @@ class Home {
 
   async rename(input) {
     const name = input.value.trim();
-    if (!knownMe()) { setSetting('name', name); return; }
+    if (!knownMe()) { setSetting('name', name); setSetting('name_synced', ''); return; }
     try {
       const p = await updateMe({ name });
       setSetting('name', p.name);

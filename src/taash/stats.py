@@ -101,6 +101,19 @@ class GameStats:
         out["by_opponent"] = {k: asdict(v) for k, v in sorted(self.by_opponent.items())}
         return out
 
+    def state(self) -> dict[str, Json]:
+        """Every counter, to keep (``GameStats.of_state`` reads it back)."""
+        return asdict(self)
+
+    @classmethod
+    def of_state(cls, state: Mapping[str, Json]) -> GameStats:
+        d = dict(state)
+        matches = d.pop("matches")
+        by = d.pop("by_opponent")
+        assert isinstance(matches, dict) and isinstance(by, dict)
+        return cls(**d, matches=Tally(**matches),
+                   by_opponent={k: Tally(**v) for k, v in by.items()})
+
     def _end_match(self, result: int, kind: str) -> None:
         self.matches.add(result)
         self.by_opponent.setdefault(kind, Tally()).add(result)

@@ -44,6 +44,7 @@ from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
 from taash.server.me_data import add_me_data_routes
 from taash.server.routes import add_routes
+from taash.server.social import add_social_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 
@@ -128,6 +129,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_routes(app, settings)
     add_me_routes(app, settings)
     add_me_data_routes(app, settings)
+    add_social_routes(app)
     add_live(app, settings, status_of)
     add_pages(app, settings)
     return app

@@ -26,6 +26,7 @@ from taash.server.notify import Notifier
 from taash.server.players import Players
 from taash.server.presence import Presence
 from taash.server.room import HISTORY, Room
+from taash.server.social import Social
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
 from taash.server.tokens import Tokens
@@ -59,6 +60,7 @@ class Hub:
         self.players = Players(self)
         self.linker = Linker(self)
         self.tokens = Tokens(self)
+        self.social = Social(self)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)

@@ -1,5 +1,5 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0005 create; the
-migrations test compares them) and the rows the server reads from them."""
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0005 and 0008 create;
+the migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
 
@@ -166,6 +166,46 @@ api_tokens = Table(
     Column("created", Float, nullable=False),
     Column("last_used", Float, nullable=True),
     Column("revoked", Float, nullable=True),
+)
+
+
+# ratings (0008): a player's openskill mu and sigma per game (taash.ratings), rated matches counted
+ratings = Table(
+    "ratings", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "game"),
+)
+Index("ix_ratings_game_mu", ratings.c.game, ratings.c.mu)  # the leaderboard
+
+# every finished match of a player (0008): a history line, and the rating after it if rated
+match_results = Table(
+    "match_results", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("table_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("result", Integer, nullable=False),  # 1 won, 0 drawn, -1 lost
+    Column("ended", Float, nullable=False),
+    Column("entry", Text, nullable=False),  # JSON: options, partners, opponents
+    Column("mu", Float, nullable=True),
+    Column("sigma", Float, nullable=True),
+    PrimaryKeyConstraint("player_id", "table_id"),
+)
+# history pages, newest first
+Index("ix_match_results_player_ended", match_results.c.player_id, match_results.c.ended)
+
+# a player's stats per game (0008): taash.stats's counters as JSON, added to as a match ends
+player_stats = Table(
+    "player_stats", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("stats", Text, nullable=False),
+    PrimaryKeyConstraint("player_id", "game"),
 )
 
 

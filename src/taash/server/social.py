@@ -71,6 +71,23 @@ def _who(s: SeatRow) -> dict[str, Json]:
     return {"type": "human", "name": s.name, "player": s.player_id}
 
 
+def history_lines(rows: list[dict[str, Json]]) -> list[Json]:
+    """The store's history rows as the API gives them."""
+    out: list[Json] = []
+    for r in rows:
+        mu, sigma = r.pop("mu"), r.pop("sigma")
+        ended = r["ended"]
+        assert isinstance(ended, float | int)
+        r["date"] = wire.iso(ended)
+        r["result"] = {1: "won", 0: "drawn", -1: "lost"}[int(str(r["result"]))]
+        r["rated"] = mu is not None
+        if isinstance(mu, float) and isinstance(sigma, float):
+            r["rating_after"] = rating_json(Rating(mu, sigma))
+        r["record"] = f"/api/tables/{r['table']}/record"
+        out.append(r)
+    return out
+
+
 class Social:
     """Ratings, history and stats of the hub's players."""
 
@@ -128,36 +145,22 @@ class Social:
                                       new_ratings if fixed is not None else None, add_stats)
 
     async def profile(self, player_id: str) -> dict[str, Json]:
-        found = await self.store.player(player_id)
-        if found is None:
+        p = await self.store.profile(player_id, RECENT)
+        if p is None:
             raise NotFound(f"no player {player_id!r}")
-        name, since = found
-        ratings = {r.game: rating_json(r.rating, r.matches)
-                   for r in await self.store.ratings_of(player_id)}
-        stats = {s.game: s.as_json() for s in await self.store.stats_of(player_id)}
-        recent = await self.history(player_id, None, RECENT)
-        return {"id": player_id, "name": name, "member_since": wire.iso(since),
-                "ratings": ratings, "stats": stats, "recent": recent["matches"]}
+        return {"id": player_id, "name": p.name, "member_since": wire.iso(p.created),
+                "ratings": {r.game: rating_json(r.rating, r.matches) for r in p.ratings},
+                "stats": {s.game: s.as_json() for s in p.stats},
+                "recent": history_lines(p.recent)}
 
     async def history(self, player_id: str, before: float | None,
                       limit: int) -> dict[str, Json]:
         rows = await self.store.history(player_id, before, limit + 1)
+        if rows is None:
+            raise NotFound(f"no player {player_id!r}")
         more = len(rows) > limit
         rows = rows[:limit]
-        out: list[Json] = []
-        for r in rows:
-            mu, sigma = r.pop("mu"), r.pop("sigma")
-            ended = r["ended"]
-            assert isinstance(ended, float | int)
-            r["date"] = wire.iso(ended)
-            r["result"] = {1: "won", 0: "drawn", -1: "lost"}[int(str(r["result"]))]
-            r["rated"] = mu is not None
-            if isinstance(mu, float) and isinstance(sigma, float):
-                r["rating_after"] = rating_json(Rating(mu, sigma))
-            r["record"] = f"/api/tables/{r['table']}/record"
-            out.append(r)
-        last = rows[-1]["ended"] if rows and more else None
-        return {"matches": out, "next": last}
+        return {"matches": history_lines(rows), "next": rows[-1]["ended"] if more else None}
 
     async def leaderboard(self, game: str, limit: int) -> list[Mapping[str, Json]]:
         if game not in GAMES:
@@ -187,10 +190,7 @@ def add_social_routes(app: FastAPI) -> None:
             limit: int = Query(HISTORY_PAGE, ge=1, le=100)) -> dict[str, Json]:
         """A player's finished matches, newest first, a page at a time (``next``: pass it as
         ``before`` for the next page; null on the last)."""
-        s = social(request)
-        if await s.store.player(player_id) is None:
-            raise NotFound(f"no player {player_id!r}")
-        return await s.history(player_id, before, limit)
+        return await social(request).history(player_id, before, limit)
 
     @app.get("/api/leaderboard/{game}", tags=["players"])
     async def leaderboard(request: Request, game: str,

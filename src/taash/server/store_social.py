@@ -37,6 +37,15 @@ class RatingRow:
     matches: int
 
 
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    created: float
+    ratings: list[RatingRow]
+    stats: list[GameStats]
+    recent: list[dict[str, Json]]
+
+
 class SocialStore:
     """Ratings, history and stats of players, in the server's one database."""
 
@@ -106,32 +115,47 @@ class SocialStore:
     async def player(self, player_id: str) -> tuple[str, float] | None:
         """A player's name and when they first came; None if unknown or deleted."""
         async with self.store.engine.connect() as conn:
-            r = (await conn.execute(select(players.c.name, players.c.created).where(and_(
-                players.c.id == player_id, players.c.deleted.is_(None))))).first()
+            return await self._player(conn, player_id)
+
+    @staticmethod
+    async def _player(conn: AsyncConnection, player_id: str) -> tuple[str, float] | None:
+        r = (await conn.execute(select(players.c.name, players.c.created).where(and_(
+            players.c.id == player_id, players.c.deleted.is_(None))))).first()
         return None if r is None else (r.name, r.created)
 
-    async def ratings_of(self, player_id: str) -> list[RatingRow]:
+    async def profile(self, player_id: str, recent: int) -> Profile | None:
+        """A player's name, first visit, ratings, stats and ``recent`` latest matches, in one
+        connection; None if unknown or deleted."""
         async with self.store.engine.connect() as conn:
-            rows = await conn.execute(select(ratings).where(ratings.c.player_id == player_id)
-                                      .order_by(ratings.c.game))
-        return [RatingRow(r.game, Rating(r.mu, r.sigma), r.matches) for r in rows]
-
-    async def stats_of(self, player_id: str) -> list[GameStats]:
-        async with self.store.engine.connect() as conn:
-            rows = await conn.execute(select(player_stats.c.stats)
-                                      .where(player_stats.c.player_id == player_id)
-                                      .order_by(player_stats.c.game))
-        return [GameStats.of_state(json.loads(r.stats)) for r in rows]
+            found = await self._player(conn, player_id)
+            if found is None:
+                return None
+            rs = await conn.execute(select(ratings).where(ratings.c.player_id == player_id)
+                                    .order_by(ratings.c.game))
+            rating_rows = [RatingRow(r.game, Rating(r.mu, r.sigma), r.matches) for r in rs]
+            ss = await conn.execute(select(player_stats.c.stats)
+                                    .where(player_stats.c.player_id == player_id)
+                                    .order_by(player_stats.c.game))
+            stats = [GameStats.of_state(json.loads(r.stats)) for r in ss]
+            lines = await self._history(conn, player_id, None, recent)
+        return Profile(found[0], found[1], rating_rows, stats, lines)
 
     async def history(self, player_id: str, before: float | None,
-                      limit: int) -> list[dict[str, Json]]:
-        """The player's finished matches ended before ``before`` (None: all), newest first."""
+                      limit: int) -> list[dict[str, Json]] | None:
+        """The player's finished matches ended before ``before`` (None: all), newest first;
+        None if the player is unknown or deleted."""
+        async with self.store.engine.connect() as conn:
+            if await self._player(conn, player_id) is None:
+                return None
+            return await self._history(conn, player_id, before, limit)
+
+    @staticmethod
+    async def _history(conn: AsyncConnection, player_id: str, before: float | None,
+                       limit: int) -> list[dict[str, Json]]:
         q = select(match_results).where(match_results.c.player_id == player_id)
         if before is not None:
             q = q.where(match_results.c.ended < before)
-        q = q.order_by(desc(match_results.c.ended)).limit(limit)
-        async with self.store.engine.connect() as conn:
-            rows = await conn.execute(q)
+        rows = await conn.execute(q.order_by(desc(match_results.c.ended)).limit(limit))
         return [{"table": r.table_id, "game": r.game, "seat": r.seat, "result": r.result,
                  "ended": r.ended, "mu": r.mu, "sigma": r.sigma, **json.loads(r.entry)}
                 for r in rows]

@@ -38,6 +38,7 @@ from taash.server.errors import (
     Unauthorized,
     error_of,
 )
+from taash.server.friends import add_friend_routes
 from taash.server.guard import Guard
 from taash.server.hub import Hub
 from taash.server.live import add_live
@@ -130,6 +131,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_me_routes(app, settings)
     add_me_data_routes(app, settings)
     add_social_routes(app)
+    add_friend_routes(app, settings)
     add_live(app, settings, status_of)
     add_pages(app, settings)
     return app

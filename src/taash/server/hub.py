@@ -19,6 +19,7 @@ from taash.server.autoplay import Thinker
 from taash.server.bus import Bus
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
+from taash.server.friends import Friends
 from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
 from taash.server.notices import send_notice
@@ -61,6 +62,7 @@ class Hub:
         self.linker = Linker(self)
         self.tokens = Tokens(self)
         self.social = Social(self)
+        self.friends = Friends(self)
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)

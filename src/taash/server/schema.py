@@ -209,6 +209,41 @@ player_stats = Table(
 )
 
 
+# friends (0008): each player's friend code, asked by whoever would be their friend
+friend_codes = Table(
+    "friend_codes", metadata,
+    Column("player_id", String(24), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+)
+
+# one row per direction (0008): "asked" (player asked friend, waiting for them), "friends"
+# (both confirmed: a row each way), "blocked" (player blocked friend)
+friends = Table(
+    "friends", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("friend_id", String(24), nullable=False, index=True),
+    Column("state", String(8), nullable=False),
+    Column("since", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "friend_id"),
+)
+
+# a challenge to a friend (0008): "open" until accepted (its table made), declined, withdrawn
+# or past ``expires``
+challenges = Table(
+    "challenges", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("from_id", String(24), nullable=False, index=True),
+    Column("to_id", String(24), nullable=False, index=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("live", Boolean, nullable=False),
+    Column("state", String(10), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("table_id", String(24), nullable=True),
+)
+
+
 @dataclass
 class SeatRow:
     seat: int

@@ -1,6 +1,7 @@
-"""Ratings, match history and stats per player: ``ratings`` (openskill's mu and sigma per
-game), ``match_results`` (every finished match of a player, the rating after it) and
-``player_stats`` (taash.stats's counters per game).
+"""Ratings, match history, stats and friends per player: ``ratings`` (openskill's mu and sigma
+per game), ``match_results`` (every finished match of a player, the rating after it),
+``player_stats`` (taash.stats's counters per game), ``friend_codes``, ``friends`` (asked,
+friends, blocked) and ``challenges``.
 
 Revision ID: 0008
 Revises: 0005
@@ -51,9 +52,41 @@ def upgrade() -> None:
         sa.Column("stats", sa.Text, nullable=False),
         sa.PrimaryKeyConstraint("player_id", "game"),
     )
+    op.create_table(
+        "friend_codes",
+        sa.Column("player_id", sa.String(24), primary_key=True),
+        sa.Column("code", sa.String(16), nullable=False, unique=True),
+    )
+    op.create_table(
+        "friends",
+        sa.Column("player_id", sa.String(24), nullable=False),
+        sa.Column("friend_id", sa.String(24), nullable=False),
+        sa.Column("state", sa.String(8), nullable=False),
+        sa.Column("since", sa.Float, nullable=False),
+        sa.PrimaryKeyConstraint("player_id", "friend_id"),
+    )
+    op.create_index("ix_friends_friend_id", "friends", ["friend_id"])
+    op.create_table(
+        "challenges",
+        sa.Column("id", sa.String(24), primary_key=True),
+        sa.Column("from_id", sa.String(24), nullable=False),
+        sa.Column("to_id", sa.String(24), nullable=False),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("options", sa.Text, nullable=False),
+        sa.Column("live", sa.Boolean, nullable=False),
+        sa.Column("state", sa.String(10), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+        sa.Column("table_id", sa.String(24), nullable=True),
+    )
+    op.create_index("ix_challenges_from_id", "challenges", ["from_id"])
+    op.create_index("ix_challenges_to_id", "challenges", ["to_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("challenges")
+    op.drop_table("friends")
+    op.drop_table("friend_codes")
     op.drop_table("player_stats")
     op.drop_index("ix_match_results_player_ended", "match_results")
     op.drop_table("match_results")

@@ -196,6 +196,14 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def table_page(request: Request, table_id: str) -> Response:
         return await index(request)
 
+    @app.get("/p/{player_id}", include_in_schema=False)  # a player's profile
+    async def profile_page(request: Request, player_id: str) -> Response:
+        return await index(request)
+
+    @app.get("/friend/{code}", include_in_schema=False)  # a friend code's link
+    async def friend_page(request: Request, code: str) -> Response:
+        return await index(request)
+
     @app.get("/link", include_in_schema=False)
     async def link_page(request: Request) -> Response:  # ?code=: the page fills it in
         return await index(request)

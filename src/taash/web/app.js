@@ -7,6 +7,7 @@ import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountTable } from './table.js';
+import { mountProfile } from './profile.js';
 import { toast } from './ui.js';
 
 const root = document.getElementById('app');
@@ -31,6 +32,18 @@ async function route() {
   unmount = null;
   window.scrollTo(0, 0);
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  if (profile) {
+    unmount = mountProfile(root, { id: decodeURIComponent(profile[1]), navigate });
+    return;
+  }
+  // /friend/CODE (a friend's link): the home screen with the code filled in to add them
+  const friend = location.pathname.match(/^\/friend\/([^/]+)\/?$/);
+  if (friend) {
+    history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, friendCode: decodeURIComponent(friend[1]) });
+    return;
+  }
   if (!m) {
     // /link?code=C (a device-link code's QR image): the home screen with the code filled in
     const linkCode = location.pathname === '/link' ? new URLSearchParams(location.search).get('code') : null;

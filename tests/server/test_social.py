@@ -158,3 +158,29 @@ def test_against_a_bot_the_bot_rating_is_fixed_and_pages_follow(browsers: Any) -
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
     gone = a.http.get("/api/players/nobody")
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_found"
+
+
+def test_names_follow_the_player_and_a_deleted_account_leaves_none(browsers: Any) -> None:
+    a, b = browsers("Jamila"), browsers("Kamran")
+    # friends first, so the deletion has friend rows to take away too
+    code = a.http.get("/api/me/friends").json()["code"]
+    assert b.send("POST", "/api/me/friends", {"code": code}).json()["state"] == "asked"
+    assert a.send("POST", f"/api/me/friends/{b.id}/accept").json()["state"] == "friends"
+    r = a.send("POST", "/api/tables", {"game": "court-piece-2p", "options": {"target": 1},
+                                       "live": False, "open": True, "first_seat": 0})
+    tid = r.json()["id"]
+    assert b.send("POST", f"/api/tables/{tid}/join", {}).status_code == 200
+    play_out(tid, {0: a, 1: b}, random.Random(8))
+    wait_profile(b, b.id, "court-piece-2p")
+    assert a.send("PATCH", "/api/me", {"name": "Jamila R"}).status_code == 200
+    (line,) = b.http.get(f"/api/players/{b.id}/history").json()["matches"]
+    assert line["opponents"] == [{"type": "human", "name": "Jamila R", "player": a.id}]
+    r = a.send("DELETE", "/api/me", {"confirm": "delete"})
+    assert r.status_code == 200, r.text
+    assert b.http.get(f"/api/players/{a.id}").status_code == 404
+    assert b.http.get(f"/api/players/{a.id}/history").status_code == 404
+    (line,) = b.http.get(f"/api/players/{b.id}/history").json()["matches"]
+    assert line["opponents"] == [{"type": "human", "name": "deleted player", "player": None}]
+    assert "Jamila" not in b.http.get(f"/api/players/{b.id}").text
+    mine = b.http.get("/api/me/friends").json()
+    assert mine["friends"] == [] and mine["asking"] == [] and mine["asked"] == []

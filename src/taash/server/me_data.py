@@ -110,6 +110,8 @@ def add_me_data_routes(app: FastAPI, settings: Settings) -> None:
         hub = _hub(request)
         ended, tables = await hub.tokens.store.delete_player(who.player.id, time.time(),
                                                              DELETED_NAME)
+        await hub.social.store.forget(who.player.id)  # ratings, stats, history (issue 28)
+        await hub.friends.store.forget(who.player.id)  # friends, blocks, challenges
         for key in ended:
             hub.players.end_session(key)
             await hub.bus.publish({"k": "revoked", "s": key})

@@ -209,3 +209,13 @@ class FriendStore:
         async with self.store._writing(), self.store.engine.begin() as conn:
             await conn.execute(update(challenges).where(challenges.c.id == challenge_id)
                                .values(table_id=table_id))
+
+    async def forget(self, player_id: str) -> None:
+        """A deleted account: its friend code, friendships, requests, blocks and challenges
+        go (both ways)."""
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            await conn.execute(delete(friend_codes).where(friend_codes.c.player_id == player_id))
+            await conn.execute(delete(friends).where(or_(friends.c.player_id == player_id,
+                                                         friends.c.friend_id == player_id)))
+            await conn.execute(delete(challenges).where(or_(challenges.c.from_id == player_id,
+                                                            challenges.c.to_id == player_id)))

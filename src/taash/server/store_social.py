@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, desc, select, update
+from sqlalchemy import and_, delete, desc, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -156,9 +156,29 @@ class SocialStore:
         if before is not None:
             q = q.where(match_results.c.ended < before)
         rows = await conn.execute(q.order_by(desc(match_results.c.ended)).limit(limit))
-        return [{"table": r.table_id, "game": r.game, "seat": r.seat, "result": r.result,
-                 "ended": r.ended, "mu": r.mu, "sigma": r.sigma, **json.loads(r.entry)}
-                for r in rows]
+        out = [{"table": r.table_id, "game": r.game, "seat": r.seat, "result": r.result,
+                "ended": r.ended, "mu": r.mu, "sigma": r.sigma, **json.loads(r.entry)}
+               for r in rows]
+        # the people's names as they are now: a deleted player is "deleted player", unlinked
+        people = [x for line in out for k in ("partners", "opponents")
+                  for x in line[k] if isinstance(x, dict) and x.get("player")]
+        if people:
+            ids = {str(x["player"]) for x in people}
+            now = {r.id: (r.name, r.deleted) for r in await conn.execute(
+                select(players.c.id, players.c.name, players.c.deleted)
+                .where(players.c.id.in_(ids)))}
+            for x in people:
+                name, deleted = now.get(str(x["player"]), (x.get("name"), None))
+                x["name"] = name
+                if deleted is not None:
+                    x["player"] = None
+        return out
+
+    async def forget(self, player_id: str) -> None:
+        """A deleted account: its ratings, stats and history lines go."""
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            for table in (ratings, player_stats, match_results):
+                await conn.execute(delete(table).where(table.c.player_id == player_id))
 
     async def leaderboard(self, game: str, max_sigma: float,
                           limit: int) -> list[tuple[str, str, Rating, int]]:

@@ -89,6 +89,10 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     assert a.send("POST", f"/api/me/challenges/{ch2['id']}/decline").json() == {
         "id": ch2["id"], "state": "withdrawn"}
     assert b.send("POST", f"/api/me/challenges/{ch2['id']}/accept").status_code == 409
+    # the data export holds the friends and the ratings
+    data = a.http.get("/api/me/export").json()
+    assert [x["player"] for x in data["friends"]["friends"]] == [b.id]
+    assert data["player"]["ratings"]["court-piece-2p"]["matches"] == 1
     # removing ends it for both
     assert a.send("DELETE", f"/api/me/friends/{b.id}").status_code == 200
     assert friends_of(b)["friends"] == [] and friends_of(a)["friends"] == []

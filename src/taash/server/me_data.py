@@ -97,6 +97,9 @@ def add_me_data_routes(app: FastAPI, settings: Settings) -> None:
                              for k in keys if isinstance(k, dict)],
                 "sessions": await hub.players.sessions(who),
                 "tokens": await hub.tokens.listed(who.player),
+                # ratings, stats and recent matches (issue 28) as the public profile shows them
+                "player": await hub.social.profile(who.player.id),
+                "friends": await hub.friends.listing(who.player),
                 "tables": tables}
 
     @app.delete("/api/me", tags=["players"])

@@ -46,7 +46,7 @@ def browsers(server: Server) -> Iterator[Any]:
 
 def play_out(tid: str, seats: dict[int, Browser], rng: random.Random) -> None:
     """Each human seat plays random legal actions until the match is over (bots move alone)."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         moved = False
         for seat, b in seats.items():
@@ -64,7 +64,7 @@ def play_out(tid: str, seats: dict[int, Browser], rng: random.Random) -> None:
 
 
 def wait_profile(b: Browser, pid: str, game: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while True:
         p: dict[str, Any] = b.http.get(f"/api/players/{pid}").json()
         if p["recent"] or time.monotonic() > deadline:
@@ -131,7 +131,7 @@ def test_against_a_bot_the_bot_rating_is_fixed_and_pages_follow(browsers: Any) -
         assert r.status_code == 201, r.text
         tids.append(r.json()["id"])
         play_out(tids[-1], {0: a}, random.Random(i))
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while len(a.http.get(f"/api/players/{a.id}").json()["recent"]) < 3:
         assert time.monotonic() < deadline
         time.sleep(0.05)

@@ -12,8 +12,10 @@ it expires (``LIVE_S`` for a live table, ``ANYTIME_S`` for play-anytime).
 
 Online: a player whose friends list or challenges this process answered within ``ONLINE_S``
 (the home page asks every few seconds while open); last seen: the later of that and their
-sessions' last use (written at most hourly).  Not told: a toast, webhook or e-mail for a new
-challenge (the home page shows it when it next asks).
+sessions' last use (written at most hourly).  A new challenge shows on the friend's home page
+(a toast when it next asks); a friend not online is told through the notice channels they
+gave: the webhook of their seat at the table they last played with one, and their confirmed
+e-mail address (else that seat's).
 """
 
 from __future__ import annotations
@@ -109,7 +111,20 @@ class Friends:
         c = ChallengeRow(secrets.token_urlsafe(12), me.id, to, game, opts, live, "open", now,
                          now + (LIVE_S if live else ANYTIME_S), None)
         await self.store.add_challenge(c)
-        return await self.challenge_json(c)
+        out = await self.challenge_json(c)
+        seen = self.active.get(to)
+        if seen is None or now - seen >= ONLINE_S:  # away: through their notice channels
+            webhook, email = await self.store.channels(to)
+            url = f"{self.hub.public_url}/"
+            what = "live" if live else "play-anytime"
+            self.hub.notifier.send(
+                webhook, email,
+                {"type": "challenge", "challenge": c.id, "table": None, "from": me.name,
+                 "game": game, "live": live, "expires": out["expires"], "url": url},
+                f"taash: {me.name} challenges you ({game})",
+                f"{me.name} challenges you to {game} ({what}).\n\n"
+                f"Accept or decline on your home page: {url}\n")
+        return out
 
     async def challenge_json(self, c: ChallengeRow) -> dict[str, Json]:
         names = {}

@@ -16,7 +16,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from taash.games.base import Json
-from taash.server.schema import challenges, friend_codes, friends, players, sessions
+from taash.server.schema import (
+    challenges,
+    friend_codes,
+    friends,
+    game_tables,
+    players,
+    seats,
+    sessions,
+)
 from taash.server.store import Store
 
 
@@ -219,3 +227,18 @@ class FriendStore:
                                                          friends.c.friend_id == player_id)))
             await conn.execute(delete(challenges).where(or_(challenges.c.from_id == player_id,
                                                             challenges.c.to_id == player_id)))
+
+    async def channels(self, player_id: str) -> tuple[str | None, str | None]:
+        """Where to tell a player who is away: the webhook of their seat at the table they
+        last played with one, and their confirmed e-mail address (else that seat's)."""
+        async with self.store.engine.connect() as conn:
+            p = (await conn.execute(select(players.c.email).where(
+                players.c.id == player_id))).first()
+            s = (await conn.execute(
+                select(seats.c.webhook, seats.c.email)
+                .join(game_tables, game_tables.c.id == seats.c.table_id)
+                .where(and_(seats.c.player_id == player_id,
+                            or_(seats.c.webhook.is_not(None), seats.c.email.is_not(None))))
+                .order_by(game_tables.c.updated.desc()).limit(1))).first()
+        email = (p.email if p is not None else None) or (s.email if s is not None else None)
+        return (s.webhook if s is not None else None), email

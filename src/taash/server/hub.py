@@ -192,6 +192,8 @@ class Hub:
         kept a table waiting, drop the rooms nobody has used for a while, and (hourly) forget
         the sessions that expired or were revoked a day ago."""
         now = time.time()
+        if starting:  # results a stop kept from being written (issue 28)
+            await self.social.catch_up()
         stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
         for table_id in await self.store.tables_to_drive(now, stalled):
             try:

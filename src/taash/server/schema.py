@@ -198,6 +198,7 @@ match_results = Table(
 )
 # history pages, newest first
 Index("ix_match_results_player_ended", match_results.c.player_id, match_results.c.ended)
+Index("ix_match_results_table_id", match_results.c.table_id)  # is this match written yet?
 
 # a player's stats per game (0008): taash.stats's counters as JSON, added to as a match ends
 player_stats = Table(

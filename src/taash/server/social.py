@@ -8,7 +8,8 @@ visit; an e-mail or a passkey only keeps them), so every player counts as signed
 place to narrow that is ``rated_seats``.
 
 The hook is ``Social.match_over``, called once by the room that commits a match's last action;
-a crash between that commit and this write loses the match's rating (the history line too).
+if the server stops between that commit and this write, ``catch_up`` writes it at the next
+start (``Hub.sweep``).
 """
 
 from __future__ import annotations
@@ -143,6 +144,22 @@ class Social:
 
         await self.store.finish_match(meta.id, game, meta.updated, rows,
                                       new_ratings if fixed is not None else None, add_stats)
+
+    async def catch_up(self) -> int:
+        """Write the finished matches whose results were never written (a stop between a
+        match's last commit and its results; matches older than this code), oldest first, so
+        ratings follow the order they were played in.  How many were written."""
+        done: set[str] = set()
+        while True:
+            todo = [t for t in await self.store.unwritten(100) if t not in done]
+            if not todo:
+                return len(done)
+            for table_id in todo:
+                done.add(table_id)
+                try:
+                    await self._match_over(await self.hub.room(table_id))
+                except Exception:
+                    log.exception("table %s: match results", table_id)
 
     async def profile(self, player_id: str) -> dict[str, Json]:
         p = await self.store.profile(player_id, RECENT)

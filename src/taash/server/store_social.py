@@ -11,13 +11,20 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, desc, select, update
+from sqlalchemy import and_, delete, desc, exists, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from taash.games.base import Json
 from taash.ratings import NEW, Rating
-from taash.server.schema import match_results, player_stats, players, ratings
+from taash.server.schema import (
+    game_tables,
+    match_results,
+    player_stats,
+    players,
+    ratings,
+    seats,
+)
 from taash.server.store import Store
 from taash.stats import GameStats
 
@@ -191,3 +198,16 @@ class SocialStore:
         async with self.store.engine.connect() as conn:
             rows = await conn.execute(q)
         return [(r.player_id, r.name, Rating(r.mu, r.sigma), r.matches) for r in rows]
+
+    async def unwritten(self, limit: int) -> list[str]:
+        """Finished tables with a player's seat and no history line yet (their write was lost
+        to a stop, or they ended before this existed), the earliest ended first."""
+        written = exists().where(match_results.c.table_id == game_tables.c.id)
+        q = (select(game_tables.c.id, game_tables.c.updated)
+             .join(seats, seats.c.table_id == game_tables.c.id)
+             .where(and_(game_tables.c.over.is_(True), seats.c.player_id.is_not(None),
+                         ~written))
+             .group_by(game_tables.c.id, game_tables.c.updated)
+             .order_by(game_tables.c.updated).limit(limit))
+        async with self.store.engine.connect() as conn:
+            return [str(r.id) for r in await conn.execute(q)]

@@ -45,6 +45,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("player_id", "table_id"),
     )
     op.create_index("ix_match_results_player_ended", "match_results", ["player_id", "ended"])
+    op.create_index("ix_match_results_table_id", "match_results", ["table_id"])
     op.create_table(
         "player_stats",
         sa.Column("player_id", sa.String(24), nullable=False),

@@ -184,3 +184,23 @@ def test_names_follow_the_player_and_a_deleted_account_leaves_none(browsers: Any
     assert "Jamila" not in b.http.get(f"/api/players/{b.id}").text
     mine = b.http.get("/api/me/friends").json()
     assert mine["friends"] == [] and mine["asking"] == [] and mine["asked"] == []
+
+
+def test_the_leaderboard_lists_settled_ratings_best_first(browsers: Any, server: Server) -> None:
+    import sqlite3
+    from pathlib import Path
+
+    a, b, c = browsers("Parveen"), browsers("Qasim"), browsers("Rubina")
+    db = Path(str(server.db).removeprefix("sqlite+aiosqlite:///"))
+    # ratings as many rated matches leave them (sigma under the provisional bound), and one
+    # still provisional
+    with sqlite3.connect(db, timeout=10) as conn:
+        conn.executemany("INSERT INTO ratings VALUES (?, 'goat', ?, ?, ?, ?)", [
+            (a.id, 70.0, 2.0, 40, time.time()), (b.id, 80.0, 5.5, 30, time.time()),
+            (c.id, 90.0, 5.6, 12, time.time())])
+    board = a.http.get("/api/leaderboard/goat").json()
+    top = [r for r in board if r["player"] in (a.id, b.id, c.id)]
+    assert [(r["player"], r["name"], r["shown"], r["matches"]) for r in top] == [
+        (b.id, "Qasim", "4800", 30), (a.id, "Parveen", "4200", 40)]
+    assert top[0]["rank"] < top[1]["rank"]
+    assert a.http.get(f"/api/players/{c.id}").json()["ratings"]["goat"]["shown"] == "5400?"

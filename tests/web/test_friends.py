@@ -70,4 +70,9 @@ def test_friends_challenge_play_and_profiles(server: Server, new_page: Any) -> N
     assert [s["player"] for s in rec["seats"]] == [ids["a"], ids["b"]]
     page.click(f"[data-match='{tid}'] [data-action='review']")
     page.wait_for_url(re.compile(rf"/t/{tid}"))
+    # the leaderboards: one a game, nobody on them while every rating is provisional
+    a.goto("/leaderboard")
+    a.locator("[data-leaderboard='goat']").wait_for()
+    assert a.locator("[data-leaderboard]").count() == 3
+    assert a.locator("[data-leaderboard] li").count() == 0
     assert not a.js_errors and not b.js_errors, (a.js_errors, b.js_errors)

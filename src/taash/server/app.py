@@ -200,6 +200,10 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def profile_page(request: Request, player_id: str) -> Response:
         return await index(request)
 
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page(request: Request) -> Response:
+        return await index(request)
+
     @app.get("/friend/{code}", include_in_schema=False)  # a friend code's link
     async def friend_page(request: Request, code: str) -> Response:
         return await index(request)

@@ -7,7 +7,7 @@ import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountTable } from './table.js';
-import { mountProfile } from './profile.js';
+import { mountLeaderboard, mountProfile } from './profile.js';
 import { toast } from './ui.js';
 
 const root = document.getElementById('app');
@@ -33,6 +33,10 @@ async function route() {
   window.scrollTo(0, 0);
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
   const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  if (location.pathname === '/leaderboard') {
+    unmount = mountLeaderboard(root, { navigate });
+    return;
+  }
   if (profile) {
     unmount = mountProfile(root, { id: decodeURIComponent(profile[1]), navigate });
     return;

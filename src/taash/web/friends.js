@@ -26,7 +26,8 @@ class FriendsPanel {
       'aria-label': t('friend_code_placeholder'), 'data-field': 'add-friend', autocomplete: 'off' });
     this.lists = h('div', { class: 'friend-lists' });
     this.el = h('section', { class: 'panel friends', 'data-section': 'friends' },
-      h('h2', null, t('friends')),
+      h('h2', null, t('friends'), ' ', h('small', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
+        onclick: (e) => { e.preventDefault(); this.navigate('/leaderboard'); } }, t('leaderboards')))),
       this.codeBox,
       h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.add(); } },
         this.input,

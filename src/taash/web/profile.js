@@ -47,15 +47,61 @@ async function load(root, id, navigate, isDead) {
         chart(hist.matches.filter((m) => m.game === g && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
       GAMES.filter((g) => p.stats[g]).map((g) => statsTable(g, p.stats[g]))),
-    h('section', { class: 'panel', 'data-section': 'recent' }, h('h2', null, t('recent_matches')),
-      p.recent.length ? h('ul', null, p.recent.map((m) => h('li', { 'data-match': m.table, 'data-result': m.result },
-        h('span', null, new Date(m.date).toLocaleDateString()), ' · ', t(`game_${m.game}`), ' · ',
-        h('b', null, t(`result_${m.result}`)), ' · ',
-        t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? `${t('bot')} · ${t(`level_${o.level}`)}` : o.name)).join(', ') }), ' ',
-        h('a', { href: `/t/${m.table}`, 'data-action': 'review',
-          onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' ',
-        h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')))))
-        : h('p', { class: 'muted' }, t('no_matches_yet')))));
+    historyList(p.id, hist, navigate),
+    h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
+      onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
+}
+
+/** The player's finished matches, newest first, twenty at a time ("More" asks for the next). */
+function historyList(id, first, navigate) {
+  const list = h('ul', { 'data-list': 'history' });
+  const more = h('button', { class: 'btn small', type: 'button', 'data-action': 'more-history' }, t('more'));
+  let next = null;
+  const add = (page) => {
+    for (const m of page.matches) list.append(matchLine(m, navigate));
+    next = page.next;
+    more.hidden = next === null;
+  };
+  add({ matches: first.matches.slice(0, 20), next: first.matches.length > 20 ? first.matches[19].ended : first.next });
+  more.addEventListener('click', async () => {
+    try {
+      add(await api('GET', `/api/players/${encodeURIComponent(id)}/history?limit=20&before=${next}`));
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  });
+  return h('section', { class: 'panel', 'data-section': 'recent' }, h('h2', null, t('recent_matches')),
+    first.matches.length ? [list, more] : h('p', { class: 'muted' }, t('no_matches_yet')));
+}
+
+function matchLine(m, navigate) {
+  return h('li', { 'data-match': m.table, 'data-result': m.result },
+    h('span', null, new Date(m.date).toLocaleDateString()), ' · ', t(`game_${m.game}`), ' · ',
+    h('b', null, t(`result_${m.result}`)), ' · ',
+    t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? `${t('bot')} · ${t(`level_${o.level}`)}` : o.name)).join(', ') }), ' ',
+    h('a', { href: `/t/${m.table}`, 'data-action': 'review',
+      onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' ',
+    h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')));
+}
+
+/** /leaderboard: each game's rated players past their provisional rating, best first. */
+export function mountLeaderboard(root, { navigate }) {
+  let dead = false;
+  const box = h('div', null, h('p', { class: 'sub' }, t('loading')));
+  fill(root, h('main', { class: 'home profile', 'data-page': 'leaderboard' }, back(navigate),
+    h('h1', null, t('leaderboards')), box));
+  Promise.all(GAMES.map((g) => api('GET', `/api/leaderboard/${g}`).catch(() => [])))
+    .then((boards) => {
+      if (dead) return;
+      fill(box, GAMES.map((g, i) => h('section', { class: 'panel', 'data-leaderboard': g },
+        h('h2', null, t(`game_${g}`)),
+        boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player },
+          h('a', { href: `/p/${encodeURIComponent(r.player)}`,
+            onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
+          ' ', h('b', null, r.shown), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
+          : h('p', { class: 'muted' }, t('no_leaders_yet')))));
+    });
+  return () => { dead = true; };
 }
 
 function back(navigate) {

@@ -93,9 +93,18 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     data = a.http.get("/api/me/export").json()
     assert [x["player"] for x in data["friends"]["friends"]] == [b.id]
     assert data["player"]["ratings"]["court-piece-2p"]["matches"] == 1
+    # at most ten open challenges to one friend
+    for _ in range(10):
+        assert a.send("POST", "/api/me/challenges", {"to": b.id, "game": "goat"}).status_code \
+            == 201
+    r = a.send("POST", "/api/me/challenges", {"to": b.id, "game": "goat"})
+    assert r.status_code == 409 and "10 open challenges" in r.json()["error"]["message"]
     # removing ends it for both
     assert a.send("DELETE", f"/api/me/friends/{b.id}").status_code == 200
     assert friends_of(b)["friends"] == [] and friends_of(a)["friends"] == []
+    # and their open challenges are withdrawn
+    assert b.http.get("/api/me/challenges").json()["received"] == []
+    assert a.http.get("/api/me/challenges").json()["sent"] == []
 
 
 def test_a_challenge_expires(browsers: Any, server: Server) -> None:  # noqa: F811

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 ONLINE_S = 120.0
 LIVE_S = 600.0
 ANYTIME_S = 3 * 86400.0
+MAX_OPEN = 10  # open challenges a player may have sent to one friend at a time
 
 
 def _new_code() -> str:
@@ -108,6 +109,11 @@ class Friends:
         if mine != "friends" or theirs != "friends":
             raise Forbidden("you can challenge your friends only")
         now = time.time()
+        sent = [c for c in await self.store.challenges_of(me.id, now)
+                if c.from_id == me.id and c.to_id == to]
+        if len(sent) >= MAX_OPEN:
+            raise Conflict(f"you have {MAX_OPEN} open challenges to this friend: wait for an "
+                           "answer, or withdraw one")
         c = ChallengeRow(secrets.token_urlsafe(12), me.id, to, game, opts, live, "open", now,
                          now + (LIVE_S if live else ANYTIME_S), None)
         await self.store.add_challenge(c)

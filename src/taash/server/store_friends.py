@@ -129,12 +129,22 @@ class FriendStore:
 
     async def remove(self, a: str, b: str) -> None:
         """``a`` ends a friendship, withdraws or declines a request, or lifts a block: every
-        row between them goes, except ``b``'s block of ``a``."""
+        row between them goes, except ``b``'s block of ``a``, and so do the open challenges
+        between them."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             await conn.execute(delete(friends).where(or_(
                 and_(friends.c.player_id == a, friends.c.friend_id == b),
                 and_(friends.c.player_id == b, friends.c.friend_id == a,
                      friends.c.state != "blocked"))))
+            await self._withdraw(conn, a, b)
+
+    @staticmethod
+    async def _withdraw(conn: AsyncConnection, a: str, b: str) -> None:
+        await conn.execute(update(challenges).where(and_(
+            challenges.c.state == "open",
+            or_(and_(challenges.c.from_id == a, challenges.c.to_id == b),
+                and_(challenges.c.from_id == b, challenges.c.to_id == a))))
+            .values(state="withdrawn"))
 
     async def block(self, a: str, b: str, now: float) -> None:
         """``a`` blocks ``b``: any friendship or request between them ends."""
@@ -144,11 +154,7 @@ class FriendStore:
                 friends.c.player_id == b, friends.c.friend_id == a,
                 friends.c.state != "blocked")))
             await self._put(conn, a, b, "blocked", now, mine is not None)
-            await conn.execute(update(challenges).where(and_(
-                challenges.c.state == "open",
-                or_(and_(challenges.c.from_id == a, challenges.c.to_id == b),
-                    and_(challenges.c.from_id == b, challenges.c.to_id == a))))
-                .values(state="withdrawn"))
+            await self._withdraw(conn, a, b)
 
     async def blocked_by_any(self, blockers: Sequence[str], player_id: str) -> bool:
         """Has any of ``blockers`` blocked ``player_id``?"""

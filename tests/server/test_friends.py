@@ -50,6 +50,7 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     assert [x["player"] for x in fa["friends"]] == [b.id] and fa["asking"] == []
     assert [x["player"] for x in fb["friends"]] == [a.id] and fb["asked"] == []
     assert fa["friends"][0]["online"] is True  # b just asked for their list
+    assert fa["friends"][0]["last_seen"].endswith("Z")  # b's session, or that request
     # wrong codes
     assert b.send("POST", "/api/me/friends", {"code": friends_of(b)["code"]}).status_code == 400
     r = b.send("POST", "/api/me/friends", {"code": "XXXX-XXXX"})

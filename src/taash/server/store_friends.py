@@ -168,24 +168,24 @@ class FriendStore:
 
     async def links(self, player_id: str) -> list[Link]:
         """Everyone the player has a row with, or who asked them, with their last session."""
-        seen = (select(sessions.c.player_id, func.max(sessions.c.last_seen).label("seen"))
-                .group_by(sessions.c.player_id).subquery())
         mine = (select(friends.c.friend_id.label("other"), friends.c.state, friends.c.since)
                 .where(friends.c.player_id == player_id))
         asking = (select(friends.c.player_id.label("other"), friends.c.since)
                   .where(and_(friends.c.friend_id == player_id, friends.c.state == "asked")))
-        out: list[Link] = []
+        found: list[tuple[str, str, str, float]] = []
         async with self.store.engine.connect() as conn:
             for q, state in ((mine, None), (asking, "asking")):
                 sub = q.subquery()
                 rows = await conn.execute(
-                    select(sub, players.c.name, seen.c.seen)
-                    .join(players, players.c.id == sub.c.other)
-                    .outerjoin(seen, seen.c.player_id == sub.c.other)
+                    select(sub, players.c.name).join(players, players.c.id == sub.c.other)
                     .where(players.c.deleted.is_(None)))
-                for r in rows:
-                    out.append(Link(r.other, r.name, state or r.state, r.since, r.seen))
-        return out
+                found += [(r.other, r.name, state or r.state, r.since) for r in rows]
+            ids = {f[0] for f in found}
+            seen = {r.player_id: r.seen for r in await conn.execute(
+                select(sessions.c.player_id, func.max(sessions.c.last_seen).label("seen"))
+                .where(sessions.c.player_id.in_(ids)).group_by(sessions.c.player_id))} \
+                if ids else {}
+        return [Link(p, name, state, since, seen.get(p)) for p, name, state, since in found]
 
     # -- challenges ------------------------------------------------------------------------
     async def add_challenge(self, c: ChallengeRow) -> None:

@@ -65,7 +65,7 @@ class FriendsPanel {
   }
 
   async refresh() {
-    if (!this.el.isConnected && !this.first) return;
+    if ((!this.el.isConnected || document.hidden) && !this.first) return;
     let f;
     let c;
     try {

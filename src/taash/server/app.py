@@ -41,6 +41,7 @@ from taash.server.errors import (
     Unauthorized,
     error_of,
 )
+from taash.server.friends import add_friend_routes
 from taash.server.guard import Guard, TokenBuckets
 from taash.server.hub import Hub
 from taash.server.live import add_live
@@ -50,6 +51,7 @@ from taash.server.openapi import documented
 from taash.server.push_routes import add_push_routes
 from taash.server.routes import add_routes
 from taash.server.sign_in_routes import add_sign_in_routes
+from taash.server.social import add_social_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 
@@ -139,6 +141,8 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_me_data_routes(app, settings)
     add_sign_in_routes(app, settings)
     add_push_routes(app, settings)
+    add_social_routes(app)
+    add_friend_routes(app, settings)
     add_live(app, settings, status_of)
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
@@ -213,6 +217,18 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/review", include_in_schema=False)  # ?table=&deal=: the page reads them
     async def review_page(request: Request) -> Response:
+        return await index(request)
+
+    @app.get("/p/{player_id}", include_in_schema=False)  # a player's profile
+    async def profile_page(request: Request, player_id: str) -> Response:
+        return await index(request)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page(request: Request) -> Response:
+        return await index(request)
+
+    @app.get("/friend/{code}", include_in_schema=False)  # a friend code's link
+    async def friend_page(request: Request, code: str) -> Response:
         return await index(request)
 
     @app.get("/link", include_in_schema=False)

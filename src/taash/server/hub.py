@@ -20,6 +20,7 @@ from taash.server.bus import Bus
 from taash.server.config import Settings
 from taash.server.email_sign_in import EmailSignIn
 from taash.server.errors import DomainError, NotFound
+from taash.server.friends import Friends
 from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
 from taash.server.metrics import Metrics
@@ -33,6 +34,7 @@ from taash.server.push import Pusher
 from taash.server.review import Analyses
 from taash.server.room import HISTORY, Room
 from taash.server.sign_in import SignIn
+from taash.server.social import Social
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
 from taash.server.tokens import Tokens
@@ -76,6 +78,8 @@ class Hub:
         self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
         self.analyses = Analyses(self, settings.analysis_solver_time)
         self.push = Pusher(self)
+        self.social = Social(self)
+        self.friends = Friends(self)
 
     async def start(self) -> None:
         self.metrics.watch(self)
@@ -267,6 +271,8 @@ class Hub:
         kept a table waiting, drop the rooms nobody has used for a while, and (hourly) forget
         the sessions that expired or were revoked a day ago."""
         now = time.time()
+        if starting:  # results a stop kept from being written (issue 28)
+            await self.social.catch_up()
         stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
         for table_id in await self.store.tables_to_drive(now, stalled,
                                                          self.settings.idle_after_s):

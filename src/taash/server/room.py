@@ -235,6 +235,8 @@ class Room:
                 if dealt:
                     await self.hub.store.save_fair(self.id, self.meta.fair)
                 self._advance(seat, client_id, events, trial, now, by_human=not auto)
+                if trial.is_over():  # this commit ended the match: history, stats, ratings
+                    self.hub.spawn(self.hub.social.match_over(self))
                 await self.hub.bus.publish({"k": "act", "t": self.id, "v": self.version})
                 answer: Answer = {"version": self.version, "events": events}
                 break

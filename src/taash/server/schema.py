@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0009 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0010 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -233,6 +233,82 @@ push_mutes = Table(
     Column("created", Float, nullable=False),
     PrimaryKeyConstraint("table_id", "seat"),
 )
+
+# ratings (0010): a player's openskill mu and sigma per game (taash.ratings), rated matches counted
+ratings = Table(
+    "ratings", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "game"),
+)
+Index("ix_ratings_game_mu", ratings.c.game, ratings.c.mu)  # the leaderboard
+
+# every finished match of a player (0010): a history line, and the rating after it if rated
+match_results = Table(
+    "match_results", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("table_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("result", Integer, nullable=False),  # 1 won, 0 drawn, -1 lost
+    Column("ended", Float, nullable=False),
+    Column("entry", Text, nullable=False),  # JSON: options, partners, opponents
+    Column("mu", Float, nullable=True),
+    Column("sigma", Float, nullable=True),
+    PrimaryKeyConstraint("player_id", "table_id"),
+)
+# history pages, newest first
+Index("ix_match_results_player_ended", match_results.c.player_id, match_results.c.ended)
+Index("ix_match_results_table_id", match_results.c.table_id)  # is this match written yet?
+
+# a player's stats per game (0010): taash.stats's counters as JSON, added to as a match ends
+player_stats = Table(
+    "player_stats", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("stats", Text, nullable=False),
+    PrimaryKeyConstraint("player_id", "game"),
+)
+
+
+# friends (0010): each player's friend code, asked by whoever would be their friend
+friend_codes = Table(
+    "friend_codes", metadata,
+    Column("player_id", String(24), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+)
+
+# one row per direction (0010): "asked" (player asked friend, waiting for them), "friends"
+# (both confirmed: a row each way), "blocked" (player blocked friend)
+friends = Table(
+    "friends", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("friend_id", String(24), nullable=False, index=True),
+    Column("state", String(8), nullable=False),
+    Column("since", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "friend_id"),
+)
+
+# a challenge to a friend (0010): "open" until accepted (its table made), declined, withdrawn
+# or past ``expires``
+challenges = Table(
+    "challenges", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("from_id", String(24), nullable=False, index=True),
+    Column("to_id", String(24), nullable=False, index=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("live", Boolean, nullable=False),
+    Column("state", String(10), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("table_id", String(24), nullable=True),
+)
+
 
 @dataclass
 class SeatRow:

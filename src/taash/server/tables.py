@@ -242,6 +242,9 @@ class Tables:
             raise Forbidden("this table is not open to join: ask for an invite")
         if room.state.is_over():
             raise Full("this match is over")
+        seated = [s.player_id for s in room.meta.seats if s.player_id is not None]
+        if player is not None and await hub.friends.store.blocked_by_any(seated, player.id):
+            raise Forbidden("you cannot join this table")
         free = [s.seat for s in room.meta.seats if s.type == "human" and not s.claimed]
         if seat is not None:
             if seat not in free:

@@ -8,6 +8,7 @@ import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountReview } from './review.js';
 import { mountTable } from './table.js';
+import { mountLeaderboard, mountProfile } from './profile.js';
 import { h, fill, toast } from './ui.js';
 
 const root = document.getElementById('app');
@@ -36,6 +37,22 @@ async function route() {
     return;
   }
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  if (location.pathname === '/leaderboard') {
+    unmount = mountLeaderboard(root, { navigate });
+    return;
+  }
+  if (profile) {
+    unmount = mountProfile(root, { id: decodeURIComponent(profile[1]), navigate });
+    return;
+  }
+  // /friend/CODE (a friend's link): the home screen with the code filled in to add them
+  const friend = location.pathname.match(/^\/friend\/([^/]+)\/?$/);
+  if (friend) {
+    history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, friendCode: decodeURIComponent(friend[1]) });
+    return;
+  }
   if (!m) {
     // /link?code=C (a device-link code's QR image): the home screen with the code filled in
     const linkCode = location.pathname === '/link' ? new URLSearchParams(location.search).get('code') : null;

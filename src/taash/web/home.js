@@ -9,6 +9,7 @@ import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { reviewUrl } from './review.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
+import { friendsPanel } from './friends.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -18,15 +19,15 @@ const SPEEDS = {
   fast: { bot: 150, pace: 350 },
 };
 
-export function mountHome(root, { navigate, relang, linkCode, emailLink }) {
-  const home = new Home(root, navigate, relang, linkCode);
+export function mountHome(root, { navigate, relang, linkCode, emailLink, friendCode }) {
+  const home = new Home(root, navigate, relang, linkCode, friendCode);
   if (emailLink) openEmailLink(emailLink.kind, emailLink.token, () => navigate('/', true));
   return () => home.destroy();
 }
 
 class Home {
-  constructor(root, navigate, relang, linkCode) {
-    Object.assign(this, { root, navigate, relang, linkCode });
+  constructor(root, navigate, relang, linkCode, friendCode) {
+    Object.assign(this, { root, navigate, relang, linkCode, friendCode });
     this.game = setting('game', 'court-piece');
     if (!GAMES.includes(this.game)) this.game = 'court-piece';
     this.mode = 'bots';
@@ -42,6 +43,7 @@ class Home {
   destroy() {
     this.dead = true;
     clearInterval(this.timer);
+    if (this.friends) this.friends.destroy();
     document.removeEventListener('visibilitychange', this.onVisible);
   }
 
@@ -65,6 +67,8 @@ class Home {
       h('p', { class: 'tagline' }, t('tagline')),
       this.playerBox = h('p', { class: 'player', 'data-section': 'player' }),
       this.myTables,
+      (this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode,
+        choice: () => ({ game: this.game, options: this.options(), live: this.liveBox ? this.liveBox.checked : false }) })).el,
       h('section', { class: 'panel new-game', 'data-section': 'new-game' },
         h('h2', null, t('new_game')),
         this.gamePicker,

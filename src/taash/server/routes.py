@@ -141,8 +141,10 @@ async def seat_of(request: Request, settings: Settings, table_id: str, token: st
     tok = bearer(request, token)
     player_id = None
     holder = await holder_of(request, tok, scope)
-    if holder is not None:
-        return await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
+    if holder is not None:  # a personal token: limited per seat like any other credential
+        room, s = await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
+        check_seat_rate(request, room.id, s)
+        return room, s
     if not tok:
         who = await cookie_player(request, settings)
         player_id = who.player.id if who is not None else None

@@ -171,8 +171,9 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     shown = f"[{host}]" if ":" in host else host
     if not settings.public_url:
         settings.public_url = f"http://{shown}:{real_port}"
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.WARNING),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from taash.server.logs import set_up
+
+    set_up(log_level, settings.log_format)
 
     class _StoppingServer(uvicorn.Server):
         hub: Hub | None = None
@@ -208,6 +209,9 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         from taash.server.deadline import deadline_protocol
 
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
+                                # JSON: uvicorn's own records go through our handler too
+                                log_config=None if settings.log_format == "json" else
+                                uvicorn.config.LOGGING_CONFIG,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
                                 lifespan="on", ws_ping_interval=20, ws_ping_timeout=20,
                                 proxy_headers=True,
@@ -298,6 +302,9 @@ def register(app: typer.Typer) -> None:
             "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
             help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
                  "(default 127.0.0.1: Caddy on this machine; '' for none)")] = None,
+        log_format: Annotated[str, typer.Option(
+            "--log-format", envvar="TAASH_LOG_FORMAT",
+            help="text, or json: one object a line, a line per request with its id")] = "text",
         metrics_token: Annotated[str | None, typer.Option(
             "--metrics-token", envvar="TAASH_METRICS_TOKEN",
             help="turn GET /metrics (Prometheus) on for requests bearing this token")] = None,
@@ -327,6 +334,9 @@ def register(app: typer.Typer) -> None:
             settings.idle_after_s = idle_after
         if webhook_allow_private:
             settings.webhook_allow_private = True
+        if log_format not in ("text", "json"):
+            raise _fail(f"--log-format: text or json, not {log_format!r}")
+        settings.log_format = log_format
         if metrics_token:
             if len(metrics_token) < 16:
                 raise _fail("--metrics-token: use at least 16 characters")

@@ -134,6 +134,8 @@ class Settings:
     #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
     #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
     forwarded_allow_ips: str = "127.0.0.1"
+    #: "text" or "json" (one object a line, a line per request: taash.server.logs)
+    log_format: str = "text"
     #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
     metrics_token: str | None = None
     #: seconds the exact solver may spend on each position of a deal's analysis

@@ -26,6 +26,7 @@ from taash.server.config import Settings
 from taash.server.errors import BadRequest, DomainError, RateLimited, TooLarge
 
 log = logging.getLogger("taash.server")
+access = logging.getLogger("taash.access")  # one line a request (``--log-format json``)
 
 MAX_KEYS = 100_000  # clients a limiter remembers at once; past it, the least recently seen go
 MAX_PATH = 1024
@@ -192,11 +193,14 @@ class Guard:
         rid = secrets.token_hex(8)
         scope.setdefault("state", {})["request_id"] = rid
         started = False
+        status: int | str = "ws" if scope["type"] == "websocket" else 0
+        t0 = time.perf_counter()
 
         async def sending(msg: Message) -> None:
-            nonlocal started
+            nonlocal started, status
             if msg["type"] == "http.response.start":
                 started = True
+                status = int(msg.get("status", 0))
                 msg["headers"] = [*msg.get("headers", []), (b"x-request-id", rid.encode()),
                                   *security_headers(scope.get("path", ""))]
             await send(msg)
@@ -253,6 +257,11 @@ class Guard:
                                "message": f"internal error {rid}; it has been logged"},
                      "request_id": rid}, status_code=500)(scope, receive, sending)
         finally:
+            if access.isEnabledFor(logging.INFO):  # one line a request; no query: no tokens
+                access.info("%s %s %s", scope.get("method", "WS"), path, status, extra={
+                    "request_id": rid, "method": scope.get("method", "WS"), "path": path,
+                    "status": status,
+                    "ms": round((time.perf_counter() - t0) * 1000, 1), "client": addr})
             if is_live and path.startswith("/api/"):
                 n = self.live.get(addr, 1) - 1
                 if n > 0:

@@ -96,14 +96,38 @@ class Table:
         self.tasks: set[asyncio.Task[None]] = set()
         self.last = time.perf_counter()  # when this table last moved
         self.latest: dict[int, dict[str, Any]] = {}  # each seat's newest view
+        # --auth cookie: each human seat a guest player's browser (its own cookie jar), the
+        # creator's seat bound at creation, the others claimed with their invite links
+        self.cookies = False
+        self.browsers: dict[int, httpx.AsyncClient] = {}
+
+    def credentials(self, seat: int, token: str) -> tuple[httpx.AsyncClient, str,
+                                                         dict[str, str]]:
+        """How this seat's requests say who they are: the client, query and headers."""
+        if self.cookies:
+            return self.browsers[seat], f"?seat={seat}", {"Origin": self.base}
+        return self.http, "", {"Authorization": f"Bearer {token}"}
+
+    def browser(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base, timeout=30,
+                                 limits=httpx.Limits(max_connections=4))
+
+    async def close(self) -> None:
+        for b in self.browsers.values():
+            await b.aclose()
 
     async def create(self, game: str, bot_delay_ms: int) -> None:
         options, kinds = GAMES[game]
         seats = [{"type": k} if k == "human" else {"type": "bot", "level": "random"}
                  for k in kinds]
+        host = None
+        if self.cookies:
+            host = self.browser()
+            (await host.get("/api/me")).raise_for_status()  # the guest's first visit
+        http = host or self.http
         for attempt in range(10):
             try:
-                r = await self.http.post("/api/tables", json={
+                r = await http.post("/api/tables", headers={"Origin": self.base}, json={
                     "game": game, "options": options, "seats": seats, "live": True,
                     "bot_delay_ms": bot_delay_ms})
                 if r.status_code in (429, 503) and attempt < 9:  # as a real client: wait
@@ -120,6 +144,18 @@ class Table:
         self.id = body["id"]
         self.game = game
         self.tokens = {s["seat"]: s["token"] for s in body["seats"] if "token" in s}
+        if host is not None:
+            first = min(self.tokens)
+            self.browsers[first] = host
+            for seat, tok in self.tokens.items():
+                if seat == first:
+                    continue
+                guest = self.browser()
+                (await guest.get("/api/me")).raise_for_status()
+                c = await guest.post(f"/api/tables/{self.id}/claim?token={tok}",
+                                     headers={"Origin": self.base})
+                c.raise_for_status()
+                self.browsers[seat] = guest
 
     async def run(self, stop: asyncio.Event) -> None:
         tasks = [asyncio.create_task(self.seat(s, tok, stop)) for s, tok in self.tokens.items()]
@@ -129,7 +165,10 @@ class Table:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def seat(self, seat: int, token: str, stop: asyncio.Event) -> None:
-        url = f"{self.ws_base}/api/tables/{self.id}/ws?token={token}"
+        if self.cookies:
+            url = f"{self.ws_base}/api/tables/{self.id}/ws?seat={seat}"
+        else:
+            url = f"{self.ws_base}/api/tables/{self.id}/ws?token={token}"
         try:
             await self._listen(url, seat, token, stop)
         except asyncio.CancelledError:
@@ -139,7 +178,13 @@ class Table:
                 self.stats.fail(f"socket {type(e).__name__}")
 
     async def _listen(self, url: str, seat: int, token: str, stop: asyncio.Event) -> None:
-        async with connect(url, max_size=2**22, ping_interval=None) as ws:
+        headers = {}
+        if self.cookies:
+            jar = self.browsers[seat].cookies
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
+                       "Origin": self.base}
+        async with connect(url, max_size=2**22, ping_interval=None,
+                           additional_headers=headers) as ws:
             async for raw in ws:
                 now = time.perf_counter()
                 msg = json.loads(raw)
@@ -179,10 +224,17 @@ class Table:
         try:
             await asyncio.sleep(self.draw())
             self.sent[version + 1] = t0 = time.perf_counter()
-            r = await self.http.post(f"/api/tables/{self.id}/actions",
-                                     json={"action": self.rng.choice(legal),
-                                           "id": uuid.uuid4().hex},
-                                     headers={"Authorization": f"Bearer {token}"})
+            client, query, creds = self.credentials(seat, token)
+            body = {"action": self.rng.choice(legal), "id": uuid.uuid4().hex}
+            try:
+                r = await client.post(f"/api/tables/{self.id}/actions{query}", json=body,
+                                      headers=creds)
+            except (httpx.ReadError, httpx.RemoteProtocolError):
+                # the server closed an idle keep-alive connection as this went out: send it
+                # again, as a browser does; the same client id makes it count once
+                self.stats.kinds["action resent (keep-alive closed)"] += 1
+                r = await client.post(f"/api/tables/{self.id}/actions{query}", json=body,
+                                      headers=creds)
             if self.stats.measuring:
                 self.stats.posts.append(time.perf_counter() - t0)
             if r.status_code != 200:
@@ -190,8 +242,8 @@ class Table:
                 if r.status_code != 409:  # 409: a bot moved first (a molodka); not an error
                     self.stats.fail(f"action {r.status_code}")
                 else:  # look again: if it is still this seat's turn, act on the new view
-                    v = (await self.http.get(f"/api/tables/{self.id}/view",
-                                             headers={"Authorization": f"Bearer {token}"})).json()
+                    v = (await client.get(f"/api/tables/{self.id}/view{query}",
+                                          headers=creds)).json()
                     if v.get("to_move") == seat and v.get("legal_actions"):
                         again = v
         except httpx.HTTPError as e:
@@ -229,13 +281,16 @@ def pct(xs: list[float], p: float) -> float:
 
 
 async def bench(base: str, tables: int, duration: float, warmup: float, think: float,
-                bot_delay_ms: int, games: list[str], server_pid: int | None) -> dict[str, Any]:
+                bot_delay_ms: int, games: list[str], server_pid: int | None,
+                auth: str = "token") -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(1)
     ws_base = base.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
         ts = [Table(base, ws_base, http, stats, think, rng) for _ in range(tables)]
+        for t in ts:
+            t.cookies = auth == "cookie"
         sem = asyncio.Semaphore(50)
 
         async def make(i: int, t: Table) -> None:
@@ -280,11 +335,14 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+        for t in ts:
+            await t.close()
     lat = stats.latencies
     half = t0 + elapsed / 2
     late = [x for x, w in zip(lat, stats.when, strict=True) if w >= half]
     return {
-        "tables": tables, "games": games, "think_s": think, "bot_delay_ms": bot_delay_ms,
+        "tables": tables, "auth": auth, "games": games, "think_s": think,
+        "bot_delay_ms": bot_delay_ms,
         "create_s": round(created_s, 2), "seconds": round(elapsed, 1),
         "actions_per_s": round(stats.events / elapsed, 1),
         "player_actions_measured": len(lat),
@@ -330,6 +388,10 @@ def main() -> None:
                     "or a database URL")
     ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--url", help="measure a server already running here instead")
+    ap.add_argument("--auth", choices=("token", "cookie", "both"), default="token",
+                    help="how players' seats are held: seat tokens, guest players' session "
+                    "cookies, or both side by side (--rounds pairs on one server)")
+    ap.add_argument("--rounds", type=int, default=2, help="token/cookie pairs with --auth both")
     args = ap.parse_args()
     games = args.games.split(",")
     if args.url:
@@ -365,8 +427,13 @@ def main() -> None:
                 if httpx.get(base + "/api/health").status_code == 200:
                     break
             time.sleep(0.1)
-        result = asyncio.run(bench(base, args.tables, args.duration, args.warmup,
-                                   args.think_ms / 1000, args.bot_delay_ms, games, server.pid))
+        kinds = ["token", "cookie"] * args.rounds if args.auth == "both" else [args.auth]
+        runs = [asyncio.run(bench(base, args.tables, args.duration, args.warmup,
+                                  args.think_ms / 1000, args.bot_delay_ms, games, server.pid,
+                                  kind)) for kind in kinds]
+        result = runs[0] if len(runs) == 1 else {
+            "runs": runs, "p99_ms": {k: [r["latency_ms"]["p99"] for r in runs if r["auth"] == k]
+                                     for k in ("token", "cookie")}}
         result["db"] = args.db
         result["fsync_ms_here"] = fsync_probe(Path(tmp.name))
         print(json.dumps(result, indent=1))

@@ -44,6 +44,7 @@ from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
 from taash.server.me_data import add_me_data_routes
 from taash.server.routes import add_routes
+from taash.server.voice import add_voice_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 
@@ -129,6 +130,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_me_routes(app, settings)
     add_me_data_routes(app, settings)
     add_live(app, settings, status_of)
+    add_voice_routes(app, settings)
     add_pages(app, settings)
     return app
 

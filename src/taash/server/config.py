@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # SQLAlchemy loads only when a server starts, not for every `taash` command
     from sqlalchemy.engine import URL
 
+    from taash.games.base import Json
+
 
 class ConfigError(ValueError):
     """A setting that cannot be used (a bad database URL, a bad number)."""
@@ -76,6 +78,14 @@ def _env_bool(name: str, default: bool = False) -> bool:
     raise ConfigError(f"{name} must be 1 or 0 (true or false), not {raw!r}")
 
 
+def _ice(text: str | None) -> list[dict[str, Json]]:
+    if not text or not text.strip():
+        return []
+    from taash.server.voice import parse_ice_servers
+
+    return parse_ice_servers(text)
+
+
 @dataclass
 class Settings:
     """What one server process needs to know."""
@@ -105,6 +115,11 @@ class Settings:
     forwarded_allow_ips: str = "127.0.0.1"
     #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
     metrics_token: str | None = None
+    #: voice: RTCIceServer objects handed to the page (--ice-servers); none: same network only
+    ice_servers: list[dict[str, Json]] = field(default_factory=list)
+    #: coturn's static-auth-secret: TURN servers get time-limited credentials made with it
+    turn_secret: str | None = None
+    turn_ttl_s: float = 6 * 3600.0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -122,6 +137,9 @@ class Settings:
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
             metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
+            ice_servers=_ice(os.environ.get("TAASH_ICE_SERVERS")),
+            turn_secret=os.environ.get("TAASH_TURN_SECRET") or None,
+            turn_ttl_s=_env_float("TAASH_TURN_TTL", 6 * 3600.0),
         )
 
     def check_forwarded(self) -> None:

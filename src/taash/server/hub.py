@@ -30,6 +30,7 @@ from taash.server.room import HISTORY, Room
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
 from taash.server.tokens import Tokens
+from taash.server.voice import Voice
 
 log = logging.getLogger("taash.server")
 
@@ -61,6 +62,7 @@ class Hub:
         self.linker = Linker(self)
         self.tokens = Tokens(self)
         self.metrics = Metrics()
+        self.voice = Voice(self)
         store.on_write = self.metrics.wrote
 
     async def start(self) -> None:
@@ -158,6 +160,8 @@ class Hub:
     # -- the bus -----------------------------------------------------------------------------
     async def on_bus(self, msg: dict[str, Json]) -> None:
         kind = msg.get("k")
+        if kind in ("gone", "who", "vp", "vs"):
+            await self.voice.on_bus(msg)
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
             return
@@ -211,6 +215,7 @@ class Hub:
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:
                 del self.rooms[table_id]
+                self.voice.forget(table_id)
         if time.monotonic() - self._sessions_swept >= SESSIONS_SWEEP_S:
             self._sessions_swept = time.monotonic()
             await self.store.drop_sessions(now, now - 86400)

@@ -7,14 +7,21 @@ device."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import unavailable
 from tests.web.conftest import ARGS, DESKTOP
-from tests.web.helpers import CHROMIUM, Server, create_table
+from tests.web.helpers import CHROMIUM, Server, create_table, free_port
 
 # Test instrumentation only: every RTCPeerConnection and WebSocket the page makes, and every
 # getUserMedia call, recorded where the test can read them.
@@ -219,3 +226,104 @@ def test_four_seats_connect_every_pair(server: Server, open_seat: Any) -> None:
         gained, _level = heard(p, 2.0)
         assert gained > 1000
     assert json.dumps([p.js_errors for p in pages]) == "[[], [], [], []]"
+
+
+class Turn:
+    """Debian's coturn on a free loopback port, with coturn's REST API secret."""
+
+    def __init__(self, secret: str, folder: Path) -> None:
+        self.port = free_port()
+        lo = 49152 + (self.port % 1000) * 10
+        self.log = folder / "turn.log"
+        self.proc = subprocess.Popen(
+            ["turnserver", "-n", "--no-cli", "--listening-ip", "127.0.0.1", "--relay-ip",
+             "127.0.0.1", "--listening-port", str(self.port), "--no-tls", "--no-dtls",
+             "--use-auth-secret", f"--static-auth-secret={secret}", "--realm", "taash.test",
+             "--allow-loopback-peers", "--min-port", str(lo), "--max-port", str(lo + 9),
+             "--fingerprint", "--simple-log", "--log-file", str(self.log),
+             "--pidfile", str(folder / "turn.pid")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("turnserver did not start: "
+                                   f"{self.log.read_text(errors='replace')[-2000:]}")
+
+    def answers(self) -> bool:
+        """Whether it answers a STUN binding request (RFC 5389) on its port."""
+        request = struct.pack("!HHI12s", 0x0001, 0, 0x2112A442, os.urandom(12))
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.settimeout(0.2)
+            s.sendto(request, ("127.0.0.1", self.port))
+            try:
+                reply = s.recv(2048)
+            except OSError:
+                return False
+        return reply[8:20] == request[8:20]
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# The candidate types of the selected pair of each open peer connection.
+PAIRS = """async () => {
+  const out = [];
+  for (const pc of window.__pcs) {
+    if (pc.signalingState === 'closed') continue;
+    const st = await pc.getStats();
+    let pair = null;
+    st.forEach((r) => {
+      const id = r.type === 'transport' && r.selectedCandidatePairId;
+      if (id) pair = st.get(id);
+    });
+    const loc = pair && st.get(pair.localCandidateId);
+    const rem = pair && st.get(pair.remoteCandidateId);
+    out.push([loc ? loc.candidateType : null, rem ? rem.candidateType : null]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("right", [True, False], ids=["right-secret", "wrong-secret"])
+def test_audio_through_a_turn_relay(right: bool, tmp_path: Path, open_seat: Any,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    if shutil.which("turnserver") is None:
+        unavailable("the TURN test needs coturn's turnserver (apt-get install coturn)")
+    turn = Turn("the-relay-secret", tmp_path)
+    try:
+        monkeypatch.setenv("TAASH_ICE_SERVERS", json.dumps(
+            [{"urls": f"turn:127.0.0.1:{turn.port}?transport=udp"}]))
+        monkeypatch.setenv("TAASH_TURN_SECRET", "the-relay-secret" if right else "guessed")
+        server = Server(tmp_path / "turn.db", log=tmp_path / "server.log").start()
+        try:
+            tid, links = seats_of(server, "court-piece-2p", 2)
+            a, b = open_seat(server, links[0]), open_seat(server, links[1])
+            for p in (a, b):  # the page's setting: relay only, never a direct path
+                p.evaluate("localStorage.setItem('taash.voice_relay', '1')")
+                p.reload()
+                p.wait_for_selector("main.table[data-version]")
+                p.click("[data-voice-mic]")
+            if right:
+                for p in (a, b):
+                    wait_connected(p, 1)
+                    gained, level = heard(p)
+                    assert gained > 1000 and level > 0.01
+                    assert p.evaluate(PAIRS) == [["relay", "relay"]]
+                    assert p.locator("[data-voice-note]").count() == 0  # no "same network"
+            else:
+                time.sleep(12)
+                for p in (a, b):
+                    assert all(s["state"] != "connected" and s["bytes"] == 0
+                               for s in stats(p)), stats(p)
+                # coturn refused the credentials the server made with the wrong secret
+                log = turn.log.read_text(errors="replace")
+                assert "check_stun_auth" in log and f":{tid}.0>" in log, log[-2000:]
+        finally:
+            server.stop()
+    finally:
+        turn.stop()

@@ -151,6 +151,20 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
     time.sleep(1.0)
     assert heard(b, 3.0)[1] > 0.01
 
+    # both sides renegotiate at the same moment (glare): perfect negotiation settles it on
+    # the same connections, the lower seat's offer winning
+    made = [p.evaluate("window.__pcs.length") for p in (a, b)]
+    both = "() => window.__pcs[window.__pcs.length - 1].addTransceiver('audio')"
+    a.evaluate(both)
+    b.evaluate(both)
+    settled = """() => { const pc = window.__pcs[window.__pcs.length - 1];
+      return pc.signalingState === 'stable' && pc.getTransceivers().every((t) => t.mid !== null)
+        && pc.getTransceivers().length === 3 && pc.connectionState === 'connected'; }"""
+    for p in (a, b):
+        p.wait_for_function(settled, timeout=15_000)
+    assert [p.evaluate("window.__pcs.length") for p in (a, b)] == made
+    assert heard(b)[0] > 1000
+
     # the table's socket drops: the page reconnects and voice renegotiates by itself
     made = a.evaluate("window.__pcs.length")
     a.evaluate("window.__ws[window.__ws.length - 1].close()")

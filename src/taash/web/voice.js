@@ -35,7 +35,10 @@ class Peer {
       iceTransportPolicy: setting('voice_relay', '') === '1' ? 'relay' : 'all',
     });
     this.pc = pc;
-    for (const track of voice.stream.getTracks()) pc.addTrack(track, voice.stream);
+    // The lower seat offers first; the higher (polite) one adds its microphone to the
+    // answer: two first offers crossing would be glare on every new pair.
+    this.sending = false;
+    if (!this.polite) this.addTracks();
     pc.onnegotiationneeded = async () => {
       try {
         this.makingOffer = true;
@@ -62,7 +65,15 @@ class Peer {
     this.voice.send({ type: 'voice', to: this.seat, data });
   }
 
-  fail() {
+  addTracks() {
+    if (this.sending) return;
+    this.sending = true;
+    const stream = this.voice.stream;
+    for (const track of stream.getTracks()) this.pc.addTrack(track, stream);
+  }
+
+  fail(e) {
+    console.warn(`voice: seat ${this.seat}: ${e && e.message}`);
     if (this.pc.signalingState !== 'closed') this.setState('failed');
   }
 
@@ -85,6 +96,7 @@ class Peer {
         if (this.ignoreOffer) return;
         await pc.setRemoteDescription(d);
         if (d.type === 'offer') {
+          this.addTracks(); // into the offered audio line: the answer sends as well
           await pc.setLocalDescription();
           this.send({ description: pc.localDescription });
         }

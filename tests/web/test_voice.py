@@ -107,7 +107,10 @@ def wait_connected(page: Any, peers: int, timeout: float = 30) -> None:
     while time.monotonic() < deadline:
         got = stats(page)
         if sum(1 for s in got if s["state"] == "connected") >= peers:
-            page.wait_for_selector(f"[data-peer][data-state='connected'] >> nth={peers - 1}")
+            # and the panel says so (n/m connected; the list itself may have folded away)
+            page.wait_for_function("""(n) => {
+              const b = document.querySelector('[data-voice-toggle]');
+              return b && Number(b.textContent.split('/')[0]) >= n; }""", arg=peers)
             return
         time.sleep(0.3)
     panel = page.inner_text(".voice")
@@ -135,10 +138,16 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
     b.click("[data-voice-mic]")
     for p in (a, b):
         wait_connected(p, 1)
-        gained, level = heard(p)
-        assert gained > 1000 and level > 0.01, (gained, level)
     # no TURN server configured: the page says voice needs the same network
     assert "same network" in a.inner_text("[data-voice-note='info']")
+    for p in (a, b):
+        gained, level = heard(p)
+        assert gained > 1000 and level > 0.01, (gained, level)
+    # everyone connected: the list folds away, leaving the felt free; its button opens it
+    a.wait_for_selector(".voice-pop", state="detached", timeout=10_000)
+    assert a.inner_text("[data-voice-toggle]") == "1/1"
+    a.click("[data-voice-toggle]")
+    a.wait_for_selector("[data-peer='1'][data-state='connected']")
     # the speaking ring lights the other seat when it is heard
     b.wait_for_selector(".seat[data-seat='0'][data-speaking='true']", timeout=10_000)
 
@@ -325,10 +334,11 @@ def test_audio_through_a_turn_relay(right: bool, tmp_path: Path, open_seat: Any,
             if right:
                 for p in (a, b):
                     wait_connected(p, 1)
+                    assert p.locator("[data-voice-note]").count() == 0  # no "same network"
+                for p in (a, b):
                     gained, level = heard(p)
                     assert gained > 1000 and level > 0.01
                     assert p.evaluate(PAIRS) == [["relay", "relay"]]
-                    assert p.locator("[data-voice-note]").count() == 0  # no "same network"
             else:
                 time.sleep(12)
                 for p in (a, b):

@@ -11,6 +11,7 @@ import { h, fill } from './ui.js';
 
 const SPEAKING = 0.02; // an audioLevel (0..1) above this lights the seat up
 const LEVEL_MS = 250;
+const FOLD_MS = 5000;
 const CONNECT_MS = 15000; // not connected by then: start over once by itself, then say failed
 
 class Peer {
@@ -149,6 +150,8 @@ export class Voice {
     this.retries = new Map(); // seat -> times started over by itself since last connected
     this.iceServers = [];
     this.note = null; // [kind, text] under the buttons
+    this.open = true; // the list of players under the buttons is shown
+    this.folding = null;
     this.ws = null;
     this.meter = null;
     this.panel = h('div', { class: 'voice-panel' });
@@ -173,12 +176,15 @@ export class Voice {
   /** A voice message (or a refusal of one) from the table's socket. */
   message(m) {
     if (m.type === 'error') {
+      this.open = true;
       this.note = ['error', (m.error && m.error.message) || t('voice_failed')];
       this.render();
       return;
     }
     if (Array.isArray(m.on)) {
-      this.others = m.on.filter((s) => s !== this.me);
+      const others = m.on.filter((s) => s !== this.me);
+      if (others.join() !== this.others.join()) this.open = true; // who joined or left shows
+      this.others = others;
       this.sync();
       return;
     }
@@ -244,6 +250,7 @@ export class Voice {
     }
     this.busy = false;
     this.on = true;
+    this.open = true;
     this.muted = false;
     this.ws = this.tb.live && this.tb.live.ws;
     this.send({ type: 'voice', on: true });
@@ -293,7 +300,7 @@ export class Voice {
     const n = this.retries.get(seat) || 0;
     const p = this.peers.get(seat);
     if (!p) return;
-    if (n >= 1) { p.setState('failed'); return; }
+    if (n >= 1) { this.open = true; p.setState('failed'); return; }
     this.retries.set(seat, n + 1);
     this.retry(seat);
   }
@@ -362,6 +369,19 @@ export class Voice {
   }
 
   // -- the panel --------------------------------------------------------------------------
+  /** Once every player is connected and nothing is wrong, the list folds away after a few
+   * seconds, leaving the felt free (the n/m button opens it again). */
+  foldLater(up) {
+    const fine = this.on && this.others.length > 0 && up === this.others.length
+      && !(this.note && this.note[0] === 'error');
+    if (!fine) { clearTimeout(this.folding); this.folding = null; return; }
+    if (this.folding || !this.open) return;
+    this.folding = setTimeout(() => {
+      this.folding = null;
+      if (this.open && !this.tb.dead) { this.open = false; this.render(); }
+    }, FOLD_MS);
+  }
+
   render() {
     const el = this.el;
     el.dataset.voice = this.on ? (this.muted ? 'muted' : 'on') : 'off';
@@ -400,8 +420,15 @@ export class Voice {
       if (!rows.length) rows.push(h('li', { class: 'voice-alone' }, t('voice_alone')));
     }
     const note = this.note ? h('p', { class: `voice-note ${this.note[0]}`, 'data-voice-note': this.note[0], role: 'status' }, this.note[1]) : null;
-    const pop = note || rows.length
+    const has = note || rows.length;
+    const up = [...this.peers.values()].filter((p) => p.state === 'connected').length;
+    const toggle = this.on && has ? h('button', {
+      class: 'btn voice-toggle', type: 'button', 'data-voice-toggle': '', 'aria-expanded': this.open ? 'true' : 'false',
+      'aria-label': t('voice_players'), onclick: () => { this.open = !this.open; this.render(); },
+    }, `${up}/${this.others.length}`) : null;
+    const pop = has && (this.open || !this.on)
       ? h('div', { class: 'voice-pop' }, note, rows.length ? h('ul', { class: 'voice-peers' }, rows) : null) : null;
-    fill(this.panel, h('div', { class: 'voice-buttons' }, mic, mute), pop);
+    fill(this.panel, h('div', { class: 'voice-buttons' }, mic, mute, toggle), pop);
+    this.foldLater(up);
   }
 }

@@ -148,6 +148,14 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
     assert a.inner_text("[data-voice-toggle]") == "1/1"
     a.click("[data-voice-toggle]")
     a.wait_for_selector("[data-peer='1'][data-state='connected']")
+    # the other player's volume and silence, on this side only
+    a.eval_on_selector("[data-peer='1'] [data-voice-volume]", """(el) => {
+      el.value = '0.25'; el.dispatchEvent(new Event('input', { bubbles: true })); }""")
+    assert a.evaluate("document.querySelector('.voice audio').volume") == 0.25
+    a.click("[data-peer='1'] [data-voice-silence]")
+    assert a.evaluate("document.querySelector('.voice audio').muted") is True
+    a.click("[data-peer='1'] [data-voice-silence]")
+    assert a.evaluate("document.querySelector('.voice audio').muted") is False
     # the speaking ring lights the other seat when it is heard
     b.wait_for_selector(".seat[data-seat='0'][data-speaking='true']", timeout=10_000)
 

@@ -152,6 +152,7 @@ export class Voice {
     this.note = null; // [kind, text] under the buttons
     this.open = true; // the list of players under the buttons is shown
     this.folding = null;
+    this.pinned = false;
     this.ws = null;
     this.meter = null;
     this.panel = h('div', { class: 'voice-panel' });
@@ -375,7 +376,7 @@ export class Voice {
     const fine = this.on && this.others.length > 0 && up === this.others.length
       && !(this.note && this.note[0] === 'error');
     if (!fine) { clearTimeout(this.folding); this.folding = null; return; }
-    if (this.folding || !this.open) return;
+    if (this.folding || !this.open || this.pinned) return; // opened by hand: stays open
     this.folding = setTimeout(() => {
       this.folding = null;
       if (this.open && !this.tb.dead) { this.open = false; this.render(); }
@@ -424,7 +425,7 @@ export class Voice {
     const up = [...this.peers.values()].filter((p) => p.state === 'connected').length;
     const toggle = this.on && has ? h('button', {
       class: 'btn voice-toggle', type: 'button', 'data-voice-toggle': '', 'aria-expanded': this.open ? 'true' : 'false',
-      'aria-label': t('voice_players'), onclick: () => { this.open = !this.open; this.render(); },
+      'aria-label': t('voice_players'), onclick: () => { this.open = !this.open; this.pinned = this.open; this.render(); },
     }, `${up}/${this.others.length}`) : null;
     const pop = has && (this.open || !this.on)
       ? h('div', { class: 'voice-pop' }, note, rows.length ? h('ul', { class: 'voice-peers' }, rows) : null) : null;

@@ -160,10 +160,10 @@ class Hub:
     # -- the bus -----------------------------------------------------------------------------
     async def on_bus(self, msg: dict[str, Json]) -> None:
         kind = msg.get("k")
-        if kind in ("gone", "who", "vp", "vs"):
-            await self.voice.on_bus(msg)
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
+        if kind in ("here", "gone", "who", "vp", "vs"):
+            await self.voice.on_bus(msg)
             return
         if kind == "revoked":
             self.players.end_session(str(msg.get("s")))

@@ -121,8 +121,13 @@ class Voice:
 
     def seats_on(self, table: str) -> list[int]:
         seats = set(self._local_seats(table))
-        for remote in self.remote.get(table, {}).values():
-            seats |= remote
+        room = self.hub.rooms.get(table)
+        for inst, remote in self.remote.get(table, {}).items():
+            # only while presence hears that instance hold the seat: one that was killed
+            # says no "gone", presence forgets it in time, and voice with it
+            live = room.remote.get(inst) if room is not None else None
+            if live is not None:
+                seats |= remote & live[2]
         return sorted(seats)
 
     def _tell(self, room: Room, force_sub: Subscriber | None = None) -> None:
@@ -236,12 +241,19 @@ class Voice:
 
     # -- the bus -----------------------------------------------------------------------------
     async def on_bus(self, msg: dict[str, Json]) -> None:
-        """``vp``/``vs`` from another instance; ``who`` and ``gone`` as presence has them."""
+        """``vp``/``vs`` from another instance; ``here``, ``who`` and ``gone`` after presence
+        has heard them."""
         hub = self.hub
         inst = str(msg.get("i"))
         if inst == hub.instance:
             return
         kind = msg.get("k")
+        if kind == "here":  # presence changed (after it was heard): who has voice may too
+            rooms = msg.get("rooms")
+            for tid in rooms if isinstance(rooms, dict) else ():
+                if str(tid) in hub.rooms:
+                    self._tell(hub.rooms[str(tid)])
+            return
         if kind == "gone":
             for table, by in list(self.remote.items()):
                 if by.pop(inst, None) is not None and table in hub.rooms:

@@ -285,3 +285,36 @@ def test_signals_cross_instances(pg_url: str, redis_url: str, tmp_path: Path) ->
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_killed_instances_seats_are_not_relayed_to(pg_url: str, redis_url: str,
+                                                     tmp_path: Path) -> None:
+    a = Server(pg_url, "--redis", redis_url, log=tmp_path / "a.log").start()
+    b = Server(pg_url, "--redis", redis_url, log=tmp_path / "b.log").start()
+    try:
+        api = Api(a.base)
+        t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2)
+        tid, tokens = t["id"], tokens_of(t)
+        s0, s1 = ws_open(a, tid, tokens[0]), ws_open(b, tid, tokens[1])
+        for ws in (s0, s1):
+            send(ws, {"type": "voice", "on": True})
+        presence(s0, [0, 1])
+        send(s0, {"type": "voice", "to": 1, "data": OFFER})
+        assert signal(s1)["from"] == 0
+        b.kill()  # SIGKILL: b never says it is gone
+        deadline = time.monotonic() + 15
+        while True:  # presence forgets b within a few of its intervals (1 s here)
+            send(s0, {"type": "voice", "to": 1, "data": OFFER, "id": "k"})
+            try:
+                (got,) = voice_msgs(s0, 1, types=("error",), timeout=1)
+            except (TimeoutError, AssertionError):  # relayed: no answer
+                got = None
+            if got is not None and got["error"]["code"] == "conflict":
+                break
+            assert time.monotonic() < deadline, "a dead instance's seat was still relayed to"
+            time.sleep(0.5)
+        s0.close()
+        api.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -29,6 +29,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,10 +39,10 @@ import httpx
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {  # open-ended options: no table ends while we measure
+GAMES = {  # the longest matches the option bounds allow: few tables end while we measure
     "court-piece": ({"session_end": None}, ["human", "bot", "human", "bot"]),
-    "court-piece-2p": ({"target": 10_000}, ["human", "bot"]),
-    "goat": ({"target": 10_000}, ["human", "bot", "human", "bot"]),
+    "court-piece-2p": ({"target": 100}, ["human", "bot"]),
+    "goat": ({"target": 120}, ["human", "bot", "human", "bot"]),
 }
 
 
@@ -52,6 +54,11 @@ class Stats:
     events: int = 0
     errors: int = 0
     measuring: bool = False
+    kinds: Counter[str] = field(default_factory=Counter)  # errors by kind
+
+    def fail(self, kind: str) -> None:
+        self.errors += 1
+        self.kinds[kind] += 1
 
 
 def free_port() -> int:
@@ -74,9 +81,12 @@ class Table:
     """One table: its player seats' sockets, acting when it is their turn."""
 
     def __init__(self, base: str, ws_base: str, http: httpx.AsyncClient, stats: Stats,
-                 think: float, rng: random.Random) -> None:
+                 think: float, rng: random.Random,
+                 draw: Callable[[], float] | None = None) -> None:
         self.base, self.ws_base, self.http, self.stats = base, ws_base, http, stats
         self.think, self.rng = think, rng
+        # a player's time to act: uniform over 0.5x..1.5x the mean unless given
+        self.draw = draw or (lambda: self.think * (0.5 + self.rng.random()))
         self.id = ""
         self.game = ""
         self.tokens: dict[int, str] = {}
@@ -91,15 +101,19 @@ class Table:
         options, kinds = GAMES[game]
         seats = [{"type": k} if k == "human" else {"type": "bot", "level": "random"}
                  for k in kinds]
-        for attempt in range(5):
+        for attempt in range(10):
             try:
                 r = await self.http.post("/api/tables", json={
                     "game": game, "options": options, "seats": seats, "live": True,
                     "bot_delay_ms": bot_delay_ms})
+                if r.status_code in (429, 503) and attempt < 9:  # as a real client: wait
+                    self.stats.kinds[f"create {r.status_code} (retried)"] += 1
+                    await asyncio.sleep(float(r.headers.get("retry-after") or 1))
+                    continue
                 r.raise_for_status()
                 break
             except httpx.TransportError:
-                if attempt == 4:
+                if attempt == 9:
                     raise
                 await asyncio.sleep(0.5)
         body = r.json()
@@ -116,6 +130,15 @@ class Table:
 
     async def seat(self, seat: int, token: str, stop: asyncio.Event) -> None:
         url = f"{self.ws_base}/api/tables/{self.id}/ws?token={token}"
+        try:
+            await self._listen(url, seat, token, stop)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # counted, as a player would notice it
+            if not stop.is_set():
+                self.stats.fail(f"socket {type(e).__name__}")
+
+    async def _listen(self, url: str, seat: int, token: str, stop: asyncio.Event) -> None:
         async with connect(url, max_size=2**22, ping_interval=None) as ws:
             async for raw in ws:
                 now = time.perf_counter()
@@ -154,7 +177,7 @@ class Table:
     async def act(self, seat: int, token: str, version: int, legal: list[str]) -> None:
         again: dict[str, Any] | None = None
         try:
-            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            await asyncio.sleep(self.draw())
             self.sent[version + 1] = t0 = time.perf_counter()
             r = await self.http.post(f"/api/tables/{self.id}/actions",
                                      json={"action": self.rng.choice(legal),
@@ -165,14 +188,14 @@ class Table:
             if r.status_code != 200:
                 self.sent.pop(version + 1, None)
                 if r.status_code != 409:  # 409: a bot moved first (a molodka); not an error
-                    self.stats.errors += 1
+                    self.stats.fail(f"action {r.status_code}")
                 else:  # look again: if it is still this seat's turn, act on the new view
                     v = (await self.http.get(f"/api/tables/{self.id}/view",
                                              headers={"Authorization": f"Bearer {token}"})).json()
                     if v.get("to_move") == seat and v.get("legal_actions"):
                         again = v
-        except httpx.HTTPError:
-            self.stats.errors += 1
+        except httpx.HTTPError as e:
+            self.stats.fail(f"action {type(e).__name__}")
         finally:
             self.acting.discard(seat)
         newest = self.latest.get(seat, {})
@@ -273,6 +296,7 @@ async def bench(base: str, tables: int, duration: float, warmup: float, think: f
         "post_ms": {"p50": round(pct(stats.posts, 50), 1),
                     "p99": round(pct(stats.posts, 99), 1)},
         "errors": stats.errors,
+        "errors_by_kind": dict(stats.kinds),
         "tables_idle_15s": stalled,
         "client_loop_lag_ms": {"p50": round(pct(lags, 50), 1), "p99": round(pct(lags, 99), 1),
                                "max": round(max(lags) * 1000, 1) if lags else None},

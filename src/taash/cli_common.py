@@ -35,7 +35,7 @@ def game_and_options(game: str, options: str | None) -> tuple[str, object]:
         except ValueError as e:
             fail(f"--options is not JSON: {e}")
     try:
-        GAMES[game].check_options(opts)
+        GAMES[game].check_options(opts, bounded=True)  # a match to be played: bounded
     except RecordError as e:
         fail(str(e))
     return game, opts

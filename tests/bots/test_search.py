@@ -13,6 +13,7 @@ from taash.bots import hard, make_bot
 from taash.bots.base import Bot
 from taash.bots.hard import cp_play_on, cp_rule_card, public_knowledge
 from taash.bots.infer import CourtChain, CourtModel, most_held_chance
+from taash.bots.pimc import Search, pimc, search
 from taash.bots.sampling import CourtSampler
 from taash.games import get_game, new_match
 from taash.games.tricks import PACK, SUIT_OF
@@ -178,16 +179,60 @@ def test_court_play_searches_by_playouts_within_its_budget(
             break
         m.apply(s, bots[s].act(view))
     works: list[float] = []
-    real_pimc = hard.pimc
+    real_search = hard.search
 
-    def pimc(ids: list[int], prior: int, sample: object, evaluate: object, work: float,
-             cap_ms: float, min_samples: int = 2) -> int:
+    def search(ids: list[int], prior: int, sample: object, evaluate: object, work: float,
+               cap_ms: float, min_samples: int = 2) -> Search:
         works.append(work)
         assert cap_ms == max(4 * want, 200.0)
-        return real_pimc(ids, prior, sample, evaluate, work, cap_ms,  # type: ignore[arg-type]
-                         min_samples)
+        return real_search(ids, prior, sample, evaluate, work, cap_ms,  # type: ignore[arg-type]
+                           min_samples)
 
-    monkeypatch.setattr(hard, "pimc", pimc)
+    monkeypatch.setattr(hard, "search", search)
     action = hard.HardCourtBot("court-piece", seed=1, budget_ms=given).act(view)
     assert action in view["legal_actions"]  # type: ignore[operator]
     assert works == [want * hard.STEPS_PER_MS["court-piece"]]
+
+
+def test_the_search_gives_every_candidates_score_and_the_same_choice() -> None:
+    """``search`` is ``pimc`` with each candidate's mean score over its samples: the same
+    samples give the same choice, and a candidate the race dropped has fewer samples."""
+    def run(f: Any) -> Any:
+        rng = random.Random(5)
+        truth = {0: 0.2, 1: 0.8, 2: 0.45, 3: 0.1}
+
+        def sample() -> tuple[int, float, float]:
+            return rng.randrange(1000), 1.0, 10.0
+
+        def evaluate(st: int, a: int) -> tuple[float, int]:
+            return (1.0 if random.Random(st * 7 + a).random() < truth[a] else 0.0), 5
+
+        return f([0, 1, 2, 3], 0, sample, evaluate, 4000.0, 10_000.0)
+
+    found = run(search)
+    assert isinstance(found, Search) and found.choice == run(pimc) == 1
+    assert set(found.means) == {0, 1, 2, 3} and found.prior == 0
+    assert found.samples[3] < found.samples[1]  # dropped early
+    assert abs(found.means[1] - 0.8) < 0.15 and found.means[3] < 0.3
+
+
+@pytest.mark.parametrize("game", ["court-piece-2p", "goat"])
+def test_the_hard_bot_keeps_its_last_search_for_the_review(game: str) -> None:
+    m = new_match(game, None, seed=4, first_seat=0)
+    easy = [make_bot(game, "easy", seed=s) for s in range(m.num_seats)]
+    bot = make_bot(game, "hard", seed=2)
+    searched = 0
+    for _ in range(40):
+        if m.is_over():
+            break
+        s = m.actors()[0]
+        view = m.view(s)
+        action = bot.act(view)
+        scores = bot.last_scores()  # type: ignore[attr-defined]
+        if scores is not None:
+            searched += 1
+            assert (action or "") in scores  # "": a molodka declined out of turn
+            assert set(scores) - {""} <= set(view["legal_actions"])
+            assert all(n > 0 for _, n in scores.values())
+        m.apply(s, easy[s].act(view) or action)
+    assert searched >= 3

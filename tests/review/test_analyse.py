@@ -188,3 +188,27 @@ def test_a_coat_the_solver_cannot_settle_in_time_still_gets_a_verdict_on_tricks(
         value=0, best=(), exact=False, nodes=1)
     o = open_part(d, 1, solver)
     assert o.verdict == "best" and o.coat_before is None and "coat" in (o.note or "")
+
+
+
+def test_with_only_what_the_player_knew_says_how_much_better_hard_scored() -> None:
+    """Where hard searched, its candidates' mean scores over its samples are given, and for a
+    play other than hard's, how much better hard's choice scored than that play."""
+    d = deal_of("court-piece-2p", 5)
+    seen = [(s, analyse.known_part(d, s.index)) for s in d.steps if s.trick > 0]
+    searched = [(s, k) for s, k in seen if k.scores is not None]
+    assert searched
+    for s, k in searched:
+        assert k.bot in k.scores and k.samples is not None and k.samples > 0
+        legal = {d.positions[s.index].state.action_text(a)
+                 for a in d.positions[s.index].state.legal_ids(s.seat)}
+        assert set(k.scores) <= legal
+    differ = [(s, k) for s, k in searched if not k.matched and k.gain is not None]
+    assert differ, "no play in this deal where hard searched and chose otherwise"
+    for s, k in differ:
+        assert k.scores is not None and k.bot is not None
+        assert k.gain == pytest.approx(k.scores[k.bot] - k.scores[s.action])
+    j = differ[0][1].as_json()
+    assert set(j) >= {"hard", "matched", "scores", "samples", "gain"}
+    same = [k for _, k in searched if k.matched]
+    assert all(k.gain is None for k in same)

@@ -106,6 +106,10 @@ def test_json_has_an_entry_per_action_with_its_analysis(tmp_path: Path) -> None:
         assert entry["seat"] == a["seat"] and entry["action"] == a["action"]
         assert entry["known"]["hard"] is not None
         assert isinstance(entry["known"]["matched"], bool)
+    # with only what the player knew: hard's candidates scored over its samples
+    searched = [e["known"] for e in d["actions"] if "scores" in e["known"]]
+    assert searched and all(k["hard"] in k["scores"] and k["samples"] > 0 for k in searched)
+    assert all(k["gain"] is None for k in searched if k["matched"])
     assert d["actions"][0]["trick"] == 0 and d["actions"][1]["trick"] == 1
     assert [s["seat"] for s in d["seats"]] == [0, 1]
     assert sum(s["actions"] for s in d["seats"]) == len(actions)

@@ -208,6 +208,27 @@ def test_single_sar_played_out_agrees_with_dds_on_longer_endgames() -> None:
     check_dds(range(12, 36), 8)
 
 
+def load_bench_solver() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "bench" / "solver.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.skipif(not dd.available(), reason="the DDS library did not load")
+def test_every_position_of_a_few_random_deals_agrees_with_dds() -> None:
+    """Every position (mid-trick ones too) of three random single-sar deals from six tricks
+    left on: the tricks the mover's side takes after each legal card, by the solver and by
+    DDS (``bench/solver.py --dds-compare`` runs the same on more deals)."""
+    bench = load_bench_solver()
+    compared, cards, unsettled, wrong = bench.dds_compare(range(3), 6, 30.0, dd)
+    assert wrong == []
+    assert unsettled == 0 and compared >= 40 and cards > compared
+    positions = [p for seed in range(3) for p in bench.single_sar_positions(seed, 6)]
+    assert len(positions) == compared and any(p.trick for p in positions)
+
+
 @pytest.mark.parametrize(("game", "options"), GAMES)
 def test_the_table_kept_between_calls_changes_no_answer(game: str,
                                                         options: dict[str, Any]) -> None:

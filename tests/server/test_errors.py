@@ -16,6 +16,8 @@ from taash.server.errors import DomainError, error_of
 
 EXPECTED = {
     errors.BadRequest: (400, "bad_request"),
+    errors.NoEmail: (400, "no_email"),
+    errors.PasskeyRefused: (400, "passkey_refused"),
     errors.Unauthorized: (401, "unauthorized"),
     errors.Forbidden: (403, "forbidden"),
     errors.CrossSite: (403, "cross_site"),

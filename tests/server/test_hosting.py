@@ -6,6 +6,7 @@ gone (while `/api/health` still answers)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 import subprocess
@@ -143,3 +144,32 @@ def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) ->
             assert ("; secure" in cookie) is secure, cookie
         finally:
             srv.stop()
+
+
+def test_json_logs_give_one_object_a_line_and_never_a_token(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    srv = Server(f"sqlite:///{tmp_path / 'j.db'}", "--log-format", "json", "--log-level", "info",
+                 log=log).start()
+    secret = "SEEKRIT-token-in-the-query-0123456789"
+    try:
+        with httpx.Client(base_url=srv.base, timeout=5) as http:
+            ok = http.get("/api/health")
+            refused = http.get(f"/api/tables/nosuch/view?token={secret}",
+                               headers={"Authorization": f"Bearer {secret}"})
+            assert refused.status_code in (401, 404)
+            made = http.post("/api/tables", json={"game": "court-piece-2p",
+                                                  "seats": [{"type": "human"}] * 2})
+            assert made.status_code == 201
+    finally:
+        srv.stop()
+    text = log.read_text()
+    assert secret not in text
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]  # each is JSON
+    requests = {r["request_id"]: r for r in lines if r.get("logger") == "taash.access"}
+    for answer, path in ((ok, "/api/health"), (refused, "/api/tables/nosuch/view"),
+                         (made, "/api/tables")):
+        line = requests[answer.headers["x-request-id"]]
+        assert line["path"] == path and line["status"] == answer.status_code
+        assert line["method"] in ("GET", "POST") and line["ms"] >= 0
+        assert line["client"] == "127.0.0.1" and line["level"] == "info"
+    assert any(r.get("logger", "").startswith("uvicorn") for r in lines)  # uvicorn's too

@@ -147,7 +147,7 @@ def test_guest_tables_merge_only_when_asked(browsers: Any) -> None:
     merged_table = merged.create(seats=bot)["id"]
     r = merged.send("POST", "/api/link", {"code": make_code(desk)["code"], "merge": True})
     assert r.status_code == 200 and r.json() | {"player": None, "session": None} == {
-        "player": None, "session": None, "guest_tables": 1, "merged": True}
+        "player": None, "session": None, "guest_tables": 1, "merged": True, "refused": []}
     ids = {m["id"] for m in desk.http.get("/api/me/tables").json()}
     assert ids == {ours, merged_table} and kept_table not in ids
     view = desk.http.get(f"/api/tables/{merged_table}/view")
@@ -188,3 +188,17 @@ def test_tries_at_a_code_are_rate_limited_per_address(tmp_path: Path) -> None:
         desk.close()
         phone.close()
         srv.stop()
+
+
+def test_a_table_both_sit_at_stays_the_guests(browsers: Any) -> None:
+    desk, phone = browsers(), browsers()
+    t = desk.create(seats=[{"type": "human"}, {"type": "human"}])
+    invite = next(s["token"] for s in t["seats"] if s["seat"] == 1)
+    r = phone.send("POST", f"/api/tables/{t['id']}/claim",
+                   headers={"Authorization": f"Bearer {invite}"})
+    assert r.status_code == 200, r.text
+    r = phone.send("POST", "/api/link", {"code": make_code(desk)["code"], "merge": True})
+    assert r.status_code == 200 and r.json()["refused"] == [t["id"]]
+    # the player keeps their one seat there; the guest's stays the guest's
+    assert [(m["id"], m["seat"]) for m in desk.http.get("/api/me/tables").json()] == [
+        (t["id"], 0)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,10 +91,13 @@ def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> None:
             moves += 1
         wrong = 1 - views[0]["to_move"] if views[0]["to_move"] in (0, 1) else 0
         assert api.act(t["id"], toks[wrong], "play:AS").status_code in (400, 409)
-        bots = api.create("goat", {"target": 1}, [{"type": "human"}, {"type": "bot"},
-                                                  {"type": "bot"}, {"type": "bot"}])
-        api.wait_for(bots["id"], tokens_of(bots)[0],
-                     lambda v: v["to_move"] == 0 or v["over"], timeout=20)
+        # a table of bots only: its bots must think, whoever deals first
+        bots = api.create("goat", {"target": 1}, [{"type": "bot"}] * 4, live=True,
+                          bot_delay_ms=0)
+        deadline = time.monotonic() + 30
+        while api.public(bots["id"])["version"] < 3:
+            assert time.monotonic() < deadline, "the bots did not play"
+            time.sleep(0.05)
     finally:
         api.close()
     after = scrape(srv.base)

@@ -88,6 +88,7 @@ def test_your_turn_then_a_reminder(notifying: Server, smtp: tuple[Inbox, int],
                                    hooks: str) -> None:
     inbox = smtp[0]
     api = Api(notifying.base)
+    assert api.http.get("/api/health").json() == {"ok": True, "email": True}
     t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=1)
     tid, tokens = t["id"], tokens_of(t)
     r = api.http.put(f"/api/tables/{tid}/notify", headers=api.auth(tokens[0]),

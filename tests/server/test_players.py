@@ -90,7 +90,10 @@ def test_first_visit_makes_a_guest_once_with_a_safe_cookie(browsers: Any) -> Non
     me = b.me()
     assert NAME.match(me["name"]), me
     assert me["language"] == "en" and me["sign_in_methods"] == []
-    assert set(me) == {"id", "name", "language", "created", "sign_in_methods"}
+    assert me["guest"] is True and me["email_available"] is False  # this server sends none
+    assert me["guest_tables_waiting"] == 0
+    assert set(me) == {"id", "name", "language", "created", "sign_in_methods", "guest",
+                       "email_available", "guest_tables_waiting"}
     # the same browser again, on any page: the same player, the cookie sent again (sliding)
     b.http.get("/t/whatever")
     again = b.first_visit()

@@ -4,6 +4,7 @@ progress, and the app's rate limit (429) without a server process."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import httpx
@@ -107,7 +108,7 @@ def test_fork_keeps_dealing() -> None:
 def test_rate_limit_answers_429(tmp_path: Path) -> None:
     async def go() -> list[int]:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'u.db'}", rate_limit=2,
-                            rate_burst=3, sweep_s=60)
+                            rate_burst=3, address_rate_factor=1, sweep_s=60)
         store = Store(settings.resolved_db_url())
         await store.migrate()
         hub = Hub(settings, store)
@@ -241,7 +242,8 @@ def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
     asyncio.run(go())
 
 
-def test_an_unexpected_error_is_json_without_a_traceback(tmp_path: Path) -> None:
+def test_an_unexpected_error_is_json_without_a_traceback(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async def go() -> httpx.Response:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'e.db'}", sweep_s=60)
         store = Store(settings.resolved_db_url())
@@ -261,8 +263,16 @@ def test_an_unexpected_error_is_json_without_a_traceback(tmp_path: Path) -> None
             await hub.close()
             await store.close()
 
+    caplog.set_level(logging.INFO)
     r = asyncio.run(go())
     assert r.status_code == 500
+    rid = r.headers["x-request-id"]
+    assert len(rid) == 16
     assert r.json() == {"error": {"code": "internal", "rule": None,
-                                  "message": "internal error; it has been logged"}}
+                                  "message": f"internal error {rid}; it has been logged"},
+                        "request_id": rid}
     assert "fell over" not in r.text and "Traceback" not in r.text
+    # one line in the log, with the request id, and no traceback
+    errors = [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
+    assert len(errors) == 1 and rid in errors[0].getMessage()
+    assert errors[0].exc_info is None and "\n" not in errors[0].getMessage()

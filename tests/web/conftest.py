@@ -53,11 +53,14 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    """new_page("phone" | "desktop", base_url) -> a page in a fresh context (own storage)."""
+    """new_page("phone" | "desktop", base_url) -> a page in a fresh context (own storage).
+    The page's service worker is blocked unless `sw` asks for it: requests it serves would
+    pass by the tests' own answers (page.route)."""
     contexts: list[Any] = []
 
-    def make(kind: str, base_url: str, fast: bool = True) -> Any:
-        ctx = browser.new_context(base_url=base_url, **(PHONE if kind == "phone" else DESKTOP))
+    def make(kind: str, base_url: str, fast: bool = True, sw: bool = False) -> Any:
+        ctx = browser.new_context(base_url=base_url, **(PHONE if kind == "phone" else DESKTOP),
+                                  service_workers="allow" if sw else "block")
         ctx.set_default_timeout(15_000)
         if fast:
             ctx.add_init_script(FAST)

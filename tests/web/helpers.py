@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,10 @@ def free_port() -> int:
 class Server:
     """``python -m taash serve`` on 127.0.0.1 with a SQLite file; restartable on its port."""
 
-    def __init__(self, db: Path, log: Path | None = None) -> None:
+    def __init__(self, db: Path, log: Path | None = None, args: Sequence[str] = ()) -> None:
         self.db = db
         self.log = log
+        self.args = list(args)  # more `taash serve` options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -44,7 +46,8 @@ class Server:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "taash", "serve", "--host", "127.0.0.1", "--port",
-             str(self.port), "--db", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0"],
+             str(self.port), "--db", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0",
+             *self.args],
             stdout=out, stderr=out, env=env, cwd=ROOT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -61,3 +61,25 @@ def test_a_tampered_secret_gets_a_warning(server: Server, new_page: Any) -> None
     assert line.locator(".fair-text").inner_text() == (
         "fair: WARNING, the revealed secret does not match the commitment shown before the deal")
     assert page.js_errors == []
+
+
+def test_the_creators_seed_deals_the_first_deal_and_the_page_checks_it(
+        server: Server, new_page: Any) -> None:
+    """The home screen sends a seed of its own with the new table (POST /api/tables `seed`):
+    the first deal, dealt at creation, is dealt with it, and the page's check looks for it."""
+    page = new_page("desktop", server.base)
+    created: list[Any] = []
+    page.on("request", lambda r: created.append(json.loads(r.post_data or "{}"))
+            if r.url.endswith("/api/tables") and r.method == "POST" else None)
+    start_against_bots(page, "court-piece-2p")  # one deal: only the creator's seed counts
+    assert len(created) == 1 and len(created[0]["seed"]) == 32
+    seed = created[0]["seed"]
+    play_to_end([page])
+    line = finished_fair_line(page)
+    assert line.get_attribute("data-state") == "ok"
+    assert line.locator(".fair-text").inner_text() == (
+        "fair: checked (the deck follows from the server's secret and your seed)")
+    tid = page.url.split("/t/")[1].split("?")[0]
+    rec = page.request.get(f"{server.base}/api/tables/{tid}/record").json()
+    assert rec["deals"][0]["fair"]["seeds"][0] == seed
+    assert page.js_errors == []

@@ -15,6 +15,7 @@ from tests.web.helpers import (
     Server,
     attr,
     call,
+    create_table,
     seat_token,
     serve_fixed,
     state_where,
@@ -184,6 +185,8 @@ def test_a_four_card_goat_trick_is_readable(new_page: Any, server: Server, size:
     sockets[0].send(json.dumps({"type": "event", "version": 8, "view": m.view(seat),
                                 "events": [{"type": "trick", "winner": winner}]}))
     page.wait_for_selector("main.table[data-version='8'] .trick.done")
+    # (the last pass flies in from its seat first: looked at where it lands)
+    page.wait_for_function("() => !document.querySelector('.trick .flying')")
     got = page.evaluate(READABLE)
     assert got["plays"] == 4 and got["cards"] == 16 and got["problems"] == [], got
     assert page.js_errors == []
@@ -543,22 +546,93 @@ def test_double_sar_says_who_collects_and_why_an_ace_did_not(new_page: Any, serv
     assert page.js_errors == []
 
 
-# -- 5. smaller: no e-mail notices at a table of bots only ------------------------------------
-def test_no_email_notices_at_a_table_of_bots_only(new_page: Any, server: Server) -> None:
+# -- 5. smaller: e-mail notices only where they can come ---------------------------------------
+@pytest.fixture(scope="module")
+def mailing(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A server with an SMTP server set up (nothing is sent here: only the page's offer and the
+    saving are looked at)."""
+    folder = tmp_path_factory.mktemp("taash-mail")
+    srv = Server(folder / "m.db", log=folder / "server.log",
+                 args=("--smtp", "smtp://127.0.0.1:9?from=taash@test.example")).start()
+    yield srv
+    srv.stop()
+
+
+def open_menu(page: Any) -> Any:
+    page.locator("[data-action='menu']").tap()
+    return page.locator("dialog[data-dialog='menu']").wait_for()
+
+
+def test_email_notices_only_where_they_can_come(new_page: Any, server: Server,
+                                                mailing: Server) -> None:
+    # A table of bots only: no other player's move to tell of, even where e-mail goes out.
     m, seat = goat_state("answer")
-    page = new_page("phone", server.base)
+    page = new_page("phone", mailing.base)
     serve_fixed(page, "goat", m.view(seat), [])
     page.goto(f"/t/f?seat={seat}&token=x")
     page.wait_for_selector("main.table[data-version='7']")
-    page.locator("[data-action='menu']").tap()
-    page.locator("dialog[data-dialog='menu']").wait_for()
+    open_menu(page)
     assert page.locator("[data-field='notify-email']").count() == 0
-    # At a table with a friend, they are offered.
+    # A friend's table on a server with no SMTP: nothing offered (nor "saved")...
+    page = new_page("phone", server.base)
     tid, tokens = two_player_friends(server)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2']")
-    page.locator("[data-action='menu']").tap()
-    page.locator("dialog[data-dialog='menu'] [data-field='notify-email']").wait_for()
+    open_menu(page)
+    page.locator("dialog[data-dialog='menu'] [data-action='close']").wait_for()
+    assert page.locator("[data-field='notify-email']").count() == 0
+    # ... and where e-mail goes out, offered and saved.
+    page = new_page("phone", mailing.base)
+    tid, tokens = two_player_friends(mailing)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2']")
+    open_menu(page)
+    page.locator("[data-field='notify-email']").fill("zara@test.example")
+    page.locator("[data-action='notify']").tap()
+    page.locator("[data-toast]", has_text="email you").wait_for()
+    assert page.js_errors == []
+
+
+# -- 5. smaller: a friend's chosen name goes with an invite -----------------------------------
+def test_a_friends_chosen_name_goes_with_the_invite(new_page: Any, server: Server) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 3})
+    invite = next(s for s in t["seats"] if s["seat"] == 1)["url"]
+    page = new_page("phone", server.base)
+    # the name chosen in this browser before it had a player (or while the server was away)
+    page.add_init_script("""if (!sessionStorage.getItem('named')) {
+      sessionStorage.setItem('named', '1'); localStorage.setItem('taash.name', 'Asha'); }""")
+    page.goto(invite)
+    page.wait_for_selector("main.table[data-version]")
+    seats = call(server.base, "GET", f"/api/tables/{t['id']}")["table"]["seats"]
+    assert seats[1]["name"] == "Asha"
+    assert page.js_errors == []
+
+
+# -- 5. smaller: the ace rule only with double sar; the session's number in words ---------------
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_ace_rule_box_and_the_session_number(new_page: Any, server: Server,
+                                                 lang: str) -> None:
+    words = json.loads((ROOT / "src" / "taash" / "web" / "i18n" / f"{lang}.json").read_text(
+        encoding="utf-8"))
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.goto("/")
+    page.locator("[data-game-choice='court-piece']").tap()
+    page.locator(".options-box summary").tap()
+    ace = page.locator("[data-option='ace_rule']")
+    number = page.locator("label:has([data-option='session_n'])")
+    assert ace.is_disabled() and not ace.is_checked()
+    assert number.locator("span").inner_text() == words["opt_session_n_coats"]
+    page.locator("[data-option='sar']").select_option("double")
+    assert ace.is_enabled()
+    ace.check()
+    page.locator("[data-option='sar']").select_option("single")
+    assert ace.is_disabled() and not ace.is_checked()
+    page.locator("[data-option='session_end']").select_option("deals")
+    assert number.locator("span").inner_text() == words["opt_session_n_deals"]
+    page.locator("[data-option='session_end']").select_option("open")
+    assert number.is_hidden()
     assert page.js_errors == []
 
 

@@ -34,8 +34,8 @@ from taash.bots.hard_goat import HardGoatBot as HardGoatBot
 from taash.bots.infer import CourtChain
 from taash.bots.pimc import DEFAULT_BUDGET_MS as DEFAULT_BUDGET_MS
 from taash.bots.pimc import STEPS_PER_MS as STEPS_PER_MS
+from taash.bots.pimc import Search, search
 from taash.bots.pimc import choose_best as choose_best
-from taash.bots.pimc import pimc
 from taash.bots.sampling import CourtInfo, CourtSampler
 from taash.cards import SUITS, card_list
 from taash.games.court_piece import CourtPiece
@@ -192,8 +192,11 @@ class HardCourtBot:
         self.budget_ms = None if budget_ms is None else float(budget_ms)
         # Where the posterior chain ended at this seat's last decision, to carry on from.
         self.memory: tuple[DealKey, list[int]] | None = None
+        # the last decision's search (None: decided without one), for the deal review
+        self.last_search: Search | None = None
 
     def act(self, view: Mapping[str, Json]) -> str | None:
+        self.last_search = None
         legal: list[str] = view.get("legal_actions") or []
         if not legal or not must_move(view):
             return None
@@ -258,8 +261,17 @@ class HardCourtBot:
             spent[0] = chain.work
             return sampler.state_for(hands, rng), 1.0, cost + 30.0
 
-        return pimc(ids, prior, sample, evaluate, budget * STEPS_PER_MS[self.game_id],
-                    max(4 * budget, 200.0))
+        found = search(ids, prior, sample, evaluate, budget * STEPS_PER_MS[self.game_id],
+                       max(4 * budget, 200.0))
+        self.last_search = found
+        return found.choice
+
+    def last_scores(self) -> dict[str, tuple[float, int]] | None:
+        """The last decision's candidates as actions: (mean playout score, samples)."""
+        if self.last_search is None:
+            return None
+        return {ACTION_TEXT[a]: (m, self.last_search.samples[a])
+                for a, m in self.last_search.means.items()}
 
     def chain(self, sampler: CourtSampler) -> CourtChain:
         """A posterior sampler for this decision, started where this seat's last one in the

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from taash.bots import goat as gt
 from taash.bots.base import Json, must_move
-from taash.bots.pimc import DEFAULT_BUDGET_MS, STEPS_PER_MS, pimc
+from taash.bots.pimc import DEFAULT_BUDGET_MS, STEPS_PER_MS, Search, search
 from taash.bots.sampling import GoatSampler
 from taash.cards import card_list
 from taash.games.goat import CARDS, CODES, MOLODKA, PASS, SHIFT, Goat, defeat_points
@@ -125,8 +125,19 @@ class HardGoatBot:
         self.rng = random.Random(seed)
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else float(budget_ms)
         self.cap_ms = max(4 * self.budget_ms, 200.0)
+        # the last decision's search (None: decided without one), for the deal review
+        self.last_search: Search | None = None
+
+    def last_scores(self) -> dict[str, tuple[float, int]] | None:
+        """The last decision's candidates as actions (None: declining a molodka out of
+        turn): (mean playout score, samples)."""
+        if self.last_search is None:
+            return None
+        return {("" if a < 0 else gt.action_text(a)): (m, self.last_search.samples[a])
+                for a, m in self.last_search.means.items()}
 
     def act(self, view: Mapping[str, Json]) -> str | None:
+        self.last_search = None
         legal_text: list[str] = view.get("legal_actions") or []
         if not legal_text:
             return None
@@ -142,8 +153,9 @@ class HardGoatBot:
             if not mol:
                 return None
             prior = mol[0] if gt.want_molodka(k) else -1
-            best = pimc_goat([mol[0], -1], prior, sampler, self.rng, seat, team, work,
-                             self.cap_ms)
+            self.last_search = pimc_goat([mol[0], -1], prior, sampler, self.rng, seat, team,
+                                         work, self.cap_ms)
+            best = self.last_search.choice
             return gt.action_text(best) if best >= 0 else None
         if len(legal) == 1:
             return legal_text[0]
@@ -151,12 +163,13 @@ class HardGoatBot:
         ids = goat_candidates(k, legal, prior, 12)
         if len(ids) == 1:
             return gt.action_text(ids[0])
-        return gt.action_text(pimc_goat(ids, prior, sampler, self.rng, seat, team, work,
-                                        self.cap_ms))
+        self.last_search = pimc_goat(ids, prior, sampler, self.rng, seat, team, work,
+                                     self.cap_ms)
+        return gt.action_text(self.last_search.choice)
 
 
 def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Random, seat: int,
-              team: int, work: float, cap_ms: float) -> int:
+              team: int, work: float, cap_ms: float) -> Search:
     """PIMC over Goat actions; the id -1 stands for declining an out-of-turn molodka: the
     seat to move plays on by the policy instead.  Deals are rejection-sampled by how well
     the rules of thumb explain the others' play, and played out faithfully."""
@@ -197,7 +210,7 @@ def pimc_goat(ids: list[int], prior: int, sampler: GoatSampler, rng: random.Rand
         assert st is not None
         return st, max(w, 1e-9), GOAT_TRY_COST * GOAT_REJECT_TRIES
 
-    return pimc(ids, prior, sample, evaluate, work, cap_ms)
+    return search(ids, prior, sample, evaluate, work, cap_ms)
 
 
 # Goat deals tried per kept sample, and what a try costs in playout actions.

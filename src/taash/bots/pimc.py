@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 # A sampled state: whatever the game's sampler builds and its evaluation plays out.
@@ -28,6 +29,19 @@ DEFAULT_BUDGET_MS = 200.0
 # Playout actions per millisecond of one reference core (measured with bench/ arena runs):
 # the work budget is budget_ms times this, so the median move stays near or under budget_ms.
 STEPS_PER_MS = {"court-piece": 150.0, "court-piece-2p": 150.0, "goat": 40.0}
+
+
+@dataclass(frozen=True)
+class Search:
+    """What one search found: the ``choice``; for every candidate id its weighted mean
+    playout score (``means``) over the samples it was played out on (``samples``: fewer for
+    a candidate dropped by the race), in the game's score (``hard.cp_score``,
+    ``hard_goat.goat_score``: 1 a won deal, plus a little for the margin)."""
+
+    choice: int
+    prior: int
+    means: dict[int, float]
+    samples: dict[int, int]
 
 
 def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[S, float, float] | None],
@@ -41,6 +55,14 @@ def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[S, float, float]
     returns its score and the actions it took.  Candidates clearly worse than the leader are
     dropped as the samples come in (racing), so the budget goes to the close calls; the
     search stops early when every remaining candidate has scored the same so far."""
+    return search(ids, prior, sample, evaluate, work, cap_ms, min_samples).choice
+
+
+def search(ids: list[int], prior: int, sample: Callable[[], tuple[S, float, float] | None],
+           evaluate: Callable[[S, int], tuple[float, int]], work: float, cap_ms: float,
+           min_samples: int = 2) -> Search:
+    """``pimc``'s search, with every candidate's mean score over its samples (``Search``):
+    the same samples, the same choice; the means are summed once, after the search."""
     scores: list[list[float]] = [[] for _ in ids]
     weights: list[float] = []
     alive = list(range(len(ids)))
@@ -53,7 +75,7 @@ def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[S, float, float]
             done += 30
             fails += 1
             if fails > 10 and samples == 0:
-                return prior
+                return Search(prior, prior, {}, {})
         else:
             st, w, cost = got
             done += cost
@@ -73,8 +95,19 @@ def pimc(ids: list[int], prior: int, sample: Callable[[], tuple[S, float, float]
                                        (time.perf_counter() - t0) * 1000 >= cap_ms):
             break
     if len(alive) == 1:
-        return ids[alive[0]]
-    return choose_best([ids[i] for i in alive], prior, [scores[i] for i in alive], weights)
+        choice = ids[alive[0]]
+    else:
+        choice = choose_best([ids[i] for i in alive], prior, [scores[i] for i in alive],
+                             weights)
+    means: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for i, a in enumerate(ids):
+        ws = weights[:len(scores[i])]
+        tw = sum(ws)
+        if scores[i] and tw > 0:
+            means[a] = sum(w * x for w, x in zip(ws, scores[i], strict=True)) / tw
+            counts[a] = len(scores[i])
+    return Search(choice, prior, means, counts)
 
 
 # Racing: from this many samples on, a candidate more than Z_DROP standard errors (paired)

@@ -161,9 +161,11 @@ def is_int(v: object) -> TypeGuard[int]:
 
 
 def check_options(game: str, given: object, defaults: Mapping[str, Json],
-                  checks: Mapping[str, Check]) -> dict[str, Json]:
+                  checks: Mapping[str, Check],
+                  bounds: Mapping[str, Check] | None = None) -> dict[str, Json]:
     """Options merged over defaults; each given value is checked by ``checks[name](value)``,
-    which returns an error text or None."""
+    which returns an error text or None, and then, if given, by ``bounds[name](value)``
+    (RULES.md "Option bounds": what a table accepts, where a record accepts any size)."""
     if given is None:
         given = {}
     if not isinstance(given, dict):
@@ -174,6 +176,8 @@ def check_options(game: str, given: object, defaults: Mapping[str, Json],
             known = ", ".join(defaults)
             raise OptionError(f"unknown option {k!r} for {game} (options: {known})")
         problem = checks[k](v)
+        if not problem and bounds is not None and k in bounds:
+            problem = bounds[k](v)
         if problem:
             raise OptionError(f"option {k}: {problem}")
         out[k] = v
@@ -182,6 +186,13 @@ def check_options(game: str, given: object, defaults: Mapping[str, Json],
 
 def positive_int(v: object) -> str | None:
     return None if is_int(v) and v >= 1 else "must be an integer of at least 1"
+
+
+def at_most(bound: int) -> Check:
+    """A bound on an integer option already checked (RULES.md "Option bounds")."""
+    def check(v: object) -> str | None:
+        return None if is_int(v) and v <= bound else f"must be at most {bound} at a table"
+    return check
 
 
 def one_of(*values: object) -> Check:
@@ -298,7 +309,7 @@ class GameClass(Protocol):
     def __call__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None, /) -> MatchState: ...
     def pack(self) -> Pack: ...
-    def check_options(self, options: object) -> dict[str, Json]: ...
+    def check_options(self, options: object, *, bounded: bool = False) -> dict[str, Json]: ...
     def new_match(self, options: object = None, *, seed: int | None = None,
                   rng: random.Random | None = None, deal: bool = True,
                   first_seat: int | None = None) -> MatchState: ...
@@ -318,16 +329,21 @@ class MatchBase:
     seat_word: ClassVar[str] = "dealer"
     DEFAULTS: ClassVar[Mapping[str, Json]] = {}
     CHECKS: ClassVar[Mapping[str, Check]] = {}
+    #: upper bounds a table (the server's, the terminal's) puts on options; records take any
+    BOUNDS: ClassVar[Mapping[str, Check]] = {}
 
     def __init__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None) -> None:
         raise NotImplementedError
 
     @classmethod
-    def check_options(cls, options: object) -> dict[str, Json]:
+    def check_options(cls, options: object, *, bounded: bool = False) -> dict[str, Json]:
         """The options of a new match: ``options`` (an object or None) over the defaults;
-        OptionError naming the option and what it must be."""
-        return check_options(cls.game_id, options, cls.DEFAULTS, cls.CHECKS)
+        OptionError naming the option and what it must be.  ``bounded``: also within
+        ``BOUNDS`` (RULES.md "Option bounds"), for a table to be played rather than a record
+        read."""
+        return check_options(cls.game_id, options, cls.DEFAULTS, cls.CHECKS,
+                             cls.BOUNDS if bounded else None)
 
     @classmethod
     def new_match(cls, options: object = None, *, seed: int | None = None,

@@ -38,6 +38,20 @@ def _session_end(v: object) -> str | None:
 
 CHECKS: dict[str, Check] = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
           "trump_rule": one_of("free", "most-held"), "session_end": _session_end}
+MAX_SESSION = {"coats": 50, "deals": 500}  # RULES.md "Option bounds"
+
+
+def _session_bound(v: object) -> str | None:
+    if v is None:  # no end: the table plays until its players leave (each deal is a record)
+        return None
+    assert isinstance(v, dict)
+    (kind, n), = v.items()
+    if is_int(n) and n <= MAX_SESSION[kind]:
+        return None
+    return f'{{"{kind}": N}} must have N at most {MAX_SESSION[kind]} at a table'
+
+
+BOUNDS: dict[str, Check] = {"session_end": _session_bound}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +102,7 @@ class CourtPiece(TrickMatch):
     seat_word: ClassVar[str] = "dealer"
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
+    BOUNDS: ClassVar[dict[str, Check]] = BOUNDS
 
     __slots__ = ("double", "ace_rule", "most_held_rule", "next_dealer", "deals_won", "coats",
                  "_over", "_winner")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from taash.games.base import Check, Json, Outcome, positive_int
+from taash.games.base import Check, Json, Outcome, at_most, positive_int
 from taash.games.tricks import CALL, PLAY, TrickMatch, TrickPlay
 from taash.games.types import (
     CourtPiece2PDeal,
@@ -22,6 +22,7 @@ from taash.games.types import (
 
 DEFAULTS: dict[str, Json] = {"target": 5}
 CHECKS: dict[str, Check] = {"target": positive_int}
+BOUNDS: dict[str, Check] = {"target": at_most(100)}  # RULES.md "Option bounds"
 OUT_OF_PLAY = tuple(range(26, 52))
 
 
@@ -34,6 +35,7 @@ class CourtPiece2P(TrickMatch):
     seat_word: ClassVar[str] = "caller"
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
+    BOUNDS: ClassVar[dict[str, Check]] = BOUNDS
 
     __slots__ = ("next_caller", "points", "_over", "_winner")
     _results: tuple[CourtPiece2PDeal, ...]

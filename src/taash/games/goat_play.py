@@ -24,7 +24,10 @@ from taash.games.base import (
 )
 from taash.games.goat_rules import (
     BEAT,
+    BEAT_ID,
     BEATEN,
+    BEATERS,
+    BOUNDS,
     CARDS,
     CHECKS,
     CODES,
@@ -34,7 +37,7 @@ from taash.games.goat_rules import (
     MOLODKA,
     OVER,
     PACK,
-    PASS,
+    PASS_ID,
     PLAY,
     SHIFT,
     STOCK,
@@ -76,6 +79,7 @@ class GoatPlay(MatchBase):
     seat_word: ClassVar[str] = "dealer"
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
+    BOUNDS: ClassVar[dict[str, Check]] = BOUNDS
 
     __slots__ = (
         "options", "rng", "first_seat", "phase", "dealer", "deck", "trump", "trump_card",
@@ -205,8 +209,9 @@ class GoatPlay(MatchBase):
         # seats holding a molodka (GT-8) as the trick starts: a hand only loses cards until
         # the trick ends (a molodka's return ends every other molodka), so this holds for it
         mol = 0
-        for s, h in enumerate(self.hands):
-            if h.bit_count() == 4 and is_molodka(h):
+        for s, h in enumerate(self.hands):  # four cards whose lowest and highest share a suit
+            if h.bit_count() == 4 and SUIT_OF[(h & -h).bit_length() - 1] == \
+                    SUIT_OF[h.bit_length() - 1]:
                 mol |= 1 << s
         self._molodkas = mol
 
@@ -242,18 +247,33 @@ class GoatPlay(MatchBase):
             if not self.plays:
                 out.extend(_leads(hand))
             elif self.k == 1:  # one card: it beats the top card or it does not
-                top, beaten = self.top, BEATEN[self.trump]
-                for sub in _answers(hand, 1):
-                    out.append(PASS << SHIFT | sub)
-                    if beaten[sub.bit_length() - 1] & top:
-                        out.append(BEAT << SHIFT | sub)
+                beaters = BEATERS[self.trump][self.top.bit_length() - 1]
+                h = hand
+                while h:
+                    low = h & -h
+                    h ^= low
+                    out.append(PASS_ID | low)
+                    if low & beaters:
+                        out.append(BEAT_ID | low)
+            elif self.k == 2:  # two cards beat two when each beats one of them
+                top = self.top
+                lo = top & -top
+                by_card = BEATERS[self.trump]
+                b_lo = by_card[lo.bit_length() - 1]
+                b_hi = by_card[(top ^ lo).bit_length() - 1]
+                for sub in _answers(hand, 2):
+                    out.append(PASS_ID | sub)
+                    x = sub & -sub
+                    y = sub ^ x
+                    if (x & b_lo and y & b_hi) or (x & b_hi and y & b_lo):
+                        out.append(BEAT_ID | sub)
             else:
                 top, beaten = self.top, BEATEN[self.trump]
                 for sub in _answers(hand, self.k):
-                    out.append(PASS << SHIFT | sub)
+                    out.append(PASS_ID | sub)
                     if _pair(sub, top, beaten):
-                        out.append(BEAT << SHIFT | sub)
-        if self.can_molodka(seat):
+                        out.append(BEAT_ID | sub)
+        if self._molodkas >> seat & 1 and self.can_molodka(seat):
             out.append(MOLODKA << SHIFT | self.hands[seat])
         return out
 
@@ -295,11 +315,15 @@ class GoatPlay(MatchBase):
         self.last_trick = (w, self.plays)
         hands, deck = self.hands, self.deck
         need = 4 - hands[w].bit_count()  # GT-9: draw one at a time from the winner on
-        for _ in range(need):
-            for i in range(4):
-                if self.stock_pos < 36:
-                    hands[(w + i) % 4] |= 1 << deck[self.stock_pos]
-                    self.stock_pos += 1
+        pos = self.stock_pos
+        if need and pos < 36:
+            order = (w, (w + 1) % 4, (w + 2) % 4, (w + 3) % 4)
+            for _ in range(need):
+                for s in order:
+                    if pos < 36:
+                        hands[s] |= 1 << deck[pos]
+                        pos += 1
+            self.stock_pos = pos
         self._new_trick(w)
         if self.stock_pos >= 36 and not any(hands):
             self._end_game(w)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from taash.cards import Pack
-from taash.games.base import Check, Json, one_of, positive_int
+from taash.games.base import Check, Json, at_most, one_of, positive_int
 from taash.games.types import GoatPhase, GoatPlayJson, GoatVerb
 
 PACK = Pack("6789JQKTA")
@@ -36,6 +36,7 @@ STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16
 
 DEFAULTS: dict[str, Json] = {"eggs": "none", "target": 12}
 CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
+BOUNDS: dict[str, Check] = {"target": at_most(120)}  # RULES.md "Option bounds"
 
 
 # the card points of each set of one suit's nine ranks (cards are suit by suit, nine each)
@@ -62,6 +63,12 @@ def beats(x: int, y: int, trump: int) -> bool:
 # BEATEN[trump][x]: the set of cards that card x beats when ``trump`` is trump (GT-6).
 BEATEN = tuple(tuple(sum(1 << y for y in range(36) if beats(x, y, t)) for x in range(36))
                for t in range(4))
+
+
+# BEATERS[trump][y]: the cards that beat card y (the transpose of BEATEN)
+BEATERS = tuple(tuple(sum(1 << x for x in range(36) if beats(x, y, t)) for y in range(36))
+                for t in range(4))
+PASS_ID, BEAT_ID = PASS << SHIFT, BEAT << SHIFT  # an answer's id is one of these | its cards
 
 
 def beats_all(new: int, top: int, trump: int) -> bool:

@@ -48,13 +48,28 @@ RANK: dict[str, int] = {"lost": 0, "drawn": 1, "won": 2}
 @dataclass(frozen=True)
 class Known:
     """With only what the player knew: the ``hard`` bot's action from the seat's view (None:
-    it would not have acted now, an out-of-turn molodka declined) and whether it matched."""
+    it would not have acted now, an out-of-turn molodka declined) and whether it matched.
+    Where ``hard`` searched: ``scores``, each candidate's mean playout score over its samples
+    (``taash.bots.pimc.Search``; 1 is a won deal, plus a little for the margin; "" a molodka
+    declined), ``samples`` (of hard's choice) and ``gain``, how much better hard's choice
+    scored than the player's action (None: the same action, or the player's was not one of
+    the candidates hard searched).  Two answers are equal when hard's choice is: the scores
+    may differ a little where a slow machine's time cap (``taash.bots.pimc``) cut a search
+    short."""
 
     bot: str | None
     matched: bool
+    scores: Mapping[str, float] | None = field(default=None, compare=False)
+    samples: int | None = field(default=None, compare=False)
+    gain: float | None = field(default=None, compare=False)
 
     def as_json(self) -> dict[str, object]:
-        return {"hard": self.bot, "matched": self.matched}
+        out: dict[str, object] = {"hard": self.bot, "matched": self.matched}
+        if self.scores is not None:
+            out.update({"scores": {a: round(v, 4) for a, v in self.scores.items()},
+                        "samples": self.samples,
+                        "gain": None if self.gain is None else round(self.gain, 4)})
+        return out
 
 
 @dataclass(frozen=True)
@@ -153,23 +168,45 @@ def load_solver() -> ModuleType | None:
         return None
 
 
-def hard_choice(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> str | None:
+def hard_search(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS
+                ) -> tuple[str | None, dict[str, tuple[float, int]] | None]:
     """What ``hard`` plays for the seat of action ``step`` from that seat's view just before
-    it (a bot of its own, seeded from the deal and the step)."""
+    it (a bot of its own, seeded from the deal and the step), and its search's candidates:
+    (mean score, samples) each, None where it decided without a search."""
     from taash.bots import make_bot
 
     seat = deal.steps[step].seat
     state = deal.positions[step].state
     bot = make_bot(deal.game, "hard", BOT_SEED * 100_003 + deal.deal * 1009 + step, budget_ms)
-    return bot.act(state.view(seat))
+    choice = bot.act(state.view(seat))
+    scores = getattr(bot, "last_scores", None)
+    return choice, scores() if callable(scores) else None
+
+
+def hard_choice(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> str | None:
+    """What ``hard`` plays for the seat of action ``step`` (see ``hard_search``)."""
+    return hard_search(deal, step, budget_ms)[0]
 
 
 def known_part(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS) -> Known:
     s = deal.steps[step]
-    choice = hard_choice(deal, step, budget_ms)
+    choice, found = hard_search(deal, step, budget_ms)
     state = deal.positions[step].state
-    canon = None if choice is None else state.action_text(state.action_id(s.seat, choice))
-    return Known(canon, canon == s.action)
+
+    def canonical(text: str) -> str:
+        return state.action_text(state.action_id(s.seat, text)) if text else ""
+
+    canon = None if choice is None else canonical(choice)
+    if found is None:
+        return Known(canon, canon == s.action)
+    scores = {canonical(a): v for a, (v, _) in found.items()}
+    samples = {canonical(a): n for a, (_, n) in found.items()}
+    mine = scores.get(s.action)
+    theirs = scores.get(canon or "")
+    gain = None
+    if canon != s.action and mine is not None and theirs is not None:
+        gain = theirs - mine
+    return Known(canon, canon == s.action, scores, samples.get(canon or ""), gain)
 
 
 def so_far(deal: DealReplay, step: int, side: int) -> int:
@@ -299,4 +336,4 @@ def analyse_deal(deal: DealReplay, seats: Iterable[int] | None = None, *,
 
 
 __all__ = ["ActionReview", "BOT_BUDGET_MS", "DealAnalysis", "Known", "Open", "SeatSummary",
-           "analyse_deal", "hard_choice", "load_solver", "open_part"]
+           "analyse_deal", "hard_choice", "hard_search", "load_solver", "open_part"]

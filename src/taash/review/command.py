@@ -301,9 +301,13 @@ class Pages:
                 verb, _, arg = r.known.bot.partition(":")
                 cards = sc.cards([c for c in arg.split(",")]) if verb != "trump" else \
                     Text(sc.suit(arg))
+                gain = ""
+                if r.known.gain is not None:
+                    gain = (f"; its choice scored {r.known.gain:+.2f} against this play over "
+                            f"{r.known.samples} samples (1 = a won deal)")
                 sc.say("      only what the player knew: hard ", f"{verb} ", cards,
                        (" (the same)" if r.known.matched else " (different)",
-                        style_of(r.known.matched)))
+                        style_of(r.known.matched)), gain)
         o = r.open
         if o is None:
             return

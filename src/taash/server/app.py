@@ -8,6 +8,7 @@ core's refusals) to its status; the domain raises them and never knows HTTP.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -30,20 +31,27 @@ from taash.server.errors import (
     Forbidden,
     Full,
     InviteUsed,
+    NoEmail,
     NotFound,
     NotOver,
+    PasskeyRefused,
     RateLimited,
     Stale,
     TooLarge,
     Unauthorized,
     error_of,
 )
-from taash.server.guard import Guard
+from taash.server.friends import add_friend_routes
+from taash.server.guard import Guard, TokenBuckets
 from taash.server.hub import Hub
 from taash.server.live import add_live
 from taash.server.me import add_me_routes, page_player
 from taash.server.me_data import add_me_data_routes
+from taash.server.openapi import documented
+from taash.server.push_routes import add_push_routes
 from taash.server.routes import add_routes
+from taash.server.sign_in_routes import add_sign_in_routes
+from taash.server.social import add_social_routes
 from taash.server.voice import add_voice_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
@@ -52,7 +60,7 @@ log = logging.getLogger("taash.server")
 
 # The HTTP status of each refusal.
 STATUS: dict[type[Exception], int] = {
-    BadRequest: 400, MalformedAction: 400,
+    BadRequest: 400, MalformedAction: 400, NoEmail: 400, PasskeyRefused: 400,
     Unauthorized: 401,
     Forbidden: 403, CrossSite: 403,
     NotFound: 404,
@@ -125,19 +133,29 @@ def create_app(settings: Settings, hub: Hub | None = None,
                                               "application/x-ndjson"))
     if hub is not None:
         app.state.hub = hub
+    # a checked seat's requests, whatever address they come from (the HTTP API's and the live
+    # channel's actions)
+    app.state.seat_buckets = TokenBuckets(settings.rate_limit, settings.rate_burst)
     add_error_handlers(app)
     add_routes(app, settings)
     add_me_routes(app, settings)
     add_me_data_routes(app, settings)
+    add_sign_in_routes(app, settings)
+    add_push_routes(app, settings)
+    add_social_routes(app)
+    add_friend_routes(app, settings)
     add_live(app, settings, status_of)
     add_voice_routes(app, settings)
     add_pages(app, settings)
+    app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app
 
 
 def add_error_handlers(app: FastAPI) -> None:
     async def refused(request: Request, e: Exception) -> Response:
         assert isinstance(e, DomainError | IllegalAction | MalformedAction)
+        if isinstance(e, RateLimited) and e.retry_after is not None:
+            return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
         return refusal(e)
 
     for kind in (DomainError, IllegalAction, MalformedAction):
@@ -166,9 +184,14 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal(request: Request, e: Exception) -> Response:
-        log.error("internal error on %s %s: %r", request.method, request.url.path, e,
-                  exc_info=e)
-        return error_response(500, "internal", "internal error; it has been logged")
+        # one line, no traceback: a fault that repeats per request must not flood the log
+        rid = getattr(request.state, "request_id", None) or "-"
+        log.error("internal error %s on %s %s: %s: %s", rid, request.method, request.url.path,
+                  type(e).__name__, str(e).strip().splitlines()[0][:300] if str(e).strip() else "")
+        return JSONResponse({"error": {"code": "internal", "rule": None,
+                                       "message": f"internal error {rid}; it has been logged"},
+                             "request_id": rid}, status_code=500,
+                            headers={"X-Request-Id": rid})
 
 
 def add_pages(app: FastAPI, settings: Settings) -> None:
@@ -194,8 +217,38 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def table_page(request: Request, table_id: str) -> Response:
         return await index(request)
 
+    @app.get("/review", include_in_schema=False)  # ?table=&deal=: the page reads them
+    async def review_page(request: Request) -> Response:
+        return await index(request)
+
+    @app.get("/p/{player_id}", include_in_schema=False)  # a player's profile
+    async def profile_page(request: Request, player_id: str) -> Response:
+        return await index(request)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page(request: Request) -> Response:
+        return await index(request)
+
+    @app.get("/friend/{code}", include_in_schema=False)  # a friend code's link
+    async def friend_page(request: Request, code: str) -> Response:
+        return await index(request)
+
     @app.get("/link", include_in_schema=False)
     async def link_page(request: Request) -> Response:  # ?code=: the page fills it in
         return await index(request)
+
+    @app.get("/email/{what}", include_in_schema=False)
+    async def email_page(request: Request, what: str) -> Response:  # #secret: the page posts it
+        return await index(request)
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """The page's service worker, at the site's root so that it may serve every page
+        (offline); always asked anew, so a new version is taken at once."""
+        path = web_dir() / "sw.js"
+        if not path.is_file():
+            return error_response(404, "not_found", "nothing at /sw.js")
+        return Response(path.read_bytes(), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

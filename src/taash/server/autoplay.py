@@ -10,16 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from taash.bots import Bot, make_bot
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState
 from taash.server.errors import DomainError, Stale
+from taash.server.pool import DeadlineExceeded
 from taash.server.store import TableRow
 
 if TYPE_CHECKING:
@@ -43,31 +41,6 @@ def hard_move(game: str, seed: int, view: Mapping[str, Json]) -> str | None:
     return None if action is None else str(action)
 
 
-class Thinker:
-    """The hard bot's searches, in worker processes: off the event loop and its GIL."""
-
-    def __init__(self) -> None:
-        self.procs: ProcessPoolExecutor | None = None
-
-    async def think(self, game: str, seed: int, view: Mapping[str, Json]) -> str | None:
-        loop = asyncio.get_running_loop()
-        if self.procs is None:
-            import multiprocessing
-
-            workers = max(1, (os.cpu_count() or 2) - 1)
-            self.procs = ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return await loop.run_in_executor(self.procs, hard_move, game, seed, view)
-        except BrokenProcessPool:
-            self.procs = None
-            return await asyncio.to_thread(hard_move, game, seed, view)
-
-    def close(self) -> None:
-        if self.procs is not None:
-            self.procs.shutdown(wait=False, cancel_futures=True)
-
-
 class Autoplay:
     """One room's bot seats and turn timer."""
 
@@ -78,12 +51,24 @@ class Autoplay:
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.timer_version = -1
+        self.fallbacks = 0  # hard moves that missed their deadline (the easy bot's instead)
 
     def tasks(self) -> list[asyncio.Task[None]]:
         return [t for t in (self.driver, self.timer) if t is not None]
 
     def idle(self) -> bool:
         return all(t.done() for t in self.tasks())
+
+    def active(self) -> bool:
+        """Whether the bots and the turn timer play: someone is connected, or a human moved
+        or was here within the hub's idle time (plus the turn timer's, so a correspondence
+        table's timer still plays for its slow human once).  A table nobody comes to stops
+        rather than play on for no one."""
+        room = self.room
+        idle_after = room.hub.settings.idle_after_s
+        if idle_after <= 0 or room.connected():
+            return True
+        return time.time() - room.human_seen < idle_after + (room.meta.turn_timer_s or 0.0)
 
     def moved_on(self, version: int) -> None:
         """The room reached ``version``: what bots declined before it no longer holds."""
@@ -92,7 +77,7 @@ class Autoplay:
     def kick(self) -> None:
         """Let the bots move if one may, and arm the turn timer."""
         room = self.room
-        if room.hub.closing or room.state.is_over():
+        if room.hub.closing or room.state.is_over() or not self.active():
             return
         if (self.driver is None or self.driver.done()) and any(
                 room.seat_row(s).type == "bot" for s in room.state.actors()):
@@ -113,8 +98,7 @@ class Autoplay:
         done = room.hub.metrics.thinking(level)
         try:
             if level == "hard":  # a search: in another process, off this loop and its GIL
-                seed = room.meta.seed + 1_000_003 * seat + room.version
-                action = await room.hub.thinker.think(room.meta.game, seed, view)
+                action = await self._search(seat, state, view)
             else:  # random and easy answer in well under a millisecond
                 action = self._bot(seat, level).act(view)
         except Exception:
@@ -130,12 +114,30 @@ class Autoplay:
             action = legal[0]  # a seat that must move always moves
         return None if action is None else str(action)
 
+    async def _search(self, seat: int, state: MatchState,
+                      view: Mapping[str, Json]) -> str | None:
+        """The hard bot's move, from the hub's worker pool, by its deadline; past it, the
+        easy bot's (the table never waits longer than the deadline for a search)."""
+        room = self.room
+        hub = room.hub
+        seed = room.meta.seed + 1_000_003 * seat + room.version
+        try:
+            action: str | None = await hub.pool.submit(
+                room.id, hard_move, (room.meta.game, seed, view),
+                hub.pool.clock() + hub.settings.bot_deadline_s)
+            return action
+        except DeadlineExceeded:
+            self.fallbacks += 1
+            log.info("table %s seat %d: the hard bot's search missed its deadline; "
+                     "the easy bot moves", room.id, seat)
+            return self._bot(seat, "easy").act(view)
+
     async def _drive(self) -> None:
         """Let bot seats move, in ``actors()`` order, until no bot wants to."""
         room = self.room
         while not room.hub.closing:
             state, v = room.state, room.version
-            if state.is_over():
+            if state.is_over() or not self.active():
                 return
             moved = changed = False
             for seat in state.actors():
@@ -159,7 +161,7 @@ class Autoplay:
                     self.declined.add((seat, v))
                     continue
                 try:
-                    await room.submit(seat, action, expected=v)
+                    await room.submit(seat, action, expected=v, auto=True)
                     moved = True
                 except Stale:
                     changed = True
@@ -196,10 +198,10 @@ class Autoplay:
     async def _timer(self, version: int, seat: int, delay: float) -> None:
         room = self.room
         await asyncio.sleep(delay)
-        if room.version != version or room.hub.closing:
+        if room.version != version or room.hub.closing or not self.active():
             return
         action = await self.think(seat, room.hub.settings.timer_bot_level, room.state)
         if action is None or room.version != version:
             return
         with contextlib.suppress(DomainError, IllegalAction, MalformedAction):
-            await room.submit(seat, action, expected=version)
+            await room.submit(seat, action, expected=version, auto=True)

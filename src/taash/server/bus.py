@@ -28,6 +28,7 @@ class Bus:
     """The in-process bus: nothing to tell anyone else."""
 
     shared = False  # True: other instances hear what is published
+    live = True  # False: not subscribed now (messages may be missed)
 
     async def check(self) -> None:
         """Raise if the bus cannot be reached (the in-process one always can)."""
@@ -38,6 +39,10 @@ class Bus:
 
     async def publish(self, message: dict[str, Json]) -> None:
         return None
+
+    async def publish_counted(self, message: dict[str, Json]) -> int:
+        """Publish; how many subscribers (this instance's too) it reached, 0 if none."""
+        return 0
 
     async def close(self) -> None:
         return None
@@ -56,6 +61,7 @@ class RedisBus(Bus):
         self.redis: aioredis.Redis = aioredis.from_url(url)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self.live = False
 
     async def check(self) -> None:
         await self.redis.ping()
@@ -65,11 +71,16 @@ class RedisBus(Bus):
         await asyncio.wait_for(self._ready.wait(), 10)
 
     async def _listen(self, handler: Handler) -> None:
+        first = True
         while True:
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as ps:
                     await ps.subscribe(self.channel)
+                    self.live = True
                     self._ready.set()
+                    if not first:  # what was said while away is lost: read the store again
+                        await handler({"k": "rejoined"})
+                    first = False
                     async for msg in ps.listen():
                         if msg.get("type") != "message":
                             continue
@@ -84,6 +95,7 @@ class RedisBus(Bus):
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # Redis went away: try again, the store has everything
+                self.live = False
                 log.warning("event bus: %s; reconnecting", e)
                 await asyncio.sleep(1)
 
@@ -93,7 +105,15 @@ class RedisBus(Bus):
         except Exception as e:  # the action is committed: others catch up from the store
             log.warning("event bus: could not publish: %s", e)
 
+    async def publish_counted(self, message: dict[str, Json]) -> int:
+        try:
+            return int(await self.redis.publish(self.channel, json.dumps(message)))
+        except Exception as e:
+            log.warning("event bus: could not publish: %s", e)
+            return 0
+
     async def close(self) -> None:
+        self.live = False
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -4,11 +4,15 @@ to scale out.  Errors are one line on stderr, never a traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import gc
 import logging
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,6 +24,8 @@ if TYPE_CHECKING:
     from taash.server.hub import Hub
 
 log = logging.getLogger("taash.server")
+
+SHUTDOWN_S = 10.0  # at most this long for each of the hub and the store to close
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -55,7 +61,7 @@ async def open_hub(settings: Settings) -> Hub:
     from taash.server.store import Store
 
     url = settings.resolved_db_url()
-    store = Store(url)
+    store = Store(url, wal_limit=settings.wal_limit)
     try:
         await store.migrate()
     except (OSError, SQLAlchemyError) as e:
@@ -165,11 +171,25 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     shown = f"[{host}]" if ":" in host else host
     if not settings.public_url:
         settings.public_url = f"http://{shown}:{real_port}"
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.WARNING),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from taash.server.logs import set_up
+
+    set_up(log_level, settings.log_format)
 
     class _StoppingServer(uvicorn.Server):
         hub: Hub | None = None
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # SIGTERM (containers, systemd) stops as gently as SIGINT: uvicorn stops accepting
+            # and finishes its requests, then main() closes the hub (the bus hears "gone") and
+            # the store (its writes finished, SQLite's log truncated).  uvicorn would raise the
+            # signal again once it has served, which ends the process before that shutdown
+            # (SIGTERM's default) or in the middle of it (SIGINT's): so it is not raised again,
+            # and a second signal during the shutdown only asks again.
+            if threading.current_thread() is threading.main_thread():
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(sig, self.handle_exit)
+            yield
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             assert self.hub is not None
@@ -186,11 +206,23 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         hub = await open_hub(settings)
         gc.freeze()
         app = create_app(settings, hub=hub)
+        from taash.server.deadline import deadline_protocol
+
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
+                                # JSON: uvicorn's own records go through our handler too
+                                log_config=None if settings.log_format == "json" else
+                                uvicorn.config.LOGGING_CONFIG,
                                 timeout_graceful_shutdown=3, ws_max_size=settings.max_body,
                                 lifespan="on", ws_ping_interval=20, ws_ping_timeout=20,
                                 proxy_headers=True,
-                                forwarded_allow_ips=settings.forwarded_allow_ips or [])
+                                forwarded_allow_ips=settings.forwarded_allow_ips or [],
+                                # slow and idle clients: a deadline on each request head, a
+                                # short keep-alive, a bounded head, and a cap on connections
+                                # (503 past it)
+                                http=deadline_protocol(settings.header_timeout_s),
+                                timeout_keep_alive=max(1, round(settings.keep_alive_s)),
+                                h11_max_incomplete_event_size=16 * 1024,
+                                limit_concurrency=settings.max_connections or None)
         server = _StoppingServer(config)
         server.hub = hub
         where = url.render_as_string(hide_password=True)
@@ -200,8 +232,14 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         try:
             await server.serve(sockets=[sock])
         finally:
-            await hub.close()
-            await hub.store.close()
+            try:  # bounded: a stuck bus or database does not keep the process alive
+                await asyncio.wait_for(hub.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the hub did not close in %s s", SHUTDOWN_S)
+            try:
+                await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
+            except TimeoutError:
+                log.warning("the database did not close in %s s", SHUTDOWN_S)
 
     try:
         asyncio.run(main())
@@ -237,19 +275,36 @@ def register(app: typer.Typer) -> None:
             "--sweep", min=0.05, help="seconds between looks for reminders, stalled bots and "
             "turn timers [env TAASH_SWEEP_INTERVAL, default 30]")] = None,
         rate_limit: Annotated[float | None, typer.Option(
-            "--rate-limit", min=0, help="requests per second per client, 0 for no limit "
-            "[env TAASH_RATE_LIMIT, default 20]")] = None,
+            "--rate-limit", min=0, help="requests per second per seat (4 times as many per "
+            "client address), 0 for no per-client limits [env TAASH_RATE_LIMIT, default 20; "
+            "TAASH_RATE_BURST, default 60; TAASH_LIVE_PER_CLIENT live connections per address, "
+            "default 64]")] = None,
         bot_delay: Annotated[int | None, typer.Option(
             "--bot-delay", min=0, help="default bot delay at live tables, ms "
             "[env TAASH_BOT_DELAY_MS, default 700]")] = None,
+        idle_after: Annotated[float | None, typer.Option(
+            "--idle-after", min=0, help="a table with no one connected and no human move "
+            "for this many seconds stops its bots until someone comes back; 0: never "
+            "[env TAASH_IDLE_AFTER, default 600]")] = None,
         webhook_allow_private: Annotated[bool, typer.Option(
             "--webhook-allow-private", help="let turn webhooks call private, loopback and "
             "link-local addresses; for a trusted network only "
             "[env TAASH_WEBHOOK_ALLOW_PRIVATE, default off]")] = False,
+        vapid_private_key: Annotated[str | None, typer.Option(
+            "--vapid-private-key", envvar="TAASH_VAPID_PRIVATE_KEY",
+            help="Web Push VAPID private key, raw P-256 in base64url (default: made at "
+                 "first start and kept in the database)")] = None,
+        push_allow_origins: Annotated[str | None, typer.Option(
+            "--push-allow-origins", envvar="TAASH_PUSH_ALLOW_ORIGINS",
+            help="origins a push endpoint may have besides public https ones, "
+                 "comma-separated (a test push service: http://127.0.0.1:PORT)")] = None,
         forwarded_allow_ips: Annotated[str | None, typer.Option(
             "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
             help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
                  "(default 127.0.0.1: Caddy on this machine; '' for none)")] = None,
+        log_format: Annotated[str, typer.Option(
+            "--log-format", envvar="TAASH_LOG_FORMAT",
+            help="text, or json: one object a line, a line per request with its id")] = "text",
         metrics_token: Annotated[str | None, typer.Option(
             "--metrics-token", envvar="TAASH_METRICS_TOKEN",
             help="turn GET /metrics (Prometheus) on for requests bearing this token")] = None,
@@ -287,12 +342,21 @@ def register(app: typer.Typer) -> None:
             settings.rate_limit = rate_limit
         if bot_delay is not None:
             settings.bot_delay_ms = bot_delay
+        if idle_after is not None:
+            settings.idle_after_s = idle_after
         if webhook_allow_private:
             settings.webhook_allow_private = True
+        if log_format not in ("text", "json"):
+            raise _fail(f"--log-format: text or json, not {log_format!r}")
+        settings.log_format = log_format
         if metrics_token:
             if len(metrics_token) < 16:
                 raise _fail("--metrics-token: use at least 16 characters")
             settings.metrics_token = metrics_token
+        if vapid_private_key is not None:
+            settings.vapid_private_key = vapid_private_key.strip() or None
+        if push_allow_origins is not None:
+            settings.push_allow_origins = push_allow_origins
         if ice_servers is not None:
             from taash.server.voice import parse_ice_servers
             try:

@@ -100,12 +100,43 @@ class Settings:
     sweep_s: float = 30.0
     #: keep-alive line on streams and sockets at least this often
     ping_s: float = 10.0
-    #: requests per second per client (a token, else an address); 0 turns the limit off
+    #: requests per second per seat (its token or its player's session, once checked); a client
+    #: address may send ``address_rate_factor`` times as many; 0 turns off every per-client
+    #: limit (requests and live connections)
     rate_limit: float = 20.0
     rate_burst: float = 60.0
+    #: a client address may send this many times a seat's rate (several players share one)
+    address_rate_factor: float = 4.0
+    #: live connections (streams and sockets) open at once from one address; 0: no limit
+    live_per_client: int = 64
     max_body: int = 64 * 1024
+    #: a request body must arrive within this many seconds (408 after)
+    body_timeout_s: float = 10.0
+    #: the request line and headers must arrive within this many seconds of the connection
+    #: (or of the last answer on it): a slow or half-sent request is closed after
+    header_timeout_s: float = 10.0
+    #: an idle keep-alive connection is closed after this many seconds
+    keep_alive_s: float = 5.0
+    #: connections and requests at once (503 past them); 0: no limit
+    max_connections: int = 4096
+    #: a client further behind than this many versions, or whose missed events would be more
+    #: than ``catchup_max_bytes``, gets the current full view instead
+    catchup_max_versions: int = 200
+    catchup_max_bytes: int = 256 * 1024
+    #: SQLite: the write-ahead log is truncated once it is over this many bytes
+    wal_limit: int = 16 * 1024 * 1024
     #: default bot delay for live tables, in milliseconds
     bot_delay_ms: int = 700
+    #: bot worker processes (0: one per core, less one)
+    bot_workers: int = 0
+    #: a hard bot's move not ready this many seconds after it is asked for: the easy bot's
+    bot_deadline_s: float = 3.0
+    #: a table with no one connected and no human move for this long (seconds) stops its
+    #: bots until a human comes back; 0: never
+    idle_after_s: float = 600.0
+    #: live tables of bots only one address may make without a session (and one player with)
+    bot_tables_per_address: int = 2
+    bot_tables_per_player: int = 8
     #: a human seat's turn timer runs out: this level of bot plays that move
     timer_bot_level: str = "easy"
     #: let webhooks call private, loopback and link-local addresses (a trusted network only)
@@ -113,8 +144,18 @@ class Settings:
     #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
     #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
     forwarded_allow_ips: str = "127.0.0.1"
+    #: "text" or "json" (one object a line, a line per request: taash.server.logs)
+    log_format: str = "text"
     #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
     metrics_token: str | None = None
+    #: seconds the exact solver may spend on each position of a deal's analysis
+    analysis_solver_time: float = 2.0
+    #: Web Push: the VAPID private key (raw, base64url; default: made at first start and kept
+    #: in the database), the contact the push services are given, and origins a push
+    #: endpoint may have besides public https ones (a loopback test service)
+    vapid_private_key: str | None = None
+    vapid_subject: str | None = None
+    push_allow_origins: str = ""
     #: voice: RTCIceServer objects handed to the page (--ice-servers); none: same network only
     ice_servers: list[dict[str, Json]] = field(default_factory=list)
     #: coturn's static-auth-secret: TURN servers get time-limited credentials made with it
@@ -133,10 +174,24 @@ class Settings:
             sweep_s=_env_float("TAASH_SWEEP_INTERVAL", 30.0),
             ping_s=_env_float("TAASH_PING_INTERVAL", 10.0),
             rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
+            rate_burst=_env_float("TAASH_RATE_BURST", 60.0),
+            live_per_client=int(_env_float("TAASH_LIVE_PER_CLIENT", 64)),
+            body_timeout_s=_env_float("TAASH_BODY_TIMEOUT", 10.0),
+            header_timeout_s=_env_float("TAASH_HEADER_TIMEOUT", 10.0),
+            keep_alive_s=_env_float("TAASH_KEEP_ALIVE", 5.0),
+            max_connections=int(_env_float("TAASH_MAX_CONNECTIONS", 4096)),
+            wal_limit=int(_env_float("TAASH_WAL_LIMIT", 16 * 1024 * 1024)),
             bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
+            idle_after_s=_env_float("TAASH_IDLE_AFTER", 600.0),
+            bot_workers=int(_env_float("TAASH_BOT_WORKERS", 0)),
+            bot_deadline_s=_env_float("TAASH_BOT_DEADLINE", 3.0),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
             forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
             metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
+            analysis_solver_time=_env_float("TAASH_ANALYSIS_SOLVER_TIME", 2.0),
+            vapid_private_key=os.environ.get("TAASH_VAPID_PRIVATE_KEY") or None,
+            vapid_subject=os.environ.get("TAASH_VAPID_SUBJECT") or None,
+            push_allow_origins=os.environ.get("TAASH_PUSH_ALLOW_ORIGINS", ""),
             ice_servers=_ice(os.environ.get("TAASH_ICE_SERVERS")),
             turn_secret=os.environ.get("TAASH_TURN_SECRET") or None,
             turn_ttl_s=_env_float("TAASH_TURN_TTL", 6 * 3600.0),

@@ -105,7 +105,28 @@ class TooLarge(DomainError):
 
 
 class RateLimited(DomainError):
+    """Too many requests (or sign-in attempts); ``retry_after``: the seconds to wait, where
+    known (the answer's Retry-After)."""
+
     code = "rate_limited"
+
+    def __init__(self, message: str, rule: str | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(message, rule)
+        self.retry_after = retry_after
+
+
+class NoEmail(BadRequest):
+    """This server sends no e-mail (no SMTP server is configured)."""
+
+    code = "no_email"
+
+
+class PasskeyRefused(BadRequest):
+    """A passkey answer that does not check out: for another site, a challenge used or
+    expired, a passkey not known here, a signature that is not the key's."""
+
+    code = "passkey_refused"
 
 
 def error_of(e: DomainError | IllegalAction | MalformedAction) -> ErrorBody:

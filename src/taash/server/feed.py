@@ -15,8 +15,8 @@ from taash.server.match import Step, build_match, deal_next
 
 if TYPE_CHECKING:
     from taash.server.room import Room
+    from taash.server.store import ActionRow
 
-MAX_CATCHUP = 2000  # further behind than this: a fresh full view instead of every event
 QUEUE_MAX = 512  # messages waiting for one slow client before it is resynced
 MAX_WATCHERS = 200  # spectators' live connections per table and process
 
@@ -60,30 +60,61 @@ def check_watchers(room: Room) -> None:
 
 async def catch_up(room: Room, seat: int | None, since: int | None) -> tuple[list[str], int]:
     """Messages bringing a client from ``since`` to now, and the version they reach; at
-    ``since`` == now, the table message alone."""
+    ``since`` == now, the table message alone.  A client further behind than the settings'
+    ``catchup_max_versions``, or whose missed events would take more than
+    ``catchup_max_bytes``, gets the current full view instead: one message, whatever it
+    missed.  The events are built in a worker thread, off the event loop (each step's state is
+    its own: nothing there changes while they are built)."""
     v = room.version
-    if since is None or since < 0 or since > v:
+    settings = room.hub.settings
+    if since is None or since < 0 or since > v or v - since > settings.catchup_max_versions:
         return [wire.view_message(room, seat)], v
     if since == v:
         return [wire.table_message(room)], v
+    info = wire.table_info(room)
+    budget = settings.catchup_max_bytes
     steps = [s for s in room.history if s.version > since]
     if steps and steps[0].version == since + 1 and steps[-1].version == v:
-        info = wire.table_info(room)
-        return [wire.event_message(room, seat, s, info) for s in steps], v
-    if v - since > MAX_CATCHUP:
+        out = await asyncio.to_thread(_event_messages, room, seat, steps, info, budget)
+    else:
+        rows = await room.hub.store.load_actions(room.id, 0)
+        out = await asyncio.to_thread(_replayed_messages, room, seat, rows, since, v, info,
+                                      budget)
+    if out is None:  # over the byte budget
         return [wire.view_message(room, seat)], v
-    rows = await room.hub.store.load_actions(room.id, 0)
+    return out, v
+
+
+def _event_messages(room: Room, seat: int | None, steps: list[Step], info: wire.JsonObject,
+                    budget: int) -> list[str] | None:
+    out: list[str] = []
+    size = 0
+    for step in steps:
+        out.append(wire.event_message(room, seat, step, info))
+        size += len(out[-1])
+        if size > budget:
+            return None
+    return out
+
+
+def _replayed_messages(room: Room, seat: int | None, rows: list[ActionRow], since: int,
+                       v: int, info: wire.JsonObject, budget: int) -> list[str] | None:
+    """The event messages after ``since``, from the match replayed from its stored actions."""
     state = build_match(room.meta)
-    info = wire.table_info(room)
-    out = []
+    out: list[str] = []
+    size = 0
     for r in rows:
         if r.version > v:
             break
         events = state.apply(r.seat, r.action)
         deal_next(room.meta, state)
         if r.version > since:
-            out.append(wire.event_message(room, seat, Step(r.version, events, state), info))
-    return out, v
+            out.append(wire.event_message(room, seat, Step(r.version, events, state),
+                                          info))
+            size += len(out[-1])
+            if size > budget:
+                return None
+    return out
 
 
 async def pump(room: Room, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:

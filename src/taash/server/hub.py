@@ -1,7 +1,7 @@
 """The hub: everything one server process shares.
 
 It owns the rooms of this process (loading a table's room from the store on first use), the
-store, the bus to the other instances, the notifier, the hard bot's worker processes and the
+store, the bus to the other instances, the notifier, the bot worker pool and the
 sweeper (bots that should move, turn timers and reminders after a restart or on another
 instance's tables).
 """
@@ -9,24 +9,32 @@ instance's tables).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Awaitable
 
 from taash.games.base import Json, MatchState
-from taash.server.autoplay import Thinker
 from taash.server.bus import Bus
 from taash.server.config import Settings
+from taash.server.email_sign_in import EmailSignIn
 from taash.server.errors import DomainError, NotFound
+from taash.server.friends import Friends
 from taash.server.link import Linker
 from taash.server.match import build_match, deal_next
 from taash.server.metrics import Metrics
 from taash.server.notices import send_notice
 from taash.server.notify import Notifier
+from taash.server.passkeys import Passkeys
 from taash.server.players import Players
+from taash.server.pool import BotPool
 from taash.server.presence import Presence
+from taash.server.push import Pusher
+from taash.server.review import Analyses
 from taash.server.room import HISTORY, Room
+from taash.server.sign_in import SignIn
+from taash.server.social import Social
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
 from taash.server.tokens import Tokens
@@ -34,6 +42,7 @@ from taash.server.voice import Voice
 
 log = logging.getLogger("taash.server")
 
+WITHDRAW_WAIT_S = 5.0  # how long a withdrawal waits for the other instances to confirm it
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
@@ -52,7 +61,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
         self.closed = asyncio.Event()
-        self.thinker = Thinker()
+        self.pool = BotPool(settings.bot_workers or None)
         self.public_url = settings.public_url or ""
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
@@ -64,9 +73,19 @@ class Hub:
         self.metrics = Metrics()
         self.voice = Voice(self)
         store.on_write = self.metrics.wrote
+        self.sign_in = SignIn(self)
+        self.passkeys = Passkeys(self)
+        self.email = EmailSignIn(self)
+        # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
+        self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
+        self.analyses = Analyses(self, settings.analysis_solver_time)
+        self.push = Pusher(self)
+        self.social = Social(self)
+        self.friends = Friends(self)
 
     async def start(self) -> None:
         self.metrics.watch(self)
+        await self.push.start()
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -94,8 +113,10 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
         await self.notifier.close()
-        self.thinker.close()
+        await self.push.close()
+        self.pool.close()
         self.metrics.stop()
+        self.analyses.close()
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -145,6 +166,9 @@ class Hub:
         if dealt != [(f.deal, f.dealt) for f in meta.fair]:  # dealt before a stop: fix it
             await self.store.save_fair(table_id, meta.fair)
         room.meta.updated = meta.updated
+        humans = [s.seat for s in meta.seats if s.type == "human"]
+        room.human_seen = (await self.store.last_human_move(table_id, humans)
+                           or meta.created)  # an idle table stays so after a restart
         self.rooms[table_id] = room
         if self.bus.shared:  # who is connected to this table through the other instances?
             self.spawn(self.bus.publish({"k": "who", "t": table_id, "i": self.instance}))
@@ -168,6 +192,20 @@ class Hub:
         if kind == "revoked":
             self.players.end_session(str(msg.get("s")))
             return
+        if kind == "withdrawn":
+            await self._on_withdrawn(msg)
+            return
+        if kind == "withdrawn_ok":
+            if msg.get("to") == self.instance:
+                waiting = self._withdrawals.get(str(msg.get("n")))
+                if waiting is not None:
+                    waiting[0].add(str(msg.get("i")))
+                    waiting[1].set()
+            return
+        if kind == "rejoined":  # the bus was down: a token may have been withdrawn meanwhile
+            for r in list(self.rooms.values()):
+                await r.reload_meta()
+            return
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
@@ -178,6 +216,46 @@ class Hub:
 
     async def meta_changed(self, room: Room) -> None:
         await self.bus.publish({"k": "meta", "t": room.id})
+
+    async def withdraw(self, table_id: str, hashes: list[str]) -> None:
+        """Seat tokens (their hashes) just withdrawn in the store: every instance forgets
+        them before this returns.  Each confirms on the bus once its rooms have dropped them;
+        this waits for as many confirmations as the bus counted listeners (up to
+        ``WITHDRAW_WAIT_S``; one that never answers is logged)."""
+        if not self.bus.shared or not hashes:
+            return
+        nonce = secrets.token_hex(8)
+        confirmed: set[str] = set()
+        woken = asyncio.Event()
+        self._withdrawals[nonce] = (confirmed, woken)
+        try:
+            heard = await self.bus.publish_counted(
+                {"k": "withdrawn", "t": table_id, "h": list(hashes), "n": nonce,
+                 "i": self.instance})
+            others = heard - (1 if self.bus.live else 0)
+            deadline = time.monotonic() + WITHDRAW_WAIT_S
+            while len(confirmed) < others:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    log.warning("table %s: %d of %d instances confirmed a withdrawn token",
+                                table_id, len(confirmed), others)
+                    return
+                woken.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), left)
+        finally:
+            del self._withdrawals[nonce]
+
+    async def _on_withdrawn(self, msg: dict[str, Json]) -> None:
+        sender = msg.get("i")
+        if sender == self.instance:
+            return
+        hashes = msg.get("h")
+        room = self.rooms.get(str(msg.get("t")))
+        if room is not None and isinstance(hashes, list):
+            room.forget_tokens({str(h) for h in hashes})
+        await self.bus.publish({"k": "withdrawn_ok", "n": msg.get("n"), "to": sender,
+                                "i": self.instance})
 
     # -- the sweeper -------------------------------------------------------------------------
     async def _sweep_loop(self) -> None:
@@ -197,8 +275,11 @@ class Hub:
         kept a table waiting, drop the rooms nobody has used for a while, and (hourly) forget
         the sessions that expired or were revoked a day ago."""
         now = time.time()
+        if starting:  # results a stop kept from being written (issue 28)
+            await self.social.catch_up()
         stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
-        for table_id in await self.store.tables_to_drive(now, stalled):
+        for table_id in await self.store.tables_to_drive(now, stalled,
+                                                         self.settings.idle_after_s):
             try:
                 room = await self.room(table_id)
             except DomainError:
@@ -220,3 +301,5 @@ class Hub:
             self._sessions_swept = time.monotonic()
             await self.store.drop_sessions(now, now - 86400)
             await self.store.drop_link_codes(now - 86400)
+            await self.store.drop_challenges(now)
+            await self.store.drop_email_links(now - 86400)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 import segno
 
 from taash.games.base import Json
-from taash.server.errors import BadRequest, RateLimited
-from taash.server.guard import TokenBuckets
+from taash.server.errors import BadRequest
 from taash.server.players import SESSION_S, Who, me, secret_hash
+from taash.server.sign_in import Attempts
 from taash.server.store import SessionRow
 from taash.server.wire import iso
 
@@ -65,7 +65,7 @@ class Linker:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         # tries per address at a code: one every 12 s, a burst of 5; off with the rate limit
-        self.tries = TokenBuckets(0.0 if hub.settings.rate_limit <= 0 else 1 / 12, 5)
+        self.tries = Attempts(5, 0.0 if hub.settings.rate_limit <= 0 else 12.0)
 
     async def make(self, who: Who, base: str) -> dict[str, Json]:
         code = new_code()
@@ -81,8 +81,7 @@ class Linker:
         """Sign this device (its session ``who``) in as the code's player: the answer, the
         new session's secret and the old session's id.  BadRequest (one message for every
         wrong, used or expired code); RateLimited past the tries allowed per address."""
-        if not self.tries.allow(address):
-            raise RateLimited("too many tries at a link code from this address: wait a minute")
+        self.tries.check(address, "tries at a link code from this address")
         raw = normal(code)
         store = self.hub.store
         now = time.time()
@@ -96,13 +95,15 @@ class Linker:
         s = SessionRow(secrets.token_urlsafe(12), player_id, now, now, now + SESSION_S,
                        (user_agent or "")[:300] or None)
         merging = merge and guest_tables > 0
-        if not await store.link_device(secret_hash(raw), player_id, now, who.session.id, s,
-                                       secret_hash(secret),
-                                       who.player.id if merging else None):
+        refused = await store.link_device(secret_hash(raw), player_id, now, who.session.id, s,
+                                          secret_hash(secret),
+                                          who.player.id if merging else None)
+        if refused is None:
             raise BadRequest(REFUSED)
         found = await store.session_of(secret_hash(secret), now)
         assert found is not None
         if merging:
             await self.hub.players.rename_seats(player_id, found[1].name)
+        # a table where the player sits too stays the guest's (a player holds one seat there)
         return ({"player": me(found[1]), "session": s.id, "guest_tables": guest_tables,
-                 "merged": merging}, secret, who.session.id)
+                 "merged": merging, "refused": refused}, secret, who.session.id)

@@ -18,7 +18,7 @@ from taash.server import wire
 from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.feed import Subscriber, catch_up, check_watchers, pump
-from taash.server.guard import TokenBuckets
+from taash.server.guard import TokenBuckets, bad_text
 from taash.server.me import cookie_player
 from taash.server.room import Room
 from taash.server.routes import bearer, get_hub, holder_of
@@ -120,7 +120,9 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
                 await send(m)
             hub.voice.joined(room, sub)
             sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
-            receiver = asyncio.create_task(_receive_all(websocket, room, s, send, can_act, sub))
+            receiver = asyncio.create_task(_receive_all(websocket, room, s, send,
+                                                        websocket.app.state.seat_buckets,
+                                                        can_act, sub))
             done, pending = await asyncio.wait({sender, receiver},
                                                return_when=asyncio.FIRST_COMPLETED)
             for t in pending:
@@ -160,7 +162,11 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
     expected = msg.get("version")
     if not isinstance(action, str) or len(action) > 200 or not (
             cid is None or (isinstance(cid, str) and len(cid) <= 80)):
-        return _refusal(cid, "bad_request", "an action message has a text action and a text id")
+        return _refusal(cid if isinstance(cid, str) and not bad_text(cid) else None,
+                        "bad_request", "an action message has a text action and a text id")
+    if bad_text(action) or (cid is not None and bad_text(cid)):
+        return _refusal(None, "bad_request",
+                        "text holds no control characters (such as NUL) or lone surrogates")
     if expected is not None and (type(expected) is not int or expected < 0):
         return _refusal(cid, "bad_request",
                         "an action's version is a whole number (the version acted on)")
@@ -171,8 +177,8 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
 
 
 async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
-                       can_act: bool = True, sub: Subscriber | None = None) -> None:
-    buckets = TokenBuckets(room.hub.settings.rate_limit, room.hub.settings.rate_burst)
+                       buckets: TokenBuckets, can_act: bool = True,
+                       sub: Subscriber | None = None) -> None:
     while True:
         text = await ws.receive_text()
         try:
@@ -217,7 +223,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
             await send(refused)
             continue
         assert seat is not None
-        if not buckets.allow("ws"):
+        if not buckets.allow(f"s:{room.id}:{seat}"):
             await send(_refusal(cid, "rate_limited", "too many actions: slow down"))
             continue
         try:

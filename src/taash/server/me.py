@@ -13,7 +13,7 @@ from taash.games.base import Json
 from taash.server.config import Settings
 from taash.server.errors import CrossSite, Unauthorized
 from taash.server.hub import Hub
-from taash.server.players import SESSION_S, Who, me
+from taash.server.players import SESSION_S, Who
 
 COOKIE = "taash_session"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -135,13 +135,16 @@ def add_me_routes(app: FastAPI, settings: Settings) -> None:
         """The player of the session cookie; without a live session, a new guest player
         and the cookie of their session."""
         response.headers["Cache-Control"] = "no-store"
-        return me((await page_player(request, response, settings)).player)
+        who = await page_player(request, response, settings)
+        return await _hub(request).sign_in.me(who.player, who.session)
 
     @app.patch("/api/me", tags=["players"])
     async def patch_me(request: Request, body: MeBody) -> dict[str, Json]:
         """Change the player's name (plain text, 1 to 24 characters) or language."""
         who = await signed_in(request, settings)
-        return me(await _hub(request).players.update(who, body.name, body.language))
+        hub = _hub(request)
+        return await hub.sign_in.me(await hub.players.update(who, body.name, body.language),
+                                    who.session)
 
     @app.get("/api/me/tables", tags=["players"])
     async def my_tables(request: Request) -> list[dict[str, Json]]:

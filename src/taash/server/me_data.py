@@ -97,6 +97,10 @@ def add_me_data_routes(app: FastAPI, settings: Settings) -> None:
                              for k in keys if isinstance(k, dict)],
                 "sessions": await hub.players.sessions(who),
                 "tokens": await hub.tokens.listed(who.player),
+                "push": await hub.push.listed(who.player.id),  # no keys: push.py
+                # ratings, stats and recent matches (issue 28) as the public profile shows them
+                "player": await hub.social.profile(who.player.id),
+                "friends": await hub.friends.listing(who.player),
                 "tables": tables}
 
     @app.delete("/api/me", tags=["players"])
@@ -110,6 +114,8 @@ def add_me_data_routes(app: FastAPI, settings: Settings) -> None:
         hub = _hub(request)
         ended, tables = await hub.tokens.store.delete_player(who.player.id, time.time(),
                                                              DELETED_NAME)
+        await hub.social.store.forget(who.player.id)  # ratings, stats, history (issue 28)
+        await hub.friends.store.forget(who.player.id)  # friends, blocks, challenges
         for key in ended:
             hub.players.end_session(key)
             await hub.bus.publish({"k": "revoked", "s": key})

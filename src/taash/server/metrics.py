@@ -12,7 +12,8 @@ figures.  What is counted, and where:
   ``seat`` or ``spectator``; ``taash_live_tables``: tables held in memory;
 - ``taash_bot_queue``: bot decisions waiting or thinking; ``taash_bot_think_seconds{level}``;
 - ``taash_db_write_seconds`` and ``taash_db_batch_actions``: the group commit's transactions;
-- ``taash_event_loop_lag_seconds``: how late a 0.25 s timer fires on the event loop.
+- ``taash_event_loop_lag_seconds``: how late a 0.25 s timer fires on the event loop;
+- ``process_cpu_seconds_total`` and the other ``process_*`` figures of this process.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -65,6 +73,7 @@ class Metrics:
 
     def __init__(self) -> None:
         r = self.registry = CollectorRegistry(auto_describe=True)
+        ProcessCollector(registry=r)  # process_cpu_seconds_total: CPU per accepted action
         self.actions = Counter("taash_actions", "actions accepted and refused (by reason)",
                                ["game", "result"], registry=r)
         self.action_seconds = Histogram(

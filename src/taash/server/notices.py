@@ -1,4 +1,5 @@
-"""Telling a seat that it is its turn (by webhook or e-mail): when, and in what words."""
+"""Telling a seat that it is its turn (by webhook, e-mail or Web Push): when, and in what
+words."""
 
 from __future__ import annotations
 
@@ -56,6 +57,18 @@ async def send_notice(hub: Hub, room: Room, seat: int, version: int, kind: str) 
     webhook, email = where
     n = turn_notice(hub.public_url, room.id, room.meta.game, seat, version, kind)
     hub.notifier.send(webhook, email, n.payload, n.subject, n.body)
+    hub.push.turn(room, seat, version, kind)
+
+
+async def push_notice(hub: Hub, room: Room, seat: int, version: int) -> None:
+    """A seat with neither webhook nor e-mail: its notice only if a push would tell it."""
+    try:
+        wanted = bool(await hub.push.store.targets(room.id, seat))
+    except Exception:
+        log.exception("push targets for table %s", room.id)
+        return
+    if wanted:
+        await send_notice(hub, room, seat, version, "notified")
 
 
 def notify_turn(room: Room) -> None:
@@ -64,6 +77,9 @@ def notify_turn(room: Room) -> None:
     if seat is None or room.meta.over:
         return
     row = room.seat_row(seat)
-    if row.type != "human" or not (row.webhook or row.email) or connected(room, seat):
+    if row.type != "human" or connected(room, seat):
         return
-    room.hub.spawn(send_notice(room.hub, room, seat, room.version, "notified"))
+    if row.webhook or row.email:
+        room.hub.spawn(send_notice(room.hub, room, seat, room.version, "notified"))
+    else:  # push subscriptions are not on the seat's row: asked of the store
+        room.hub.spawn(push_notice(room.hub, room, seat, room.version))

@@ -162,7 +162,7 @@ class Players:
             await self.rename_seats(who.player.id, values["name"])
         p = who.player
         return PlayerRow(p.id, values.get("name", p.name), values.get("language", p.language),
-                         p.created)
+                         p.created, p.email)
 
     async def rename_seats(self, player_id: str, name: str) -> None:
         """The player's seats at unfinished tables take the new name (finished ones keep the

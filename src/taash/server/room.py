@@ -56,11 +56,19 @@ class Room:
         self.announced: str | None = None
         self.autoplay = Autoplay(self)
         self.last_used = time.monotonic()
+        # when a human last moved here or was connected (a time.time() value): a table nobody
+        # has come to for the hub's idle time stops driving its bots (``Autoplay.active``)
+        self.human_seen = time.time()
+        # seat tokens withdrawn while this room was loaded: refused even if a read of the
+        # seats that began before the withdrawal brings one back
+        self.withdrawn: set[str] = set()
 
     def seat_row(self, seat: int) -> SeatRow:
         return self.meta.seats[seat]
 
     def seat_of_hash(self, h: str) -> int | None:
+        if h in self.withdrawn:
+            return None
         for s in self.meta.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
                 return s.seat
@@ -80,12 +88,24 @@ class Room:
             for sub in subs:
                 sub.push(self.version, text, info=True)
 
+    def connected(self) -> bool:
+        """Whether anyone watches or sits here now, through this instance (a seat or a
+        spectator) or another (a seat)."""
+        return any(self.subs.values()) or any(seats for _, _, seats in self.remote.values())
+
+    def human_came(self) -> None:
+        """A human moved, connected or asked for their seat: a table stopped for being idle
+        plays on."""
+        self.human_seen = time.time()
+        self.kick()
+
     def subscribe(self, seat: int | None) -> Subscriber:
         sub = Subscriber(seat)
         subs = self.subs.setdefault(seat, set())
         first = not subs
         subs.add(sub)
         self.last_used = time.monotonic()
+        self.human_came()
         if first and seat is not None:
             self.announce()
             self.hub.presence.changed(self)
@@ -97,9 +117,19 @@ class Room:
             return
         subs.discard(sub)
         self.last_used = time.monotonic()
+        self.human_seen = time.time()  # the idle time runs from the last one to leave
         if not subs and sub.seat is not None:
             self.announce()
             self.hub.presence.changed(self)
+
+    def forget_tokens(self, hashes: set[str]) -> None:
+        """These seat tokens were withdrawn (here or on another instance): refuse them now
+        and close the connections they opened."""
+        self.withdrawn |= hashes
+        for s in self.meta.seats:
+            if s.token_hash is not None and s.token_hash in hashes:
+                s.token_hash = None
+                self.end_seat(s.seat)
 
     def end_seat(self, seat: int) -> None:
         """Close the seat's live connections here (its token was withdrawn)."""
@@ -120,7 +150,9 @@ class Room:
 
     # -- applying actions --------------------------------------------------------------------
     def _advance(self, seat: int, client_id: str | None, events: Sequence[Mapping[str, Json]],
-                 state: MatchState, updated: float) -> Step:
+                 state: MatchState, updated: float, by_human: bool = False) -> Step:
+        if by_human or (client_id is not None and self.seat_row(seat).type == "human"):
+            self.human_seen = time.time()  # bots and timers never send a client id
         self.version += 1
         step = Step(self.version, events, state)
         self.state = state
@@ -154,16 +186,16 @@ class Room:
         self.replay_rows(await self.hub.store.load_actions(self.id, self.version))
 
     async def submit(self, seat: int, text: str, client_id: str | None = None,
-                     expected: int | None = None) -> Answer:
+                     expected: int | None = None, auto: bool = False) -> Answer:
         """Apply, commit and publish one action; ``{"version", "events"}``.  IllegalAction or
         MalformedAction if it is not legal now.  With ``expected`` (the version the client
         acted on) it is refused, changing nothing, if the table has moved on since (Stale): a
         card chosen for one trick never lands in the next.  The same client id again is
         answered as the first time, whatever the version.  A caller that goes away (a closed
         socket) does not cut it short: once started, an action is committed and pushed to
-        every seat."""
+        every seat.  ``auto``: a bot's or a turn timer's move, not a human's."""
         started = time.perf_counter()
-        task = asyncio.ensure_future(self._submit(seat, text, client_id, expected))
+        task = asyncio.ensure_future(self._submit(seat, text, client_id, expected, auto))
         task.add_done_callback(_retrieve)
         try:
             answer = await asyncio.shield(task)
@@ -177,7 +209,7 @@ class Room:
         return answer
 
     async def _submit(self, seat: int, text: str, client_id: str | None,
-                      expected: int | None) -> Answer:
+                      expected: int | None, auto: bool = False) -> Answer:
         async with self.lock:
             for _ in range(5):
                 if client_id is not None:
@@ -202,7 +234,9 @@ class Room:
                     continue
                 if dealt:
                     await self.hub.store.save_fair(self.id, self.meta.fair)
-                self._advance(seat, client_id, events, trial, now)
+                self._advance(seat, client_id, events, trial, now, by_human=not auto)
+                if trial.is_over():  # this commit ended the match: history, stats, ratings
+                    self.hub.spawn(self.hub.social.match_over(self))
                 await self.hub.bus.publish({"k": "act", "t": self.id, "v": self.version})
                 answer: Answer = {"version": self.version, "events": events}
                 break

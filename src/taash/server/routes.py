@@ -15,7 +15,7 @@ from taash.games import GAMES
 from taash.games.base import Json
 from taash.server import wire
 from taash.server.config import Settings
-from taash.server.errors import BadRequest, NotFound, Unauthorized
+from taash.server.errors import BadRequest, NotFound, RateLimited, Unauthorized
 from taash.server.hub import Hub
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
@@ -141,12 +141,23 @@ async def seat_of(request: Request, settings: Settings, table_id: str, token: st
     tok = bearer(request, token)
     player_id = None
     holder = await holder_of(request, tok, scope)
-    if holder is not None:
-        return await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
+    if holder is not None:  # a personal token: limited per seat like any other credential
+        room, s = await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
+        check_seat_rate(request, room.id, s)
+        return room, s
     if not tok:
         who = await cookie_player(request, settings)
         player_id = who.player.id if who is not None else None
-    return await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    room, s = await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    check_seat_rate(request, room.id, s)
+    return room, s
+
+
+def check_seat_rate(request: Request | WebSocket, table_id: str, seat: int) -> None:
+    """RateLimited if this seat (checked: its token or its player's session) asks too often,
+    from whatever addresses."""
+    if not request.app.state.seat_buckets.allow(f"s:{table_id}:{seat}"):
+        raise RateLimited("too many requests for this seat: slow down")
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:
@@ -154,8 +165,9 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Json]:
-        """Liveness: the process answers."""
-        return {"ok": True}
+        """Liveness: the process answers; ``email``: it can send turn e-mails (SMTP set up),
+        so the page offers them only then."""
+        return {"ok": True, "email": settings.smtp_url is not None}
 
     @app.get("/api/ready", tags=["server"],
              responses={503: {"description": "the store or the bus does not answer"}})
@@ -206,7 +218,9 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
                                             player=await acting_player(request, settings),
-                                            seed=body.seed)
+                                            seed=body.seed,
+                                            address=request.client.host if request.client
+                                            else None)
         seats = []
         for s in t.seats:
             item: dict[str, Json] = {"seat": s.seat, "type": s.type}
@@ -288,6 +302,50 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """taash-record/1 of the match; an unfinished deal without its deck."""
         return wire.record(await get_hub(request).room(table_id))
 
+    @app.get("/api/tables/{table_id}/review", tags=["review"])
+    async def table_review(request: Request, table_id: str,
+                           deal: int | None = None) -> dict[str, Json]:
+        """A finished deal step by step for the review screen (default: the last one over);
+        409 for a deal still being played."""
+        from taash.server.review import table_review
+
+        return table_review(await get_hub(request).room(table_id), deal)
+
+    @app.get("/api/tables/{table_id}/analysis", tags=["review"])
+    async def table_analysis(request: Request, table_id: str,
+                             deal: int | None = None) -> dict[str, Json]:
+        """Where the analysis of a finished deal stands: none, running (done of total
+        actions), done (with it) or failed."""
+        hub = get_hub(request)
+        return await hub.analyses.for_table(await hub.room(table_id), deal, start=False)
+
+    @app.post("/api/tables/{table_id}/analysis", tags=["review"])
+    async def analyse_table(request: Request, table_id: str,
+                            deal: int | None = None) -> dict[str, Json]:
+        """Analyse a finished deal in the server's worker (once: then it is kept)."""
+        hub = get_hub(request)
+        return await hub.analyses.for_table(await hub.room(table_id), deal, start=True)
+
+    @app.post("/api/review", tags=["review"])
+    async def record_review(request: Request, deal: int | None = None) -> dict[str, Json]:
+        """A deal (default: the last) of the taash-record/1 in the body, step by step; 400
+        with the record's error for a malformed one."""
+        from taash.server.review import record_review
+
+        return record_review(await request.body(), deal)
+
+    @app.post("/api/review/analysis", tags=["review"])
+    async def analyse_record(request: Request, deal: int | None = None) -> dict[str, Json]:
+        """Analyse a deal of the record in the body, as for a table's."""
+        return await get_hub(request).analyses.for_record(await request.body(), deal)
+
+    @app.get("/api/analyses/{key}", tags=["review"])
+    async def analysis(request: Request, key: str) -> dict[str, Json]:
+        """Where the analysis of this key (as the analysis answers gave it) stands."""
+        if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+            raise BadRequest("an analysis key is 64 hex digits")
+        return await get_hub(request).analyses.status(key)
+
     @app.post("/api/tables/{table_id}/rematch", tags=["seats"])
     async def rematch(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
         """The rematch table (made once) and this seat's token there."""
@@ -355,5 +413,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                 raise BadRequest(str(e)) from None
         if body.email is not None and not valid_email(body.email):
             raise BadRequest(f"not an email address: {body.email!r}")
+        if body.email and settings.smtp_url is None:
+            raise BadRequest("this server sends no e-mail (it has no SMTP server set up)")
         await tables.set_notify(room, s, body.webhook or None, body.email or None)
         return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}

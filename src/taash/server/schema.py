@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0005 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0010 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -118,6 +118,9 @@ sessions = Table(
     Column("expires", Float, nullable=False),
     Column("revoked", Float, nullable=True),
     Column("user_agent", String(300), nullable=True),
+    # made by signing in on a browser a guest played on (0007): that guest, until the player
+    # says whether its tables come into the account
+    Column("guest_id", String(24), nullable=True),
 )
 
 # one-time codes that sign another device in as a player (0003): only the code's sha256 is kept
@@ -155,6 +158,17 @@ email_links = Table(
     Column("used", Float, nullable=True),
 )
 
+# WebAuthn challenges handed out (0007): each works once, until ``expires``; kept as the sha256
+# of its bytes, found again from the client data the authenticator signed
+webauthn_challenges = Table(
+    "webauthn_challenges", metadata,
+    Column("challenge_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("player_id", String(24), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
 # personal API tokens (0005): named, scoped ("play read"), kept as their sha256, revocable
 api_tokens = Table(
     "api_tokens", metadata,
@@ -166,6 +180,133 @@ api_tokens = Table(
     Column("created", Float, nullable=False),
     Column("last_used", Float, nullable=True),
     Column("revoked", Float, nullable=True),
+)
+
+
+# a finished deal's analysis (0008), keyed by the sha256 of the record up to the deal and the
+# analysis settings; ``table_id`` None for a record pasted into the review
+analyses = Table(
+    "analyses", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("table_id", String(24), nullable=True, index=True),
+    Column("deal", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("analysis", Text, nullable=False),
+)
+
+# Web Push (0009): the server's VAPID key pair, made at first start (raw private key, base64url)
+vapid_keys = Table(
+    "vapid_keys", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("private_key", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+# a browser's push subscription (0009): for one seat ("t:TABLE:SEAT") or for every seat of a
+# player ("p:PLAYER"); quiet hours are minutes of the day in the browser's time zone
+push_subscriptions = Table(
+    "push_subscriptions", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("scope", String(64), nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("endpoint_hash", String(64), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("table_id", String(24), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("player_id", String(24), nullable=True, index=True),
+    Column("language", String(8), nullable=False),
+    Column("off", Boolean, nullable=False),
+    Column("quiet_from", Integer, nullable=True),
+    Column("quiet_to", Integer, nullable=True),
+    Column("tz_offset", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    UniqueConstraint("endpoint_hash", "scope", name="uq_push_endpoint_scope"),
+    Index("ix_push_subscriptions_seat", "table_id", "seat"),
+)
+
+# a seat that muted push at its table (0009), whichever subscription would have told it
+push_mutes = Table(
+    "push_mutes", metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+# ratings (0010): a player's openskill mu and sigma per game (taash.ratings), rated matches counted
+ratings = Table(
+    "ratings", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "game"),
+)
+Index("ix_ratings_game_mu", ratings.c.game, ratings.c.mu)  # the leaderboard
+
+# every finished match of a player (0010): a history line, and the rating after it if rated
+match_results = Table(
+    "match_results", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("table_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("result", Integer, nullable=False),  # 1 won, 0 drawn, -1 lost
+    Column("ended", Float, nullable=False),
+    Column("entry", Text, nullable=False),  # JSON: options, partners, opponents
+    Column("mu", Float, nullable=True),
+    Column("sigma", Float, nullable=True),
+    PrimaryKeyConstraint("player_id", "table_id"),
+)
+# history pages, newest first
+Index("ix_match_results_player_ended", match_results.c.player_id, match_results.c.ended)
+Index("ix_match_results_table_id", match_results.c.table_id)  # is this match written yet?
+
+# a player's stats per game (0010): taash.stats's counters as JSON, added to as a match ends
+player_stats = Table(
+    "player_stats", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("stats", Text, nullable=False),
+    PrimaryKeyConstraint("player_id", "game"),
+)
+
+
+# friends (0010): each player's friend code, asked by whoever would be their friend
+friend_codes = Table(
+    "friend_codes", metadata,
+    Column("player_id", String(24), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+)
+
+# one row per direction (0010): "asked" (player asked friend, waiting for them), "friends"
+# (both confirmed: a row each way), "blocked" (player blocked friend)
+friends = Table(
+    "friends", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("friend_id", String(24), nullable=False, index=True),
+    Column("state", String(8), nullable=False),
+    Column("since", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "friend_id"),
+)
+
+# a challenge to a friend (0010): "open" until accepted (its table made), declined, withdrawn
+# or past ``expires``
+challenges = Table(
+    "challenges", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("from_id", String(24), nullable=False, index=True),
+    Column("to_id", String(24), nullable=False, index=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("live", Boolean, nullable=False),
+    Column("state", String(10), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("table_id", String(24), nullable=True),
 )
 
 
@@ -220,6 +361,7 @@ class PlayerRow:
     name: str
     language: str
     created: float
+    email: str | None = None  # confirmed, lower-cased
 
 
 @dataclass(frozen=True)
@@ -230,6 +372,7 @@ class SessionRow:
     last_seen: float
     expires: float
     user_agent: str | None
+    guest_id: str | None = None  # the guest this sign-in replaced, its tables not yet merged
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, event, select, text, update
+from sqlalchemy import Connection, and_, bindparam, event, func, select, text, true, update
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -32,16 +32,16 @@ from taash.server.schema import (
     SessionRow,
     TableRow,
     actions,
+    analyses,
     fair_deals,
     game_tables,
-    link_codes,
     metadata,
-    players,
+    push_subscriptions,
     seat_row_of,
     seats,
-    sessions,
     table_row_of,
 )
+from taash.server.store_players import PlayerQueries
 
 # the migrations read ``metadata`` here; the server, the rows
 __all__ = ["ActionRow", "PlayerRow", "SeatRow", "SessionRow", "Store", "TableRow",
@@ -92,11 +92,14 @@ def _upgrade(conn: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
-class Store:
+class Store(PlayerQueries):
     """Async access to the database; one per server process."""
 
-    def __init__(self, url: URL) -> None:
+    def __init__(self, url: URL, wal_limit: int = 16 * 1024 * 1024) -> None:
         self.url = url
+        #: SQLite: past this size the write-ahead log is copied back and truncated, between
+        #: two writes (see _checkpoints)
+        self.wal_limit = wal_limit
         self.is_sqlite = url.get_backend_name() == "sqlite"
         kw: dict[str, int | bool] = {}
         if not self.is_sqlite:
@@ -109,9 +112,9 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
                 cur.execute("PRAGMA busy_timeout=10000")
-                # checkpoints run beside the writer (see _checkpoints), not inside a commit,
-                # where copying the log into the database would hold up every table
-                cur.execute("PRAGMA wal_autocheckpoint=0")
+                # a commit that takes the log past 1000 pages copies it back (passive); the
+                # log's size is bounded by _checkpoints, which truncates it between writes
+                cur.execute("PRAGMA wal_autocheckpoint=1000")
                 cur.close()
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
@@ -127,27 +130,56 @@ class Store:
         if self.is_sqlite and self._checkpointer is None:
             self._checkpointer = asyncio.create_task(self._checkpoints(), name="taash-wal")
 
-    async def _checkpoints(self, every: float = 1.0) -> None:
-        """Copy SQLite's write-ahead log into the database now and then, off the commit path
-        (a passive checkpoint waits for no one and holds up no writer)."""
+    async def _checkpoints(self, every: float = 0.5, truncate_every: float = 30.0) -> None:
+        """Keep SQLite's write-ahead log bounded under load.  A passive checkpoint (the
+        automatic one too) copies the log back but never restarts it while writes keep coming,
+        so under steady writes the log only grows; so now and then (``truncate_every``
+        seconds, or as soon as it is over ``wal_limit`` bytes) a TRUNCATE checkpoint runs
+        between two batches of writes, holding the write lock, and empties it."""
+        import os
+
+        wal = f"{self.url.database}-wal"
+        last = time.monotonic()
         while True:
             await asyncio.sleep(every)
             try:
-                async with self.engine.connect() as conn:
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                size = os.path.getsize(wal) if os.path.exists(wal) else 0
+                if size == 0:
+                    continue
+                if size > self.wal_limit or time.monotonic() - last > truncate_every:
+                    await self._truncate_wal()
+                    last = time.monotonic()
             except asyncio.CancelledError:
                 raise
             except Exception as e:
                 log.warning("checkpoint: %s", e)
 
-    async def close(self) -> None:
+    async def _truncate_wal(self) -> None:
+        async with self._writing(), self.engine.connect() as conn:
+            # readers are short: wait for them a little, not the writers' 10 s
+            await conn.exec_driver_sql("PRAGMA busy_timeout=2000")
+            try:
+                row = (await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")).first()
+            finally:
+                await conn.exec_driver_sql("PRAGMA busy_timeout=10000")
+            if row is not None and row[0]:
+                log.info("checkpoint: busy, the log is truncated later")
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Finish the writes under way (within ``grace`` seconds), then close; SQLite's log is
+        copied back and truncated."""
+        writer = self._writer
+        if writer is not None and not writer.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(writer), grace)
+            except (TimeoutError, Exception) as e:
+                log.warning("closing with writes unfinished: %r", e)
         if self._checkpointer is not None:
             self._checkpointer.cancel()
             await asyncio.gather(self._checkpointer, return_exceptions=True)
             self._checkpointer = None
             try:
-                async with self.engine.connect() as conn:
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                await self._truncate_wal()
             except Exception as e:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
@@ -259,7 +291,13 @@ class Store:
                 await self._write_batch(batch)
                 if self.on_write is not None:
                     self.on_write(started, len(batch))
-            except IntegrityError:  # one bad apple (a client id used twice): one at a time
+            except Exception as e:
+                # one bad apple (a client id used twice, a row the database refuses) must not
+                # fail the other tables' actions: write them one at a time, so only its own
+                # action fails
+                if len(batch) > 1 and not isinstance(e, IntegrityError):
+                    log.warning("a batch of %d actions failed (%s): writing them one by one",
+                                len(batch), type(e).__name__)
                 for item in batch:
                     if item.done.done():
                         continue
@@ -267,12 +305,8 @@ class Store:
                         await self._write_batch([item])
                     except IntegrityError:
                         item.done.set_exception(VersionConflict(item.table_id))
-                    except Exception as e:
-                        item.done.set_exception(e)
-            except Exception as e:
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(e)
+                    except Exception as e1:
+                        item.done.set_exception(e1)
 
     async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()
@@ -378,143 +412,6 @@ class Store:
                 .order_by(game_tables.c.updated.desc()))
             return [dict(r._mapping) for r in rows]
 
-    async def player_tables(self, player_id: str) -> list[dict[str, Json]]:
-        """Every seat of this player's, with its table, the last changed first."""
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(seats.c.seat, game_tables)
-                .join(game_tables, game_tables.c.id == seats.c.table_id)
-                .where(seats.c.player_id == player_id)
-                .order_by(game_tables.c.updated.desc()))
-            return [dict(r._mapping) for r in rows]
-
-    # -- players and their sessions -----------------------------------------------------------
-    async def create_player(self, p: PlayerRow, s: SessionRow, secret_hash: str) -> None:
-        """A new player with their first session, in one commit."""
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(players.insert().values(
-                id=p.id, name=p.name, language=p.language, created=p.created, deleted=None))
-            await self._insert_session(conn, s, secret_hash)
-
-    @staticmethod
-    async def _insert_session(conn: AsyncConnection, s: SessionRow, secret_hash: str) -> None:
-        await conn.execute(sessions.insert().values(
-            id=s.id, secret_hash=secret_hash, player_id=s.player_id, created=s.created,
-            last_seen=s.last_seen, expires=s.expires, revoked=None, user_agent=s.user_agent))
-
-    async def session_of(self, secret_hash: str,
-                         now: float) -> tuple[SessionRow, PlayerRow] | None:
-        """The live session with this secret (not revoked, not expired, its player not
-        deleted) and its player."""
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(
-                select(sessions.c.id, sessions.c.player_id, sessions.c.created,
-                       sessions.c.last_seen, sessions.c.expires, sessions.c.user_agent,
-                       players.c.name, players.c.language, players.c.created.label("pcreated"))
-                .join(players, players.c.id == sessions.c.player_id)
-                .where(and_(sessions.c.secret_hash == secret_hash,
-                            sessions.c.revoked.is_(None), sessions.c.expires > now,
-                            players.c.deleted.is_(None))))).first()
-        if r is None:
-            return None
-        return (SessionRow(r.id, r.player_id, r.created, r.last_seen, r.expires, r.user_agent),
-                PlayerRow(r.player_id, r.name, r.language, r.pcreated))
-
-    async def touch_session(self, session_id: str, now: float, expires: float) -> None:
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(sessions).where(sessions.c.id == session_id)
-                               .values(last_seen=now, expires=expires))
-
-    async def sessions_of(self, player_id: str, now: float) -> list[SessionRow]:
-        """The player's live sessions, the last seen first."""
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(sessions).where(and_(sessions.c.player_id == player_id,
-                                            sessions.c.revoked.is_(None),
-                                            sessions.c.expires > now))
-                .order_by(sessions.c.last_seen.desc()))
-            return [SessionRow(r.id, r.player_id, r.created, r.last_seen, r.expires,
-                               r.user_agent) for r in rows]
-
-    async def revoke_session(self, player_id: str, session_id: str, now: float) -> bool:
-        """End one of the player's sessions; False if they have no such live session."""
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(
-                update(sessions).where(and_(sessions.c.id == session_id,
-                                            sessions.c.player_id == player_id,
-                                            sessions.c.revoked.is_(None)))
-                .values(revoked=now))
-            return bool(res.rowcount == 1)
-
-    async def drop_sessions(self, now: float, revoked_before: float) -> int:
-        """Forget sessions that expired, or were revoked before ``revoked_before``."""
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(sessions.delete().where(
-                (sessions.c.expires < now) | (sessions.c.revoked < revoked_before)))
-            return int(res.rowcount or 0)
-
-    async def rename_seats(self, player_id: str, name: str) -> list[str]:
-        """Give the player's seats at unfinished tables their new name; those tables' ids."""
-        async with self._writing(), self.engine.begin() as conn:
-            rows = await conn.execute(
-                select(seats.c.table_id)
-                .join(game_tables, game_tables.c.id == seats.c.table_id)
-                .where(and_(seats.c.player_id == player_id, game_tables.c.over.is_(False))))
-            ids = sorted({str(r.table_id) for r in rows})
-            if ids:
-                await conn.execute(update(seats).where(and_(
-                    seats.c.player_id == player_id, seats.c.table_id.in_(ids))).values(name=name))
-            return ids
-
-    # -- codes that link another device --------------------------------------------------------
-    async def create_link_code(self, code_hash: str, player_id: str, now: float,
-                               expires: float) -> None:
-        """A new link code for the player; their earlier unused ones work no more."""
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(link_codes).where(and_(
-                link_codes.c.player_id == player_id, link_codes.c.used.is_(None))).values(used=now))
-            await conn.execute(link_codes.insert().values(
-                code_hash=code_hash, player_id=player_id, created=now, expires=expires,
-                used=None))
-
-    async def link_code_player(self, code_hash: str, now: float) -> str | None:
-        """The player of a live link code (not used, not expired; the player not deleted)."""
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(
-                select(link_codes.c.player_id)
-                .join(players, players.c.id == link_codes.c.player_id)
-                .where(and_(link_codes.c.code_hash == code_hash, link_codes.c.used.is_(None),
-                            link_codes.c.expires > now, players.c.deleted.is_(None))))).first()
-            return None if r is None else str(r.player_id)
-
-    async def link_device(self, code_hash: str, player_id: str, now: float, old_session: str,
-                          new: SessionRow, secret_hash: str, merge_from: str | None) -> bool:
-        """In one commit: spend the code (False, nothing done, if it was spent meanwhile), end
-        the device's old session, give it a new one of the code's player and, with
-        ``merge_from``, move that guest's seats to the player."""
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(update(link_codes).where(and_(
-                link_codes.c.code_hash == code_hash, link_codes.c.player_id == player_id,
-                link_codes.c.used.is_(None), link_codes.c.expires > now)).values(used=now))
-            if res.rowcount != 1:
-                return False
-            await conn.execute(update(sessions).where(and_(
-                sessions.c.id == old_session, sessions.c.revoked.is_(None))).values(revoked=now))
-            await self._insert_session(conn, new, secret_hash)
-            if merge_from is not None:
-                await conn.execute(update(seats).where(seats.c.player_id == merge_from)
-                                   .values(player_id=player_id))
-            return True
-
-    async def drop_link_codes(self, before: float) -> int:
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(link_codes.delete().where(link_codes.c.expires < before))
-            return int(res.rowcount or 0)
-
-    async def update_player(self, player_id: str, **values: str) -> None:
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(players).where(players.c.id == player_id).values(**values))
-
     async def lobby(self, limit: int = 100) -> list[tuple[TableRow, list[int]]]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -550,8 +447,9 @@ class Store:
             return None if r is None else (r.webhook, r.email)
 
     async def waiting_humans(self, older_than: float) -> list[tuple[str, int, int]]:
-        """(table, seat, version) of human seats to move, with a way to be told, that have
-        waited since before ``older_than`` and were not reminded of this turn yet."""
+        """(table, seat, version) of human seats to move, with a way to be told (webhook,
+        e-mail, push), that have waited since before ``older_than`` and were not reminded of
+        this turn yet."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(game_tables.c.id, seats.c.seat, game_tables.c.version)
@@ -560,27 +458,74 @@ class Store:
                 .where(and_(game_tables.c.over.is_(False), seats.c.type == "human",
                             game_tables.c.updated < older_than,
                             seats.c.reminded_version < game_tables.c.version,
-                            (seats.c.webhook.is_not(None)) | (seats.c.email.is_not(None))))
+                            (seats.c.webhook.is_not(None)) | (seats.c.email.is_not(None))
+                            | _push_for_seat()))
                 .limit(500))
             return [(str(r.id), int(r.seat), int(r.version)) for r in rows]
 
-    async def tables_to_drive(self, now: float, stalled_s: float) -> list[str]:
+    async def tables_to_drive(self, now: float, stalled_s: float,
+                              idle_s: float = 0.0) -> list[str]:
         """Tables that need a server-side move: a bot to move and nothing done for
-        ``stalled_s`` (its instance may have stopped), or a human whose turn timer ran out."""
+        ``stalled_s`` (its instance may have stopped), or a human whose turn timer ran out;
+        with ``idle_s``, not those where nothing at all was done for longer than that (plus
+        their turn timer): nobody has come there, so their bots rest."""
+        recent = (game_tables.c.updated + func.coalesce(game_tables.c.turn_timer_s, 0.0)
+                  >= now - idle_s) if idle_s > 0 else true()
         async with self.engine.connect() as conn:
             bot = (select(game_tables.c.id)
                    .join(seats, and_(seats.c.table_id == game_tables.c.id,
                                      seats.c.seat == game_tables.c.to_move))
                    .where(and_(game_tables.c.over.is_(False), seats.c.type == "bot",
-                               game_tables.c.updated < now - stalled_s)))
+                               game_tables.c.updated < now - stalled_s, recent)))
             timer = (select(game_tables.c.id)
                      .where(and_(game_tables.c.over.is_(False),
                                  game_tables.c.turn_timer_s.is_not(None),
                                  game_tables.c.to_move.is_not(None),
-                                 game_tables.c.updated + game_tables.c.turn_timer_s < now)))
+                                 game_tables.c.updated + game_tables.c.turn_timer_s < now,
+                                 recent)))
             ids = [str(r.id) for r in await conn.execute(bot.limit(1000))]
             ids += [str(r.id) for r in await conn.execute(timer.limit(1000))]
         return list(dict.fromkeys(ids))
+
+    async def last_human_move(self, table_id: str, human_seats: Sequence[int]) -> float | None:
+        """When one of these seats last moved by itself (a client id: bots and turn timers
+        send none); None if never."""
+        if not human_seats:
+            return None
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(
+                select(func.max(actions.c.created))
+                .where(and_(actions.c.table_id == table_id, actions.c.seat.in_(human_seats),
+                            actions.c.client_id.is_not(None))))
+        return None if found is None else float(found)
+
+
+    # -- deal analyses (0008) ----------------------------------------------------------------
+    async def load_analysis(self, key: str) -> str | None:
+        """A kept analysis (its JSON text), or None."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(analyses.c.analysis).where(analyses.c.key == key))
+                 ).first()
+        return None if r is None else str(r.analysis)
+
+    async def save_analysis(self, key: str, table_id: str | None, deal: int, now: float,
+                            analysis: str) -> None:
+        """Keep an analysis; one already kept under the key stays (the same deal, the same
+        result)."""
+        async with self._writing(), self.engine.begin() as conn:
+            try:
+                async with conn.begin_nested():
+                    await conn.execute(analyses.insert().values(
+                        key=key, table_id=table_id, deal=deal, created=now, analysis=analysis))
+            except IntegrityError:
+                pass
+
+def _push_for_seat() -> Any:
+    """The seat row has a Web Push subscription of its own or of its player's (0007)."""
+    ps = push_subscriptions
+    return select(ps.c.id).where(
+        ((ps.c.table_id == seats.c.table_id) & (ps.c.seat == seats.c.seat))
+        | (ps.c.scope == "p:" + seats.c.player_id)).exists()
 
 
 class _NullLock:

@@ -19,6 +19,7 @@ from taash.server.schema import (
     link_codes,
     passkeys,
     players,
+    push_subscriptions,
     seats,
     sessions,
 )
@@ -115,11 +116,12 @@ class TokenStore:
 
     async def delete_player(self, player_id: str, now: float,
                             name: str) -> tuple[list[str], list[str]]:
-        """In one commit: the player's sessions, tokens, passkeys, e-mail (and its links) and
-        link codes gone; the player row kept, marked deleted, under ``name``; each of their
-        seats named ``name``, with its notices off and no player, and at an unfinished table
-        given to a bot (so the others can finish).  Returns the ids of the sessions and
-        tokens (``pat:ID``) that ended and of the tables whose seats changed."""
+        """In one commit: the player's sessions, tokens, passkeys, e-mail (and its links),
+        link codes and push subscriptions gone; the player row kept, marked deleted, under
+        ``name``; each of their seats named ``name``, with its notices off and no player,
+        and at an unfinished table given to a bot (so the others can finish).  Returns the
+        ids of the sessions and tokens (``pat:ID``) that ended and of the tables whose seats
+        changed."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             ended = [f"pat:{r.id}" for r in await conn.execute(
                 select(api_tokens.c.id).where(and_(api_tokens.c.player_id == player_id,
@@ -136,6 +138,8 @@ class TokenStore:
             await conn.execute(api_tokens.delete().where(api_tokens.c.player_id == player_id))
             await conn.execute(passkeys.delete().where(passkeys.c.player_id == player_id))
             await conn.execute(link_codes.delete().where(link_codes.c.player_id == player_id))
+            await conn.execute(push_subscriptions.delete().where(  # theirs and their seats'
+                push_subscriptions.c.player_id == player_id))
             await conn.execute(update(players).where(players.c.id == player_id)
                                .values(deleted=now, name=name, email=None))
             rows = await conn.execute(

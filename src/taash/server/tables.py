@@ -21,6 +21,7 @@ from taash.server.errors import (
     Full,
     InviteUsed,
     NotOver,
+    RateLimited,
     Unauthorized,
 )
 from taash.server.match import build_match, check_seed, new_fair_row, turn_of
@@ -80,6 +81,30 @@ class Tables:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        # the tables of bots only made here, by the address (``a:``) or player (``p:``) that
+        # made them: each may have only a few playing at once
+        self.bot_only: dict[str, set[str]] = {}
+
+    def _bot_only_room(self, player: PlayerRow | None, address: str | None) -> str:
+        """Who makes a table of bots only (its key in ``bot_only``), if they may make one
+        more now: RateLimited if that many of theirs still play."""
+        s = self.hub.settings
+        key, cap = ((f"p:{player.id}", s.bot_tables_per_player) if player is not None
+                    else (f"a:{address or '?'}", s.bot_tables_per_address))
+        mine = self.bot_only.get(key, set())
+        for table_id in list(mine):  # those over, or resting for being idle, count no more
+            room = self.hub.rooms.get(table_id)
+            if room is None or room.state.is_over() or not room.autoplay.active():
+                mine.discard(table_id)
+        if not mine:
+            self.bot_only.pop(key, None)
+        # --rate-limit 0 (benchmarks, tests) turns off every per-client limit, this one too
+        if s.rate_limit > 0 and cap >= 0 and len(mine) >= cap:
+            who = "a player" if player is not None else "an address without a session"
+            raise RateLimited(f"{who} may have {cap} tables of bots only playing at once: "
+                              "wait for one to end, or take a seat at one"
+                              + ("" if player is not None else ", or open the site first"))
+        return key
 
     async def authorize(self, table_id: str, token: str | None,
                         seat: int | None = None,
@@ -95,6 +120,11 @@ class Tables:
         room = await hub.room(table_id)
         h = token_hash(token)
         found = room.seat_of_hash(h)
+        # deaf to the bus, an instance may have missed a withdrawal: the store decides
+        if (found is not None and hub.bus.shared and not hub.bus.live
+                and await hub.store.seat_by_token(h) != (table_id, found)):
+            room.forget_tokens({h})
+            found = None
         if found is None:
             where = await hub.store.seat_by_token(h)
             if where is None:
@@ -136,6 +166,7 @@ class Tables:
                 await hub.meta_changed(room)
             room.announce()
         room.last_used = time.monotonic()
+        room.human_came()
         return room, found
 
     async def watch_or_authorize(self, table_id: str, token: str | None,
@@ -152,15 +183,17 @@ class Tables:
                      turn_timer_s: float | None, first_seat: int | None,
                      rematch_of: str | None = None,
                      player: PlayerRow | None = None,
-                     seed: str | None = None) -> tuple[TableRow, dict[int, str]]:
+                     seed: str | None = None,
+                     address: str | None = None) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
         belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
-        creator's seed for the first deal (fair deals)."""
+        creator's seed for the first deal (fair deals).  A table of bots only (nobody to sit
+        at it) is for a few at a time per player, or per ``address`` without a session."""
         hub = self.hub
         try:
             cls = game_class(game)
-            opts = cls.check_options(options)
+            opts = cls.check_options(options, bounded=True)
         except RecordError as e:
             raise BadRequest(str(e)) from None
         n = cls.num_seats
@@ -171,6 +204,8 @@ class Tables:
             raise BadRequest(f"first_seat must be a seat 0..{n - 1}")
         tokens: dict[int, str] = {}
         rows = seat_rows(specs, None if rematch_of is not None else tokens)
+        bots_only = rematch_of is None and all(r.type == "bot" for r in rows)
+        maker = self._bot_only_room(player, address) if bots_only else None
         creator = next((r for r in rows if r.type == "human"), None)
         if open_ and creator is not None:  # the creator holds it; the others are free to join
             creator.claimed = True
@@ -192,6 +227,8 @@ class Tables:
         if rematch_of is None:
             await hub.store.create_table(t)
             hub.install(t, state)
+        if maker is not None:
+            self.bot_only.setdefault(maker, set()).add(t.id)
         return t, tokens
 
     async def join(self, table_id: str, seat: int | None, name: str | None,
@@ -205,6 +242,9 @@ class Tables:
             raise Forbidden("this table is not open to join: ask for an invite")
         if room.state.is_over():
             raise Full("this match is over")
+        seated = [s.player_id for s in room.meta.seats if s.player_id is not None]
+        if player is not None and await hub.friends.store.blocked_by_any(seated, player.id):
+            raise Forbidden("you cannot join this table")
         free = [s.seat for s in room.meta.seats if s.type == "human" and not s.claimed]
         if seat is not None:
             if seat not in free:
@@ -252,7 +292,9 @@ class Tables:
         if not await hub.store.claim_seat(table_id, found, h, token_hash(new), player.id,
                                           None if row.name else player.name):
             raise InviteUsed("this invite link has just been used by another player")
+        room.forget_tokens({h})
         await room.reload_meta()  # the invite token's live connections end
+        await hub.withdraw(table_id, [h])
         await hub.meta_changed(room)
         room.last_used = time.monotonic()
         return found, new
@@ -274,18 +316,28 @@ class Tables:
         if room.state.is_over():
             raise Full("this match is over")
         token = new_token()
+        old = row.token_hash
         await self.hub.store.update_seat(room.id, seat, token_hash=token_hash(token),
                                          spent_hash=None)
+        if old is not None:
+            room.forget_tokens({old})
         await room.reload_meta()  # the old token's live connections end
+        await self.hub.withdraw(room.id, [old] if old is not None else [])
         await self.hub.meta_changed(room)
         return token
 
     async def leave(self, room: Room, seat: int) -> None:
-        """Give the seat to a bot: its token stops working."""
+        """Give the seat to a bot: its token stops working, on every instance, before this
+        returns."""
+        old = room.seat_row(seat).token_hash
         await self.hub.store.update_seat(room.id, seat, type="bot", level="easy",
                                          token_hash=None, claimed=True, webhook=None,
                                          email=None, player_id=None)
+        if old is not None:
+            room.forget_tokens({old})
+        await self.hub.push.store.drop_seat(room.id, seat)
         await room.reload_meta()
+        await self.hub.withdraw(room.id, [old] if old is not None else [])
         await self.hub.meta_changed(room)
         room.kick()
 

@@ -46,6 +46,7 @@ def table_info(room: Room) -> JsonObject:
         "over": bool(room.state.is_over()), "to_move": m.to_move,
         "rematch": m.rematch_id, "rematch_of": m.rematch_of,
         "fair": fair_view(m, dealt - 1) if dealt else None,
+        "idle": not room.state.is_over() and not room.autoplay.active(),
         "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,
                    "claimed": s.claimed or s.type == "bot",
                    "connected": connected(room, s.seat)} for s in m.seats],
@@ -106,5 +107,13 @@ def record(room: Room) -> JsonObject:
     hides them)."""
     rec = room.state.record(hide_current=True)
     rec["table"] = room.id
+    rec["seats"] = seats_record(room)
     fair_record(room.meta, rec)
     return rec
+
+
+def seats_record(room: Room) -> list[Json]:
+    """Who sat where, for stats by opponent kind (taash.stats): each seat's type, bot level,
+    name and player id (public: a profile's address; no token, no contact)."""
+    return [{"type": s.type, "level": s.level, "name": s.name, "player": s.player_id}
+            for s in room.meta.seats]

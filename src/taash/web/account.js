@@ -1,11 +1,15 @@
 // The player's devices, in the home screen: "Link a device" shows a one-time code (and its QR
 // image) with a countdown, for another device to type or scan; "I have a code" signs this
 // device in with a code made on another (asking first whether this device's guest tables go
-// with it); the signed-in devices, each of which can be signed out.
-import { api, myServerTables } from './api.js';
+// with it); the signed-in devices, each of which can be signed out.  Above them, the ways
+// to sign in: "Add a passkey", "Add an e-mail address" (when the server sends mail), and
+// the passkeys and address the player has, each removable.
+import { api, getMe, myServerTables } from './api.js';
 import { accountDataPanel } from './account_data.js';
+import { pushAccountPanel } from './push.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast, showDialog } from './ui.js';
+import { createPasskey, passkeysSupported } from './passkey.js';
 
 /** The section; `code`: a code to fill in (the /link?code= address); `linked`: called once
  * this device is signed in as another player. */
@@ -22,7 +26,10 @@ class Account {
       spellcheck: 'false', maxlength: 12, placeholder: 'XXXX-XXXX', value: code || '',
       'aria-label': t('link_have_code'), 'data-field': 'link-code' });
     this.sessionsBox = h('ul', { class: 'sessions', 'data-sessions': '' });
+    this.methodsBox = h('div', { class: 'methods', 'data-sign-in-methods': '' });
     this.el = h('section', { class: 'panel account', 'data-section': 'account' },
+      h('h2', null, t('sign_in_methods')),
+      this.methodsBox,
       h('h2', null, t('link_devices')),
       h('button', { class: 'btn', type: 'button', 'data-action': 'link-device',
         onclick: (e) => this.makeCode(e.currentTarget) }, t('link_device')),
@@ -33,13 +40,95 @@ class Account {
         h('button', { class: 'btn', type: 'submit', 'data-action': 'use-code' }, t('link_sign_in'))),
       h('details', { class: 'sessions-box', ontoggle: (e) => { if (e.target.open) this.loadSessions(); } },
         h('summary', { 'data-action': 'show-sessions' }, t('sessions')), this.sessionsBox),
+      pushAccountPanel(), // push notices for every table: push.js
       accountDataPanel()); // tokens, export, delete: account_data.js
+    this.loadMethods();
     if (code) {
       setTimeout(() => {
         if (!this.el.isConnected) return;
         this.el.scrollIntoView({ block: 'center' });
         this.input.focus();
       }, 0);
+    }
+  }
+
+  async loadMethods() {
+    let me;
+    try { me = await getMe(); } catch { return; }
+    const list = me.sign_in_methods || [];
+    const when = (iso) => {
+      try { return new Date(iso).toLocaleDateString(lang()); } catch { return iso; }
+    };
+    const rows = list.map((m) => h('li', { 'data-method': m.type, 'data-method-id': m.id || m.address },
+      h('span', { class: 'device', dir: 'auto' },
+        m.type === 'passkey' ? (m.name || 'Passkey') : t('method_email', { address: m.address })),
+      m.type === 'passkey' ? h('small', { class: 'sub' }, m.last_used
+        ? t('passkey_used', { added: when(m.created), when: when(m.last_used) })
+        : t('passkey_unused', { added: when(m.created) })) : null,
+      h('button', { class: 'btn small', type: 'button', 'data-action': `remove-${m.type}`,
+        onclick: (e) => this.removeMethod(m, e.currentTarget) }, t('remove'))));
+    const add = h('button', { class: 'btn', type: 'button', 'data-action': 'add-passkey',
+      onclick: (e) => this.addPasskey(e.currentTarget) }, t('passkey_add'));
+    if (!passkeysSupported()) { add.disabled = true; add.title = t('passkey_unsupported'); }
+    const address = h('input', { type: 'email', autocomplete: 'email', 'data-field': 'add-email',
+      placeholder: t('email_placeholder'), 'aria-label': t('email_add'), required: true });
+    const mail = me.email_available ? h('form', { class: 'join-form', 'data-form': 'add-email',
+      onsubmit: (e) => { e.preventDefault(); this.addEmail(address, e.submitter); } },
+    address, h('button', { class: 'btn', type: 'submit', 'data-action': 'add-email' }, t('email_send'))) : null;
+    fill(this.methodsBox,
+      list.length ? h('ul', { class: 'sessions' }, rows) : h('p', { class: 'sub', 'data-guest': '' }, t('sign_in_none')),
+      add,
+      mail ? h('h3', null, t('email_add')) : null, mail);
+  }
+
+  async addPasskey(button) {
+    button.disabled = true;
+    try {
+      const options = await api('POST', '/api/me/passkeys/options');
+      let credential;
+      try {
+        credential = await createPasskey(options);
+      } catch (e) {
+        toast(e && e.name === 'NotAllowedError' ? t('passkey_cancelled') : `${t('error')}: ${e.message}`, 'error');
+        return;
+      }
+      await api('POST', '/api/me/passkeys', { body: { credential, name: deviceName() } });
+      toast(t('passkey_added'));
+      this.loadMethods();
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async addEmail(input, button) {
+    if (button) button.disabled = true;
+    try {
+      const r = await api('POST', '/api/me/email', { body: { address: input.value } });
+      toast(t('email_confirm_sent', { address: r.address }));
+      input.value = '';
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  async removeMethod(m, button) {
+    button.disabled = true;
+    try {
+      if (m.type === 'passkey') {
+        await api('DELETE', `/api/me/passkeys/${encodeURIComponent(m.id)}`);
+        toast(t('passkey_removed'));
+      } else {
+        await api('DELETE', '/api/me/email');
+        toast(t('email_removed'));
+      }
+      this.loadMethods();
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+      button.disabled = false;
     }
   }
 
@@ -90,6 +179,7 @@ class Account {
     try {
       const r = await api('POST', '/api/link', { body: { code, merge } });
       toast(t('link_done', { name: r.player.name }));
+      if (r.refused && r.refused.length) toast(t('merge_refused', { n: r.refused.length }), 'error');
       this.linked();
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');
@@ -145,4 +235,12 @@ class Account {
       button.disabled = false;
     }
   }
+}
+
+/** A name for a new passkey: the kind of device it was added on. */
+function deviceName() {
+  const ua = navigator.userAgent || '';
+  const kind = /iPhone|iPad/.test(ua) ? 'iOS' : /Android/.test(ua) ? 'Android'
+    : /Mac OS X/.test(ua) ? 'Mac' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : '';
+  return kind ? `Passkey (${kind})` : 'Passkey';
 }

@@ -59,6 +59,19 @@ export async function getMe() {
   return player;
 }
 
+/** The player, with a name chosen in this browser before it had a player (or while the
+ * server could not be asked) made theirs once: the home screen and an invite link opened
+ * directly both come through here, so a friend's chosen name is the name their seat takes. */
+export async function getMeNamed() {
+  let p = await getMe();
+  const local = setting('name', '').trim();
+  if (local && setting('name_synced', '') !== '1') {
+    try { p = await updateMe({ name: local }); } catch { /* the server's rules: keep its */ }
+    setSetting('name_synced', '1');
+  }
+  return p;
+}
+
 /** The player as last fetched, or null. */
 export function knownMe() {
   return player;
@@ -79,6 +92,15 @@ export function myServerTables() {
  * when the seat is theirs already); ApiError `invite_used` when another player took it. */
 export function claimInvite(id, token) {
   return api('POST', `/api/tables/${id}/claim`, { token });
+}
+
+let health = null;
+
+/** What the server can do (GET /api/health, asked once): `{email}`, whether it sends turn
+ * e-mails; nothing offered where it cannot say. */
+export function serverCan() {
+  if (!health) health = api('GET', '/api/health').catch(() => { health = null; return { email: false }; });
+  return health;
 }
 
 /** A client id for an action: the server applies an id once, so a retry is safe. */

@@ -3,11 +3,13 @@
 // the seat a token of its own, kept in this browser's storage), and the address bar keeps only
 // /t/{id}?seat=S, so a copied address does not give the seat away.  A seat the player took on
 // another device is played through the session cookie (the `{seat}` credential of api.js).
-import { claimInvite, getMe, myServerTables, saveSeat, seatAt } from './api.js';
+import { claimInvite, getMeNamed, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
+import { mountReview } from './review.js';
 import { mountTable } from './table.js';
-import { toast } from './ui.js';
+import { mountLeaderboard, mountProfile } from './profile.js';
+import { h, fill, toast } from './ui.js';
 
 const root = document.getElementById('app');
 let unmount = null;
@@ -30,12 +32,38 @@ async function route() {
   if (unmount) unmount();
   unmount = null;
   window.scrollTo(0, 0);
+  if (location.pathname === '/review') { // a finished deal's review (review.js)
+    unmount = mountReview(root, { navigate });
+    return;
+  }
   const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  if (location.pathname === '/leaderboard') {
+    unmount = mountLeaderboard(root, { navigate });
+    return;
+  }
+  if (profile) {
+    unmount = mountProfile(root, { id: decodeURIComponent(profile[1]), navigate });
+    return;
+  }
+  // /friend/CODE (a friend's link): the home screen with the code filled in to add them
+  const friend = location.pathname.match(/^\/friend\/([^/]+)\/?$/);
+  if (friend) {
+    history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, friendCode: decodeURIComponent(friend[1]) });
+    return;
+  }
   if (!m) {
     // /link?code=C (a device-link code's QR image): the home screen with the code filled in
     const linkCode = location.pathname === '/link' ? new URLSearchParams(location.search).get('code') : null;
     if (location.pathname === '/link') history.replaceState(null, '', '/');
-    unmount = mountHome(root, { navigate, relang, linkCode });
+    // /email/confirm#SECRET and /email/sign-in#SECRET (a mailed link): the page posts the
+    // secret, which never reaches a server's log; the address bar keeps only /
+    const mailed = location.pathname.match(/^\/email\/(confirm|sign-in)\/?$/);
+    const emailLink = mailed && location.hash.length > 1
+      ? { kind: mailed[1], token: location.hash.slice(1) } : null;
+    if (mailed) history.replaceState(null, '', '/');
+    unmount = mountHome(root, { navigate, relang, linkCode, emailLink });
     return;
   }
   const id = decodeURIComponent(m[1]);
@@ -68,7 +96,9 @@ async function route() {
  * invite (an older table's seat), opens with the link's token as before. */
 async function takeInvite(id, seat, token) {
   try {
-    await getMe();  // the session the seat is claimed for (a guest on the first visit)
+    // the session the seat is claimed for (a guest on the first visit), with the name the
+    // friend chose in this browser: the claimed seat is named after the player
+    await getMeNamed();
     const r = await claimInvite(id, token);
     if (!r || !Number.isInteger(r.seat)) throw new Error('not a claim');
     if (r.token) {
@@ -95,5 +125,62 @@ async function playersSeat(id, seat) {
   }
 }
 
+/** Can the server be reached?  (Any answer counts: only no answer at all is no connection.) */
+async function reachable() {
+  try {
+    await fetch('/api/health', { cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Opened without a connection (the service worker's kept page): say so, in the page's
+ * language, and open the page asked for by itself once the server answers again. */
+function offline() {
+  const say = (key, en) => (t(key) === key ? en : t(key));
+  let timer = null;
+  let trying = false;
+  const again = async () => {
+    if (trying) return;
+    trying = true;
+    const up = await reachable();
+    trying = false;
+    if (!up) return;
+    clearInterval(timer);
+    window.removeEventListener('online', again);
+    route();
+  };
+  unmount = () => { clearInterval(timer); window.removeEventListener('online', again); };
+  document.title = `${say('offline_title', 'No connection')} · taash`;
+  fill(root, h('main', { class: 'offline', 'data-page': 'offline' },
+    h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
+    h('div', { class: 'panel', role: 'status' },
+      h('h2', null, say('offline_title', 'No connection')),
+      h('p', null, say('offline_note', 'taash opens by itself as soon as the connection is back.'))),
+    h('button', { class: 'btn primary', type: 'button', 'data-action': 'retry', onclick: again },
+      say('try_again', 'Try again'))));
+  timer = setInterval(again, 3000);
+  window.addEventListener('online', again);
+}
+
+async function start() {
+  await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
+  if (await reachable()) route();
+  else offline();
+}
+
+/** The service worker keeps the page and the files it loaded, so that it installs to a home
+ * screen and opens offline (sw.js). */
+function keepForOffline() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
+    const keep = performance.getEntriesByType('resource').map((e) => e.name)
+      .filter((u) => new URL(u).pathname.startsWith('/assets/'));
+    if (reg.active) reg.active.postMessage({ keep });
+  }).catch(() => { /* no service worker here (private mode, an old browser): online only */ });
+}
+
 window.addEventListener('popstate', route);
-setLang(pickLang()).catch(() => setLang('en')).then(route);
+start();
+window.addEventListener('load', keepForOffline);

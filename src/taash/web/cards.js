@@ -57,6 +57,8 @@ export function cardEl(code, { tag = 'div', trump = null, playable = false, smal
     'data-card': code,
     'data-playable': playable ? 'true' : 'false',
     'aria-label': cardName(code),
+    // a card on the felt is a picture to a screen reader, named by its label
+    role: tag === 'button' ? null : 'img',
     type: tag === 'button' ? 'button' : null,
   },
   h('span', { class: 'corner', 'aria-hidden': 'true' },
@@ -70,6 +72,6 @@ export function cardEl(code, { tag = 'div', trump = null, playable = false, smal
 export function backEl({ small = false } = {}) {
   return h('div', {
     class: `card back${small ? ' small' : ''}`, 'data-card': 'back', 'data-playable': 'false',
-    'aria-label': t('face_down'),
+    'aria-label': t('face_down'), role: 'img',
   });
 }

@@ -83,6 +83,21 @@ export async function checkDeal(game, index, deal, { commit, seed, seat } = {}) 
 }
 
 const randomSeed = () => hex(crypto.getRandomValues(new Uint8Array(16)));
+const storeKey = (id) => `taash-fair-${id}`;
+
+/** The creator's seed for a new table's first deal (POST /api/tables `seed`), or null where
+ * this browser has no WebCrypto random numbers. */
+export const firstDealSeed = () => (globalThis.crypto && crypto.getRandomValues ? randomSeed() : null);
+
+/** Keep the seed a page sent with a table's creation as its seat's seed for deal 0, so the
+ * table's fair check of that deal looks for it. */
+export function keepFirstSeed(id, seat, seed) {
+  try {
+    const mine = JSON.parse(sessionStorage.getItem(storeKey(id)) || '{}');
+    mine[0] = { seed, seat };
+    sessionStorage.setItem(storeKey(id), JSON.stringify(mine));
+  } catch { /* no storage: the check says the deal was not seeded by this page */ }
+}
 
 /** A table's fair deals as this page sees them: the commits shown before each deal, the seeds
  * it sent (kept for the tab's life, a reload included), the checks of finished deals. */
@@ -92,7 +107,7 @@ export class FairWatch {
     this.commits = {};
     this.checks = {};
     this.sending = new Set();
-    this.storeKey = `taash-fair-${table.id}`;
+    this.storeKey = storeKey(table.id);
     try { this.mine = JSON.parse(sessionStorage.getItem(this.storeKey) || '{}'); } catch { this.mine = {}; }
   }
 

@@ -16,7 +16,8 @@ export class Hand {
     this.codes = [];
     this.box.addEventListener('contextmenu', (e) => e.preventDefault());
     this.box.addEventListener('keydown', (e) => this.keydown(e));
-    this.resize = new ResizeObserver(() => this.layout());
+    this.size = null; // the box's width and a card's size, kept until the box is resized
+    this.resize = new ResizeObserver(() => { this.size = null; this.layout(); });
     this.resize.observe(this.box);
   }
 
@@ -68,11 +69,15 @@ export class Hand {
   layout() {
     const n = this.codes.length;
     if (!n) return;
-    this.box.classList.toggle('roomy', n <= 6);
-    const width = this.box.clientWidth;
-    const first = this.els.get(this.codes[0]);
-    const cw = first.offsetWidth || 60;
-    const ch = first.offsetHeight || 86;
+    const roomy = n <= 6;
+    this.box.classList.toggle('roomy', roomy);
+    // measured once per size of the box and of its cards: each measure forces a layout
+    if (!this.size || this.size.roomy !== roomy) {
+      const first = this.els.get(this.codes[0]);
+      this.size = { roomy, width: this.box.clientWidth, cw: first.offsetWidth || 60,
+        ch: first.offsetHeight || 86 };
+    }
+    const { width, cw, ch } = this.size;
     const gap = Math.max(4, cw * 0.08);
     // A gentle fan only when the cards overlap; keep the outer cards' tilted corners on screen.
     let spread = n > 1 ? Math.min(1.8, 18 / n) : 0;

@@ -1,11 +1,15 @@
 // The home screen: play now against bots, a table with friends (invite links), join by link,
 // open tables, the player's tables (on every device of theirs, and those whose tokens this
 // browser keeps) and the settings, with the player's name.
-import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMe, knownMe, updateMe,
+import { api, mySeats, saveSeat, forgetSeat, setting, setSetting, getMeNamed, knownMe, updateMe,
   myServerTables, claimInvite } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
+import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
+import { reviewUrl } from './review.js';
+import { firstDealSeed, keepFirstSeed } from './fair.js';
+import { friendsPanel } from './friends.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
@@ -15,14 +19,15 @@ const SPEEDS = {
   fast: { bot: 150, pace: 350 },
 };
 
-export function mountHome(root, { navigate, relang, linkCode }) {
-  const home = new Home(root, navigate, relang, linkCode);
+export function mountHome(root, { navigate, relang, linkCode, emailLink, friendCode }) {
+  const home = new Home(root, navigate, relang, linkCode, friendCode);
+  if (emailLink) openEmailLink(emailLink.kind, emailLink.token, () => navigate('/', true));
   return () => home.destroy();
 }
 
 class Home {
-  constructor(root, navigate, relang, linkCode) {
-    Object.assign(this, { root, navigate, relang, linkCode });
+  constructor(root, navigate, relang, linkCode, friendCode) {
+    Object.assign(this, { root, navigate, relang, linkCode, friendCode });
     this.game = setting('game', 'court-piece');
     if (!GAMES.includes(this.game)) this.game = 'court-piece';
     this.mode = 'bots';
@@ -38,6 +43,7 @@ class Home {
   destroy() {
     this.dead = true;
     clearInterval(this.timer);
+    if (this.friends) this.friends.destroy();
     document.removeEventListener('visibilitychange', this.onVisible);
   }
 
@@ -61,6 +67,8 @@ class Home {
       h('p', { class: 'tagline' }, t('tagline')),
       this.playerBox = h('p', { class: 'player', 'data-section': 'player' }),
       this.myTables,
+      (this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode,
+        choice: () => ({ game: this.game, options: this.options(), live: this.liveBox ? this.liveBox.checked : false }) })).el,
       h('section', { class: 'panel new-game', 'data-section': 'new-game' },
         h('h2', null, t('new_game')),
         this.gamePicker,
@@ -72,8 +80,11 @@ class Home {
           this.linkInput = h('input', { type: 'text', inputmode: 'url', placeholder: t('paste_link'),
             'aria-label': t('paste_link'), 'data-field': 'link' }),
           h('button', { class: 'btn', type: 'submit', 'data-action': 'join' }, t('join'))),
-        this.lobby),
+        this.lobby,
+        h('p', { class: 'sub' }, h('a', { href: '/review', 'data-action': 'review-record',
+          onclick: (e) => { e.preventDefault(); this.navigate('/review'); } }, t('review_records')))),
       this.settings(),
+      this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
     this.renderGames();
   }
@@ -100,6 +111,7 @@ class Home {
 
   renderGames() {
     setSetting('game', this.game);
+    const focused = this.gamePicker.contains(document.activeElement);
     fill(this.gamePicker, ...GAMES.map((g) => h('label', {
       class: `game-choice${g === this.game ? ' chosen' : ''}`, 'data-game-choice': g,
     },
@@ -108,6 +120,8 @@ class Home {
     h('span', { class: 'game-icon', 'aria-hidden': 'true' }, g === 'goat' ? '\u2663\uFE0E' : g === 'court-piece-2p' ? '\u2666\uFE0E' : '\u2660\uFE0E'),
     h('b', null, t(`game_${g}`)),
     h('small', null, t(`game_${g}_blurb`)))));
+    // the picker is drawn anew: the keyboard's focus stays on the game chosen (arrow keys)
+    if (focused) this.gamePicker.querySelector('input:checked').focus();
     this.renderOptions();
     this.renderMode();
   }
@@ -124,7 +138,7 @@ class Home {
         h('label', { class: 'field check' }, h('input', { type: 'checkbox', 'data-option': 'ace_rule' }), h('span', null, t('opt_ace_rule'))),
         sel('trump_rule', ['free', 'most-held'], 'free', t('opt_trump_rule')),
         sel('session_end', ['coats', 'deals', 'open'], 'coats', t('opt_session_end')),
-        num('session_n', 2, t('opt_session_n')),
+        num('session_n', 2, t('opt_session_n_coats')),
       ];
     } else if (this.game === 'court-piece-2p') {
       rows = [num('target', 5, t('opt_target_points'))];
@@ -132,6 +146,28 @@ class Home {
       rows = [num('target', 12, t('opt_target_defeat')), sel('eggs', ['none', 'double-next'], 'none', t('opt_eggs'))];
     }
     fill(this.optionsBox, ...rows);
+    if (this.game === 'court-piece') this.linkOptions();
+  }
+
+  /** The ace rule only counts with double sar (CP-8): its box is off and unticked with
+   * single sar; the session's number is named for what it counts, and hidden when open. */
+  linkOptions() {
+    const get = (f) => this.optionsBox.querySelector(`[data-option="${f}"]`);
+    const sar = get('sar');
+    const ace = get('ace_rule');
+    const end = get('session_end');
+    const n = get('session_n');
+    const sync = () => {
+      ace.disabled = sar.value !== 'double';
+      if (ace.disabled) ace.checked = false;
+      ace.closest('label').classList.toggle('off', ace.disabled);
+      const label = n.closest('label');
+      label.hidden = end.value === 'open';
+      if (end.value !== 'open') label.firstChild.textContent = t(`opt_session_n_${end.value}`);
+    };
+    sar.addEventListener('change', sync);
+    end.addEventListener('change', sync);
+    sync();
   }
 
   options() {
@@ -175,7 +211,7 @@ class Home {
         const rel = n === 2 ? t('opponent') : s === 2 ? t('partner') : t('opponent');
         rows.push(h('div', { class: 'seat-row', 'data-seat-row': s },
           h('span', null, `${t('seat_n', { n: s + 1 })} · ${rel}`),
-          h('select', { 'data-seat-type': s, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
+          h('select', { 'data-seat-type': s, 'aria-label': `${t('seat_n', { n: s + 1 })} · ${rel}`, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
             h('option', { value: 'human', selected: type === 'human' }, t('friend')),
             ['easy', 'hard', 'random'].map((l) => h('option', { value: l, selected: type === l }, `${t('bot')} · ${t(`level_${l}`)}`)))));
       }
@@ -203,14 +239,14 @@ class Home {
    * name set here before players existed becomes the player's name once. */
   async loadMe() {
     let p;
-    try { p = await getMe(); } catch { return; } // an older server: the local name stays
-    const local = setting('name', '').trim();
-    if (local && setting('name_synced', '') !== '1') {
-      try { p = await updateMe({ name: local }); } catch { /* the server's rules: keep its */ }
-      setSetting('name_synced', '1');
-    }
+    try { p = await getMeNamed(); } catch { return; } // an older server: the local name stays
     if (this.dead) return;
     this.showMe(p);
+    fill(this.signInBox, signInPanel({ me: p, done: () => this.navigate('/', true) }));
+    // signed in here before the question about the guest's tables was answered: asked again
+    if (p.guest_tables_waiting && !document.querySelector('[data-dialog="merge"]')) {
+      guestQuestion(p.guest_tables_waiting).then(() => { if (!this.dead) this.refresh(); });
+    }
     this.refresh();
   }
 
@@ -222,7 +258,7 @@ class Home {
 
   async rename(input) {
     const name = input.value.trim();
-    if (!knownMe()) { setSetting('name', name); return; }
+    if (!knownMe()) { setSetting('name', name); setSetting('name_synced', ''); return; }
     try {
       const p = await updateMe({ name });
       setSetting('name', p.name);
@@ -244,7 +280,12 @@ class Home {
   async create(body, button) {
     if (button) button.disabled = true;
     try {
-      return await api('POST', '/api/tables', { body });
+      // the creator's seed for the first deal (fair deals), checked by the table's fair.js
+      const seed = firstDealSeed();
+      const res = await api('POST', '/api/tables', { body: seed ? { ...body, seed } : body });
+      const mine = res && res.seats.find((s) => s.token);
+      if (seed && mine) keepFirstSeed(res.id, mine.seat, seed);
+      return res;
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');
       return null;
@@ -381,6 +422,8 @@ class Home {
           h('small', null, `${t('seat_n', { n: r.seat + 1 })} · ${when(r.updated)}`),
           r.over ? h('span', { class: 'badge done' }, t('finished'))
             : r.your_turn ? h('span', { class: 'badge turn' }, t('your_turn_short')) : h('span', { class: 'badge' }, t('waiting'))),
+        r.over ? h('button', { class: 'btn tool', type: 'button', 'data-action': 'review-table',
+          onclick: () => this.navigate(reviewUrl(r.id, null, r.seat)) }, t('review_last')) : null,
         r.player ? null : h('button', { class: 'btn icon forget', type: 'button', 'aria-label': t('forget'), title: t('forget'),
           onclick: () => { forgetSeat(r.id, r.seat); this.refresh(); } }, '×')))));
   }

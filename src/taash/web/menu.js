@@ -1,10 +1,12 @@
 // The table's menu: the invite links of a table this browser made, e-mail notices for this
-// seat (where another player moves), leaving the table.
-import { api, seatAt, forgetSeat, mySeats } from './api.js';
+// seat (where another player moves and the server sends e-mail), leaving the table.
+import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog, copyText } from './ui.js';
+import { pushMenu } from './push.js';
 
-export function openMenu(tb) {
+export async function openMenu(tb) {
+  const can = await serverCan();
   const invites = mySeats().find((x) => x.id === tb.id && x.invites);
   const body = [];
   if (invites) {
@@ -19,9 +21,10 @@ export function openMenu(tb) {
     }
   }
   const playing = tb.token && tb.view && !tb.view.over;
-  // E-mail notices tell of another player's move: at a table of bots only there is none.
+  // E-mail notices tell of another player's move: at a table of bots only there is none,
+  // and a server with no SMTP sends none.
   const others = ((tb.info && tb.info.seats) || []).some((s) => s.seat !== tb.me() && s.type === 'human');
-  if (playing && others) {
+  if (playing && others && can.email) {
     const email = h('input', { type: 'email', class: 'link', placeholder: t('email'), 'aria-label': t('email'),
       'data-field': 'notify-email', autocomplete: 'email' });
     body.push(h('h3', null, t('notify_title')), h('p', { class: 'sub' }, t('notify_note')),
@@ -32,6 +35,7 @@ export function openMenu(tb) {
           toast(email.value.trim() ? t('notify_on') : t('notify_off'));
         } catch (err) { tb.showError(err); }
       } }, h('span', null, '✉'), email, h('button', { class: 'btn', type: 'submit', 'data-action': 'notify' }, t('save'))));
+    body.push(...pushMenu(tb)); // Web Push for this seat: push.js
   }
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];

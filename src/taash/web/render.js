@@ -3,6 +3,7 @@
 // game comes from its renderer, tb.game.
 import { backEl, cardEl, cardName } from './cards.js';
 import { t } from './i18n.js';
+import { flyIn, playKey } from './motion.js';
 import { h, fill } from './ui.js';
 
 export function renderBar(tb) {
@@ -12,7 +13,7 @@ export function renderBar(tb) {
   const sub = [v.over ? t('match_over') : tb.game.dealText(o, dealNo)];
   const goal = tb.game.goalText(o);
   if (goal) sub.push(goal);
-  fill(tb.titleEl, h('b', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')));
+  fill(tb.titleEl, h('h1', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')));
   tb.lastTrickBtn.disabled = !v.last_trick;
   tb.hintBtn.disabled = !tb.token || !(v.legal_actions || []).length;
 }
@@ -24,6 +25,12 @@ export function renderTrick(tb) {
   const done = tb.shownTrick;
   const plays = done ? done.plays : tb.game.trick(v);
   const topSeat = tb.game.topSeat(v, done);
+  // the plays not drawn before fly in, from the hand (this seat's) or from their seat; on the
+  // table's first drawing nothing flies (the trick was there before the page)
+  const first = tb.trickKeys === undefined;
+  const before = tb.trickKeys || new Set();
+  const from = tb.flyFrom || new Map();
+  const fresh = [];
   const slots = plays.map((p) => {
     // A pass lies face down, one's own too (its cards are named for the player who made it).
     const down = !p.cards || p.verb === 'pass';
@@ -32,11 +39,16 @@ export function renderTrick(tb) {
       : p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }));
     const label = tb.game.playLabel(p);
     const mine = down && p.cards ? t('your_pass', { cards: p.cards.map(cardName).join(', ') }) : null;
-    return h('div', {
+    // to a screen reader a play is a group named for its player (and verb), its cards inside
+    const who = label ? `${tb.name(p.seat)} · ${label}` : tb.name(p.seat);
+    const el = h('div', {
       class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
-      'data-seat': p.seat, 'data-verb': p.verb, title: mine, 'aria-label': mine,
+      'data-seat': p.seat, 'data-verb': p.verb, title: mine, role: 'group', 'aria-label': mine || who,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
+    if (!first && !before.has(playKey(p))) fresh.push({ el, from: from.get(playKey(p)) });
+    return el;
   });
+  tb.trickKeys = new Set(plays.map(playKey));
   tb.trick.classList.toggle('done', !!done);
   tb.trick.style.setProperty('--pace', `${tb.pace}ms`);
   if (done) {
@@ -61,6 +73,32 @@ export function renderTrick(tb) {
   fill(tb.trick, ...slots);
   fitTrick(tb);
   fill(tb.info2, ...tb.game.infoEls(v));
+  flyIn(fresh);
+}
+
+/** Where each play about to be drawn for the first time comes from, read before the table is
+ * drawn anew (so reading it costs no extra layout): by play, a rectangle on the screen. */
+export function flightOrigins(tb) {
+  const v = tb.view;
+  const out = new Map();
+  if (tb.trickKeys === undefined || !v) return out;
+  const plays = tb.shownTrick ? tb.shownTrick.plays : tb.game.trick(v);
+  for (const p of plays) {
+    const key = playKey(p);
+    if (!tb.trickKeys.has(key)) out.set(key, origin(tb, p));
+  }
+  return out;
+}
+
+/** Where a play comes from on the screen: this seat's cards in its hand (still there: the
+ * hand is drawn after the trick), else the seat that played it. */
+function origin(tb, p) {
+  if (p.seat === tb.me() && p.cards) {
+    const card = tb.handBox.querySelector(`[data-card="${p.cards[0]}"]`);
+    if (card) return card.getBoundingClientRect();
+  }
+  const seat = tb.seatEls[tb.pos(p.seat)];
+  return seat && !seat.hidden ? seat.getBoundingClientRect() : null;
 }
 
 /** Size a big trick's cards so that every play of k cards (each card after the first showing

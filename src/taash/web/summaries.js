@@ -3,6 +3,7 @@
 import { backEl, cardEl } from './cards.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog, closeDialogs } from './ui.js';
+import { reviewUrl } from './review.js';
 
 export const completeDeals = (v) => (v.deals || []).filter((d) => d.complete).length;
 
@@ -57,7 +58,16 @@ export class Summaries {
     }
     const fair = this.fairLine(s.index);
     if (fair) rows.push(fair);
+    if (s.index >= 0) rows.push(h('p', { class: 'review-links' }, this.reviewLink(s.index)));
     return rows;
+  }
+
+  /** A link to the deal's review (review.js), in this tab: the table is a click away. */
+  reviewLink(index) {
+    const tb = this.table;
+    const url = reviewUrl(tb.id, index, tb.me());
+    return h('a', { href: url, class: 'btn tool', 'data-action': 'review-deal', 'data-deal': String(index),
+      onclick: (e) => { e.preventDefault(); closeDialogs(); tb.navigate(url); } }, t('review_open'));
   }
 
   /** "fair: checked" (or a warning) for a finished deal, filled in once the page has
@@ -133,6 +143,6 @@ export class Summaries {
     const my = this.table.game.mySide();
     const side = (x) => `${(x || [])[my]} – ${(x || [])[1 - my]}`;
     return h('details', { class: 'history' }, h('summary', null, t('all_deals', { n: done.length })),
-      h('ol', null, done.map((d) => h('li', null, this.table.game.historyLine(d, side)))));
+      h('ol', null, done.map((d, i) => h('li', null, this.table.game.historyLine(d, side), ' ', this.reviewLink(i)))));
   }
 }

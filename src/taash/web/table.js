@@ -12,7 +12,8 @@ import { Hand } from './hand.js';
 import { t } from './i18n.js';
 import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
-import { fitTrick, renderBar, renderStatus, renderTrick } from './render.js';
+import { setSound, sound, soundOn } from './sound.js';
+import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { Voice } from './voice.js';
@@ -191,6 +192,10 @@ class TableView {
       const ev = events.find((e) => e.type === 'trick');
       if (ev) done = this.game.completedTrick(prev, v, events, ev);
     }
+    if (prev && events) {
+      this.announce(events);
+      this.hear(events);
+    }
     this.summaries.seen(prev, v, done);
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
@@ -212,6 +217,56 @@ class TableView {
     }
   }
 
+  /** Tell a screen reader what just happened (the live region under the table): each play
+   * with its player and cards (a pass as its count, face down), the trump called, who won
+   * the trick.  The seats' own lines are read as they come, in order. */
+  announce(events) {
+    const lines = [];
+    for (const e of events) {
+      if (e.type === 'trick' && typeof e.winner === 'number') {
+        lines.push(t('won_by', { name: this.name(e.winner) }));
+      } else if (e.type === 'action' && typeof e.seat === 'number') {
+        const verb = e.verb || verbOf(e.action || '');
+        const cards = e.action ? cardsOf(e.action) : [];
+        let what;
+        if (verb === 'trump') what = `${t('trump')}: ${t(`suit_${(e.action || '').slice(6)}`)}`;
+        else if (!cards.length || verb === 'pass') what = `${t(`verb_${verb}`)}: ${t('n_cards', { n: e.count ?? cards.length })}`;
+        else what = `${t(`verb_${verb}`)}: ${cards.map(cardName).join(', ')}`;
+        lines.push(`${this.name(e.seat)}: ${what}`);
+      }
+    }
+    if (!lines.length) return;
+    for (const line of lines) this.announcer.append(h('p', null, line));
+    // the last few lines stay (a screen reader reads what is added; a reader's review finds
+    // the latest moves)
+    while (this.announcer.childElementCount > 6) this.announcer.firstElementChild.remove();
+  }
+
+  /** One sound for what a message brought: a deal won or lost (for this seat's side), else a
+   * trick won, else a card played. */
+  hear(events) {
+    const over = events.find((e) => e.type === 'deal_over');
+    if (over) {
+      const side = this.game.dealWinner(over);
+      if (this.me() !== null && side !== null) sound(side === this.game.mySide() ? 'won' : 'lost');
+    } else if (events.some((e) => e.type === 'trick')) {
+      sound('trick');
+    } else if (events.some((e) => e.type === 'action')) {
+      sound('play');
+    }
+  }
+
+  toggleSound() {
+    setSound(!soundOn());
+    this.showSound();
+  }
+
+  showSound() {
+    const on = soundOn();
+    this.soundBtn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    this.soundBtn.textContent = on ? '\u{1F50A}' : '\u{1F507}';
+  }
+
   // -- skeleton -------------------------------------------------------------------------------
   build() {
     const act = (name, label) => h('button', {
@@ -223,6 +278,8 @@ class TableView {
       h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
         'aria-label': t('home'), onclick: () => this.navigate('/') }, h('span', { class: 'chev' })),
       this.titleEl,
+      this.soundBtn = h('button', { class: 'btn icon sound', type: 'button', 'data-action': 'sound',
+        'aria-label': t('sound'), onclick: () => this.toggleSound() }),
       h('button', { class: 'btn icon', type: 'button', 'data-action': 'menu',
         'aria-label': t('menu'), onclick: () => openMenu(this) }, '⋯'));
     this.lastTrickBtn = act('last-trick', t('last_trick'));
@@ -230,7 +287,7 @@ class TableView {
     this.scores = h('div', { class: 'scores' });
     this.seatEls = {};
     for (const pos of PLACES) this.seatEls[pos] = h('div', { class: `seat pos-${pos}` });
-    this.trick = h('div', { class: 'trick', 'aria-label': t('trick') });
+    this.trick = h('div', { class: 'trick', role: 'group', 'aria-label': t('trick') });
     this.info2 = h('div', { class: 'table-info' });
     this.felt = h('section', { class: 'felt', dir: 'ltr' },
       this.seatEls.top, this.seatEls.left, this.seatEls.right,
@@ -246,10 +303,15 @@ class TableView {
     this.actions = h('div', { class: 'actions' });
     this.handBox = h('div', { class: 'hand', 'data-hand': '', dir: 'ltr', role: 'group',
       'aria-label': t('your_hand') });
+    // what happens at the table, said to a screen reader (plays, tricks): hidden from sight
+    this.announcer = h('div', { class: 'sr-only', 'data-announce': '', role: 'log',
+      'aria-live': 'polite', 'aria-label': t('moves') });
     this.main = h('main', { class: 'table', 'data-table': this.id,
       'data-your-turn': 'false' },
-    this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox);
+    this.bar, this.scores, this.felt, this.notices, this.statusRow, this.actions, this.handBox,
+    this.announcer);
     fill(this.root, this.main);
+    this.showSound();
     this.hand = new Hand(this.handBox, (code) => this.cardActivated(code));
     this.trickFit = new ResizeObserver(() => fitTrick(this));
     this.trickFit.observe(this.trick.parentElement);
@@ -315,10 +377,15 @@ class TableView {
     const v = this.view;
     if (!v || this.dead) return;
     const m = this.main;
+    this.flyFrom = flightOrigins(this); // read before anything is written: no extra layout
     const turn = this.yourTurn();
     if (turn && m.dataset.yourTurn === 'false' && document.visibilityState === 'visible' && navigator.vibrate) {
       try { navigator.vibrate(25); } catch { /* not allowed yet */ }
     }
+    // your turn, with a chime where another player made you wait (against bots it is always
+    // soon: no chime)
+    const others = ((this.info && this.info.seats) || []).some((s) => s.seat !== this.me() && s.type === 'human');
+    if (turn && m.dataset.yourTurn === 'false' && m.dataset.version && others) sound('turn');
     m.dataset.game = v.game;
     m.dataset.version = String(v.version);
     m.dataset.yourTurn = turn ? 'true' : 'false';

@@ -42,10 +42,12 @@ export function trumpChip(v) {
   return chip(t('trump'), v.phase === 'trump' ? t('calling') : '—');
 }
 
-/** A score table: the first row and column are headings. */
+/** A score table: the first row and column are headings (an empty corner is no heading). */
 export function scoreTable(rows) {
   return h('table', { class: 'score-table' }, rows.map((r, i) => h('tr', null,
-    r.map((c, j) => h(i === 0 || j === 0 ? 'th' : 'td', null, String(c ?? ''))))));
+    r.map((c, j) => h((i === 0 || j === 0) && c !== '' ? 'th' : 'td',
+      i === 0 && c !== '' ? { scope: 'col' } : j === 0 && i > 0 ? { scope: 'row' } : null,
+      String(c ?? ''))))));
 }
 
 export class GameRenderer {
@@ -78,4 +80,7 @@ export class GameRenderer {
   hinted() {}
 
   dealTitle(n) { return t('deal_over_n', { n }); }
+
+  /** The side that won a deal (its summary or deal_over event), or null (no winner). */
+  dealWinner(d) { return typeof d.winner === 'number' ? d.winner : null; }
 }

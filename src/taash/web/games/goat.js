@@ -72,7 +72,7 @@ export class Goat extends GameRenderer {
     return [h('div', { class: 'stock', 'data-stock': String(v.stock), title: t('stock_n', { n: v.stock }) },
       v.stock > 0 ? backEl({ small: true }) : null,
       cardEl(v.trump_card, { trump: v.trump, small: true }),
-      h('span', { class: 'stock-count', 'aria-label': t('stock_n', { n: v.stock }) }, String(v.stock)))];
+      h('span', { class: 'stock-count', role: 'img', 'aria-label': t('stock_n', { n: v.stock }) }, String(v.stock)))];
   }
 
   turnText(v) {
@@ -162,6 +162,12 @@ export class Goat extends GameRenderer {
   }
 
   dealTitle(n) { return t('game_over_n', { n }); }
+
+  /** The team that won a game: the other team took defeat points; eggs (60-60): none. */
+  dealWinner(d) {
+    if (d.eggs || !d.defeat) return null;
+    return d.defeat[0] > 0 ? 1 : 0;
+  }
 
   dealRows(d, match) {
     const tb = this.table;

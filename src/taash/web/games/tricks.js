@@ -27,7 +27,7 @@ export class TrickGame extends GameRenderer {
     if (!v.trump) return [];
     const out = v.out_of_play && v.phase !== 'over'
       ? h('div', { class: 'stock out', title: t('out_of_play', { n: v.out_of_play }) }, backEl({ small: true }),
-        h('span', { class: 'stock-count', 'aria-label': t('out_of_play', { n: v.out_of_play }) }, String(v.out_of_play)))
+        h('span', { class: 'stock-count', role: 'img', 'aria-label': t('out_of_play', { n: v.out_of_play }) }, String(v.out_of_play)))
       : null;
     return [h('div', { class: `trump-sign suit-${v.trump}`, title: t('trump') }, SUIT_SIGN[v.trump]), out];
   }

@@ -1,0 +1,277 @@
+"""Find the server's knee: a load generator in several processes, ramping live tables up in
+steps, with the server's own figures beside each step (not a test).
+
+    python bench/loadgen.py --ramp 500,1000,2000 --step-seconds 45 --warmup 15 --procs 2
+    python bench/loadgen.py --ramp 1000,5000 --db postgres --think-dist exp
+
+Each process runs its share of the tables (bench/load.py's ``Table``: each human seat on its
+own WebSocket, acting through the HTTP API when its view says it may, bots in the other seats),
+creating them at ``--create-rate`` tables/s in all through the API as a real client would
+(waiting out a 429/503's Retry-After).  Think times are drawn from ``--think-dist`` (``exp``:
+exponential with the given mean; ``uniform``: 0.5x..1.5x).  Every step adds tables up to its
+count, waits ``--warmup`` seconds, then measures ``--step-seconds``; tables stay for the next
+step.  For each step it prints: live tables, accepted actions/s, action->every-seat latency
+(p50, p99), errors by kind, and from the server's ``/metrics``: accepted actions, server CPU ms
+per accepted action (from ``process_cpu_seconds_total``, so it holds with the generator on the
+same machine), its own action latency p99 and event-loop lag p99, the group commit's mean
+size.  The knee is the largest step with p99 < 100 ms and no error.
+
+Loopback only; bounded: steps x (warmup + step-seconds) plus the creation time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import Stats, Table, fsync_probe, pct
+
+TOKEN = "loadgen-metrics-token-0123456789"
+
+
+def draw_of(dist: str, mean: float, rng: random.Random) -> Any:
+    if dist == "exp":
+        return lambda: min(rng.expovariate(1 / mean), 6 * mean) if mean > 0 else 0.0
+    return lambda: mean * (0.5 + rng.random())
+
+
+async def worker_main(base: str, plan: list[tuple[float, float, float, int]], rate: float,
+                      think: float, dist: str, bot_delay_ms: int, games: list[str],
+                      seed: int) -> list[dict[str, Any]]:
+    """Run this process's tables through the plan: (step start, window start, window end,
+    tables this process should have).  Per step: latencies, events, errors in the window."""
+    rng = random.Random(seed)
+    ws_base = base.replace("http://", "ws://")
+    idle = Stats()
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    out: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        tables: list[Table] = []
+        runners: list[asyncio.Task[None]] = []
+        stop = asyncio.Event()
+        for start, w0, w1, want in plan:
+            await asyncio.sleep(max(0.0, start - time.time()))
+            created_errors: Counter[str] = Counter()
+            while len(tables) < want:
+                t = Table(base, ws_base, http, idle, think, rng, draw_of(dist, think, rng))
+                try:
+                    await t.create(games[(len(tables) * 7 + seed) % len(games)], bot_delay_ms)
+                except Exception as e:
+                    created_errors[f"create {type(e).__name__}"] += 1
+                    await asyncio.sleep(1)
+                    continue
+                tables.append(t)
+                runners.append(asyncio.create_task(t.run(stop)))
+                await asyncio.sleep(1 / rate if rate > 0 else 0)
+            await asyncio.sleep(max(0.0, w0 - time.time()))
+            stats = Stats(measuring=True)
+            for t in tables:
+                t.stats = stats
+            await asyncio.sleep(max(0.0, w1 - time.time()))
+            for t in tables:
+                t.stats = idle
+            stats.kinds.update(created_errors)
+            out.append({"latencies": stats.latencies, "events": stats.events,
+                        "errors": stats.errors + sum(created_errors.values()),
+                        "kinds": dict(stats.kinds), "tables": len(tables),
+                        "stalled": sum(time.perf_counter() - t.last > 15 for t in tables)})
+        stop.set()
+        await asyncio.gather(*runners, return_exceptions=True)
+        pending = [task for t in tables for task in t.tasks]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    return out
+
+
+def worker(args: tuple[Any, ...], results: Any) -> None:
+    try:
+        results.put(asyncio.run(worker_main(*args)))
+    except BaseException as e:  # the parent reports it
+        results.put({"crashed": f"{type(e).__name__}: {e}"})
+
+
+def scrape(base: str) -> dict[str, float]:
+    """The server's /metrics, summed over labels: name{le=...} kept for histograms."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    r = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
+    r.raise_for_status()
+    out: dict[str, float] = {}
+    for fam in text_string_to_metric_families(r.text):
+        for s in fam.samples:
+            labels = s.labels
+            key = s.name
+            if "le" in labels:
+                key += f"|le={labels['le']}"
+            if s.name == "taash_actions_total":
+                key += "|" + ("accepted" if labels.get("result") == "accepted" else "refused")
+            out[key] = out.get(key, 0.0) + s.value
+    return out
+
+
+def hist_p99(a: dict[str, float], b: dict[str, float], name: str) -> float | None:
+    """The 99th percentile bucket bound (ms) of a histogram between two scrapes."""
+    total = b.get(f"{name}_count", 0) - a.get(f"{name}_count", 0)
+    if total <= 0:
+        return None
+    bounds = sorted((float(k.split("le=")[1]), k) for k in b
+                    if k.startswith(f"{name}_bucket|le=") and "+Inf" not in k)
+    for bound, k in bounds:
+        if b[k] - a.get(k, 0) >= 0.99 * total:
+            return round(bound * 1000, 1)
+    return float("inf")
+
+
+def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, float],
+                b: dict[str, float]) -> dict[str, Any]:
+    lat = [x for p in parts for x in p["latencies"]]
+    kinds: Counter[str] = Counter()
+    for p in parts:
+        kinds.update(p["kinds"])
+    accepted = b.get("taash_actions_total|accepted", 0) - a.get("taash_actions_total|accepted", 0)
+    cpu = b.get("process_cpu_seconds_total", 0) - a.get("process_cpu_seconds_total", 0)
+    batches = b.get("taash_db_batch_actions_count", 0) - a.get("taash_db_batch_actions_count", 0)
+    batched = b.get("taash_db_batch_actions_sum", 0) - a.get("taash_db_batch_actions_sum", 0)
+    errors = sum(p["errors"] for p in parts)
+    return {
+        "tables": sum(p["tables"] for p in parts), "seconds": secs,
+        "actions_per_s": round(sum(p["events"] for p in parts) / secs, 1),
+        "latency_ms": {"p50": round(pct(lat, 50), 1), "p99": round(pct(lat, 99), 1),
+                       "n": len(lat)},
+        "errors": errors, "errors_by_kind": dict(kinds),
+        "stalled_tables": sum(p["stalled"] for p in parts),
+        "server": {
+            "accepted_per_s": round(accepted / secs, 1),
+            "cpu_cores": round(cpu / secs, 2),
+            "cpu_ms_per_action": round(1000 * cpu / accepted, 3) if accepted else None,
+            "action_p99_ms": hist_p99(a, b, "taash_action_seconds"),
+            "loop_lag_p99_ms": hist_p99(a, b, "taash_event_loop_lag_seconds"),
+            "db_batch_mean": round(batched / batches, 2) if batches else None,
+            "live_tables": b.get("taash_live_tables"),
+        },
+        "ok": errors == 0 and bool(lat) and pct(lat, 99) < 100,
+        "step": n,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ramp", default="250,500,1000", help="live tables at each step")
+    ap.add_argument("--step-seconds", type=float, default=30.0)
+    ap.add_argument("--warmup", type=float, default=10.0)
+    ap.add_argument("--procs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
+    ap.add_argument("--create-rate", type=float, default=100.0, help="tables/s, all processes")
+    ap.add_argument("--think-ms", type=int, default=2000, help="mean time a player takes")
+    ap.add_argument("--think-dist", choices=("exp", "uniform"), default="exp")
+    ap.add_argument("--bot-delay-ms", type=int, default=2000)
+    ap.add_argument("--games", default="court-piece,goat,court-piece-2p")
+    ap.add_argument("--db", default="sqlite", help="sqlite, postgres, or a database URL")
+    ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/test")
+    ap.add_argument("--server-args", default="", help="more `taash serve` flags")
+    args = ap.parse_args()
+    ramp = [int(x) for x in args.ramp.split(",")]
+    games = args.games.split(",")
+
+    import contextlib
+    import subprocess
+    import tempfile
+
+    from load import _pg, free_port
+
+    tmp = tempfile.TemporaryDirectory(prefix="taash-loadgen-")
+    dbname = None
+    if args.db == "sqlite":
+        db = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
+    elif args.db == "postgres":
+        dbname = f"taash_loadgen_{os.getpid()}"
+        asyncio.run(_pg(f'CREATE DATABASE "{dbname}"', args.pg_admin))
+        db = args.pg_admin.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+        db += f"/{dbname}"
+    else:
+        db = args.db
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "taash", "serve", "--port", str(port), "--db", db,
+         "--rate-limit", "0", "--metrics-token", TOKEN, *args.server_args.split()],
+        stdout=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    procs: list[Any] = []
+    try:
+        assert server.stdout is not None
+        print(server.stdout.readline().strip(), file=sys.stderr)
+        for _ in range(100):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/api/health").status_code == 200:
+                    break
+            time.sleep(0.1)
+        # the schedule, in wall-clock time, shared by every process
+        t = time.time() + 2
+        plan_all = []
+        have = 0
+        for n in ramp:
+            create_s = (n - have) / args.create_rate
+            w0 = t + create_s + args.warmup
+            plan_all.append((t, w0, w0 + args.step_seconds, n))
+            t = w0 + args.step_seconds
+            have = n
+        ctx = mp.get_context("spawn")
+        results = ctx.Queue()
+        for i in range(args.procs):
+            share = [(s, w0, w1, n // args.procs + (1 if i < n % args.procs else 0))
+                     for s, w0, w1, n in plan_all]
+            wargs = (base, share, args.create_rate / args.procs, args.think_ms / 1000,
+                     args.think_dist, args.bot_delay_ms, games, i + 1)
+            p = ctx.Process(target=worker, args=(wargs, results), daemon=True)
+            p.start()
+            procs.append(p)
+        scrapes = []
+        for _s, w0, w1, _n in plan_all:
+            time.sleep(max(0.0, w0 - time.time()))
+            a = scrape(base)
+            time.sleep(max(0.0, w1 - time.time()))
+            scrapes.append((a, scrape(base)))
+        parts = [results.get(timeout=120) for _ in procs]
+        crashed = [p["crashed"] for p in parts if isinstance(p, dict)]
+        if crashed:
+            raise SystemExit(f"a generator process failed: {crashed[0]}")
+        steps = [step_report(k + 1, [p[k] for p in parts], args.step_seconds, a, b)
+                 for k, (a, b) in enumerate(scrapes)]
+        good = [s["tables"] for s in steps if s["ok"]]
+        print(json.dumps({
+            "db": args.db, "procs": args.procs, "think_ms": args.think_ms,
+            "think_dist": args.think_dist, "bot_delay_ms": args.bot_delay_ms, "games": games,
+            "cpus": os.cpu_count(), "steps": steps,
+            "knee_tables": max(good) if good else None,
+            "fsync_ms_here": fsync_probe(Path(tmp.name)),
+            "load_average": os.getloadavg(),
+        }, indent=1))
+    finally:
+        for p in procs:
+            p.join(5)
+            if p.is_alive():
+                p.kill()
+        server.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(20)
+        if server.poll() is None:
+            server.kill()
+        if dbname:
+            asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', args.pg_admin))
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+// The home screen's friends panel: this player's friend code and link, adding a friend by
+// theirs (both confirm), requests received and sent, friends (online, last seen) with a
+// challenge (the game and options chosen under "New game"), remove and block; challenges
+// received (accept opens the table, decline) and sent (withdraw).  A new challenge shows a
+// toast.  It asks the server again every few seconds while the page is open.
+import { api } from './api.js';
+import { t } from './i18n.js';
+import { h, fill, toast, copyText } from './ui.js';
+
+const POLL_MS = 5000;
+
+/** The panel's element; `choice()` gives {game, options, live} for a challenge; `code` a
+ * friend code to fill in (a /friend/CODE link opened). */
+export function friendsPanel({ choice, navigate, code }) {
+  const panel = new FriendsPanel(choice, navigate, code);
+  return panel;
+}
+
+class FriendsPanel {
+  constructor(choice, navigate, code) {
+    Object.assign(this, { choice, navigate });
+    this.seen = new Set();
+    this.first = true;
+    this.codeBox = h('p', { class: 'friend-code', 'data-field': 'friend-code' });
+    this.input = h('input', { type: 'text', placeholder: t('friend_code_placeholder'), value: code || '',
+      'aria-label': t('friend_code_placeholder'), 'data-field': 'add-friend', autocomplete: 'off' });
+    this.lists = h('div', { class: 'friend-lists' });
+    this.el = h('section', { class: 'panel friends', 'data-section': 'friends' },
+      h('h2', null, t('friends'), ' ', h('small', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
+        onclick: (e) => { e.preventDefault(); this.navigate('/leaderboard'); } }, t('leaderboards')))),
+      this.codeBox,
+      h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.add(); } },
+        this.input,
+        h('button', { class: 'btn', type: 'submit', 'data-action': 'add-friend' }, t('add_friend'))),
+      this.lists);
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), POLL_MS);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  async add() {
+    const code = this.input.value.trim().split('/').pop();
+    if (!code) return;
+    try {
+      const r = await api('POST', '/api/me/friends', { body: { code } });
+      this.input.value = '';
+      toast(r.state === 'friends' ? t('friend_now') : t('friend_asked'));
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+    this.refresh();
+  }
+
+  async act(method, path, body, done) {
+    try {
+      const r = await api(method, path, body === undefined ? {} : { body });
+      if (done) done(r);
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+    this.refresh();
+  }
+
+  async refresh() {
+    if ((!this.el.isConnected || document.hidden) && !this.first) return;
+    let f;
+    let c;
+    try {
+      [f, c] = await Promise.all([api('GET', '/api/me/friends'), api('GET', '/api/me/challenges')]);
+    } catch {
+      return;  // offline or no session yet: the next round asks again
+    }
+    const link = `${location.origin}${f.url}`;
+    fill(this.codeBox, t('your_friend_code'), ' ', h('b', { 'data-friend-code': f.code }, f.code), ' ',
+      h('button', { class: 'btn small', type: 'button', 'data-action': 'copy-friend-link',
+        onclick: () => copyText(link).then(() => toast(t('copied'))) }, t('copy_link')));
+    for (const ch of c.received) {
+      if (!this.first && !this.seen.has(ch.id)) {
+        toast(t('challenge_toast', { name: ch.from.name, game: t(`game_${ch.game}`) }));
+      }
+      this.seen.add(ch.id);
+    }
+    this.first = false;
+    const person = (p) => h('a', { href: `/p/${encodeURIComponent(p.player)}`, 'data-player': p.player,
+      onclick: (e) => { e.preventDefault(); this.navigate(`/p/${encodeURIComponent(p.player)}`); } }, p.name);
+    const seen = (p) => h('small', { class: p.online ? 'online' : 'last-seen' },
+      p.online ? t('online') : p.last_seen ? t('last_seen', { when: new Date(p.last_seen).toLocaleString() }) : '');
+    const row = (attrs, ...kids) => h('li', attrs, ...kids);
+    const sections = [];
+    if (c.received.length) {
+      sections.push(h('h3', null, t('challenges_received')), h('ul', { 'data-list': 'challenges-received' },
+        c.received.map((ch) => row({ 'data-challenge': ch.id },
+          t('challenge_from', { name: ch.from.name, game: t(`game_${ch.game}`) }), ' ',
+          h('small', null, ch.live ? t('live') : t('play_anytime')), ' ',
+          h('button', { class: 'btn small primary', type: 'button', 'data-action': 'accept-challenge',
+            onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/accept`, undefined, (r) => this.navigate(r.url)) },
+          t('accept')),
+          h('button', { class: 'btn small', type: 'button', 'data-action': 'decline-challenge',
+            onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/decline`) }, t('decline'))))));
+    }
+    if (c.sent.length) {
+      sections.push(h('h3', null, t('challenges_sent')), h('ul', { 'data-list': 'challenges-sent' },
+        c.sent.map((ch) => row({ 'data-challenge': ch.id },
+          t('challenge_to', { name: ch.to.name, game: t(`game_${ch.game}`) }), ' ',
+          h('button', { class: 'btn small', type: 'button', 'data-action': 'withdraw-challenge',
+            onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/decline`) }, t('withdraw'))))));
+    }
+    if (f.asking.length) {
+      sections.push(h('h3', null, t('friend_requests')), h('ul', { 'data-list': 'friend-requests' },
+        f.asking.map((p) => row({ 'data-friend': p.player }, person(p), ' ',
+          h('button', { class: 'btn small primary', type: 'button', 'data-action': 'accept-friend',
+            onclick: () => this.act('POST', `/api/me/friends/${p.player}/accept`) }, t('accept')),
+          h('button', { class: 'btn small', type: 'button', 'data-action': 'decline-friend',
+            onclick: () => this.act('DELETE', `/api/me/friends/${p.player}`) }, t('decline'))))));
+    }
+    sections.push(h('ul', { 'data-list': 'friends' },
+      f.friends.length ? f.friends.map((p) => row({ 'data-friend': p.player }, person(p), ' ', seen(p), ' ',
+        h('button', { class: 'btn small primary', type: 'button', 'data-action': 'challenge',
+          onclick: () => this.challenge(p) }, t('challenge')),
+        h('button', { class: 'btn small', type: 'button', 'data-action': 'remove-friend',
+          onclick: () => this.act('DELETE', `/api/me/friends/${p.player}`) }, t('remove')),
+        h('button', { class: 'btn small', type: 'button', 'data-action': 'block',
+          onclick: () => this.act('POST', `/api/me/friends/${p.player}/block`) }, t('block'))))
+        : h('li', { class: 'muted' }, t('no_friends_yet'))));
+    if (f.asked.length) {
+      sections.push(h('p', { class: 'muted', 'data-list': 'friend-asked' },
+        t('friend_waiting', { names: f.asked.map((p) => p.name).join(', ') })));
+    }
+    if (f.blocked.length) {
+      sections.push(h('h3', null, t('blocked')), h('ul', { 'data-list': 'blocked' },
+        f.blocked.map((p) => row({ 'data-friend': p.player }, p.name, ' ',
+          h('button', { class: 'btn small', type: 'button', 'data-action': 'unblock',
+            onclick: () => this.act('DELETE', `/api/me/friends/${p.player}`) }, t('unblock'))))));
+    }
+    fill(this.lists, ...sections);
+  }
+
+  challenge(p) {
+    const { game, options, live } = this.choice();
+    this.act('POST', '/api/me/challenges', { to: p.player, game, options, live },
+      () => toast(t('challenge_sent', { name: p.name })));
+  }
+}

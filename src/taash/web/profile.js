@@ -1,0 +1,170 @@
+// A player's public profile (/p/{id}): name, member since, a rating per game ("?" while
+// provisional) with its history as a small line chart, stats per game, recent matches (each
+// opens its table, where the finished match can be reviewed, and downloads its record), and a
+// challenge button for a friend.  Nothing private: the server's profile holds none.
+import { api, knownMe } from './api.js';
+import { t } from './i18n.js';
+import { h, fill, toast } from './ui.js';
+
+const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
+const SVG = 'http://www.w3.org/2000/svg';
+
+export function mountProfile(root, { id, navigate }) {
+  let dead = false;
+  fill(root, h('main', { class: 'home profile', 'data-page': 'profile' }, h('p', { class: 'sub' }, t('loading'))));
+  load(root, id, navigate, () => dead);
+  return () => { dead = true; };
+}
+
+async function load(root, id, navigate, isDead) {
+  let p;
+  let hist;
+  let mine = null;
+  try {
+    [p, hist] = await Promise.all([api('GET', `/api/players/${encodeURIComponent(id)}`),
+      api('GET', `/api/players/${encodeURIComponent(id)}/history?limit=100`)]);
+    mine = await api('GET', '/api/me/friends').catch(() => null);
+  } catch (e) {
+    if (isDead()) return;
+    fill(root, h('main', { class: 'home profile', 'data-page': 'profile' }, back(navigate),
+      h('p', { class: 'error', 'data-error': e.code }, e.message)));
+    return;
+  }
+  if (isDead()) return;
+  document.title = `${p.name} · taash`;
+  const me = knownMe();
+  const friend = mine && mine.friends.some((f) => f.player === p.id);
+  fill(root, h('main', { class: 'home profile', 'data-page': 'profile', 'data-player': p.id },
+    back(navigate),
+    h('h1', { 'data-field': 'profile-name' }, p.name),
+    h('p', { class: 'sub' }, t('member_since', { date: new Date(p.member_since).toLocaleDateString() })),
+    friend ? challengeBox(p) : null,
+    me && me.id === p.id ? h('p', { class: 'sub' }, t('this_is_you')) : null,
+    h('section', { class: 'panel', 'data-section': 'ratings' }, h('h2', null, t('ratings')),
+      Object.keys(p.ratings).length ? h('ul', null, GAMES.filter((g) => p.ratings[g]).map((g) => h('li', { 'data-rating': g },
+        h('b', null, t(`game_${g}`)), ' ', h('span', { 'data-shown': p.ratings[g].shown }, p.ratings[g].shown), ' ',
+        h('small', null, t('rated_matches', { n: p.ratings[g].matches })),
+        chart(hist.matches.filter((m) => m.game === g && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
+    h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
+      GAMES.filter((g) => p.stats[g]).map((g) => statsTable(g, p.stats[g]))),
+    historyList(p.id, hist, navigate),
+    h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
+      onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
+}
+
+/** The player's finished matches, newest first, twenty at a time ("More" asks for the next). */
+function historyList(id, first, navigate) {
+  const list = h('ul', { 'data-list': 'history' });
+  const more = h('button', { class: 'btn small', type: 'button', 'data-action': 'more-history' }, t('more'));
+  let next = null;
+  const add = (page) => {
+    for (const m of page.matches) list.append(matchLine(m, navigate));
+    next = page.next;
+    more.hidden = next === null;
+  };
+  add({ matches: first.matches.slice(0, 20), next: first.matches.length > 20 ? first.matches[19].ended : first.next });
+  more.addEventListener('click', async () => {
+    try {
+      add(await api('GET', `/api/players/${encodeURIComponent(id)}/history?limit=20&before=${next}`));
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  });
+  return h('section', { class: 'panel', 'data-section': 'recent' }, h('h2', null, t('recent_matches')),
+    first.matches.length ? [list, more] : h('p', { class: 'muted' }, t('no_matches_yet')));
+}
+
+function matchLine(m, navigate) {
+  return h('li', { 'data-match': m.table, 'data-result': m.result },
+    h('span', null, new Date(m.date).toLocaleDateString()), ' · ', t(`game_${m.game}`), ' · ',
+    h('b', null, t(`result_${m.result}`)), ' · ',
+    t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? `${t('bot')} · ${t(`level_${o.level}`)}` : o.name)).join(', ') }), ' ',
+    h('a', { href: `/t/${m.table}`, 'data-action': 'review',
+      onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' ',
+    h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')));
+}
+
+/** /leaderboard: each game's rated players past their provisional rating, best first. */
+export function mountLeaderboard(root, { navigate }) {
+  let dead = false;
+  const box = h('div', null, h('p', { class: 'sub' }, t('loading')));
+  fill(root, h('main', { class: 'home profile', 'data-page': 'leaderboard' }, back(navigate),
+    h('h1', null, t('leaderboards')), box));
+  Promise.all(GAMES.map((g) => api('GET', `/api/leaderboard/${g}`).catch(() => [])))
+    .then((boards) => {
+      if (dead) return;
+      fill(box, GAMES.map((g, i) => h('section', { class: 'panel', 'data-leaderboard': g },
+        h('h2', null, t(`game_${g}`)),
+        boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player },
+          h('a', { href: `/p/${encodeURIComponent(r.player)}`,
+            onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
+          ' ', h('b', null, r.shown), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
+          : h('p', { class: 'muted' }, t('no_leaders_yet')))));
+    });
+  return () => { dead = true; };
+}
+
+function back(navigate) {
+  return h('p', null, h('a', { href: '/', onclick: (e) => { e.preventDefault(); navigate('/'); } }, `\u2190 ${t('home')}`));
+}
+
+function challengeBox(p) {
+  const game = h('select', { 'data-field': 'challenge-game', 'aria-label': t('game') },
+    GAMES.map((g) => h('option', { value: g }, t(`game_${g}`))));
+  const live = h('input', { type: 'checkbox', 'data-field': 'challenge-live' });
+  return h('p', { class: 'challenge' }, game, ' ', h('label', { class: 'check' }, live, ' ', t('live_table')), ' ',
+    h('button', { class: 'btn primary', type: 'button', 'data-action': 'challenge',
+      onclick: async () => {
+        try {
+          await api('POST', '/api/me/challenges', { body: { to: p.id, game: game.value, live: live.checked } });
+          toast(t('challenge_sent', { name: p.name }));
+        } catch (e) {
+          toast(e.message, 'error');
+        }
+      } }, t('challenge')));
+}
+
+/** The rating after each rated match, oldest first, as one SVG line (no chart library). */
+function chart(matches) {
+  if (matches.length < 2) return null;
+  const pts = matches.slice().reverse().map((m) => m.rating_after.rating);
+  const w = 160;
+  const ht = 40;
+  const lo = Math.min(...pts);
+  const hi = Math.max(...pts);
+  const span = hi - lo || 1;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${w} ${ht}`);
+  svg.setAttribute('width', String(w));
+  svg.setAttribute('height', String(ht));
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('rating_chart', { from: pts[0], to: pts[pts.length - 1] }));
+  svg.setAttribute('data-chart', '');
+  const line = document.createElementNS(SVG, 'polyline');
+  line.setAttribute('fill', 'none');
+  line.setAttribute('stroke', 'currentColor');
+  line.setAttribute('stroke-width', '2');
+  line.setAttribute('points', pts.map((v, i) => `${(i * (w - 4)) / (pts.length - 1) + 2},${ht - 2 - ((v - lo) * (ht - 4)) / span}`).join(' '));
+  svg.append(line);
+  return svg;
+}
+
+function statsTable(game, s) {
+  const rows = [
+    [t('matches'), s.matches.played, s.matches.won, s.matches.lost, s.matches.drawn],
+    [t('deals'), s.deals.played, s.deals.won, '', ''],
+  ];
+  for (const [kind, tally] of Object.entries(s.by_opponent)) {
+    const who = kind === 'people' ? t('vs_people') : kind.startsWith('bot:') ? `${t('bot')} · ${t(`level_${kind.slice(4)}`)}` : kind;
+    rows.push([who, tally.played, tally.won, tally.lost, tally.drawn]);
+  }
+  const extra = [];
+  for (const k of ['coats_won', 'coats_suffered', 'courts_won', 'courts_suffered', 'goats', 'goats_given', 'eggs', 'defeat_taken', 'best_streak', 'streak']) {
+    if (k in s && s[k] !== null) extra.push(h('li', { 'data-stat': k }, `${t(`stat_${k}`)}: ${s[k]}`));
+  }
+  return h('div', { class: 'stats', 'data-stats': game }, h('h3', null, t(`game_${game}`)),
+    h('table', null,
+      h('thead', null, h('tr', null, ['', t('played'), t('won'), t('lost'), t('drawn')].map((c) => h('th', null, c)))),
+      h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, String(c))))))),
+    h('ul', { class: 'stat-list' }, extra));
+}

@@ -1,0 +1,408 @@
+// The deal review: a finished deal stepped through card by card or trick by trick (forward,
+// back, jump to a trick), every hand open or only one seat's, the trump call with the caller's
+// five cards, Goat's face-down passes turned up, the double-sar pile and each collection, the
+// deal's result, and its analysis (run by the server's worker, kept with the table).
+//
+// The page has no rules engine: the server answers the steps (GET /api/tables/{id}/review,
+// or POST /api/review with a record pasted or dropped in) and the analysis
+// (POST /api/tables/{id}/analysis, POST /api/review/analysis, GET /api/analyses/{key}).
+// Opened at /review?table=ID&deal=D&seat=S, or /review alone for a record of one's own.
+import { api, ApiError } from './api.js';
+import { cardEl, sortHand, SUIT_SIGN } from './cards.js';
+import { t } from './i18n.js';
+import { h, fill, toast } from './ui.js';
+
+const POLL_MS = 500;
+
+/** The review's address: a table's deal (deal null: the last one over), seen from a seat. */
+export function reviewUrl(table, deal = null, seat = null) {
+  const q = new URLSearchParams({ table });
+  if (deal !== null && deal !== undefined) q.set('deal', String(deal));
+  if (seat !== null && seat !== undefined) q.set('seat', String(seat));
+  return `/review?${q}`;
+}
+
+export function mountReview(root, { navigate }) {
+  const q = new URLSearchParams(location.search);
+  const num = (k) => (q.get(k) !== null && /^\d+$/.test(q.get(k)) ? Number(q.get(k)) : null);
+  const r = new Review(root, navigate, q.get('table'), num('deal'), num('seat'));
+  return () => r.destroy();
+}
+
+/** POST a text body (a record as the player gave it: the server names what is wrong). */
+async function postText(path, text) {
+  let res;
+  try {
+    res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text, cache: 'no-store' });
+  } catch (e) {
+    throw new ApiError(0, 'network', String(e && e.message || e), null);
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(res.status, e.code || String(res.status), e.message || res.statusText, e.rule || null);
+  }
+  return data;
+}
+
+class Review {
+  constructor(root, navigate, table, deal, seat) {
+    Object.assign(this, { root, navigate, table, deal, seat });
+    this.only = null; // whose hand alone is shown; null: every hand
+    this.record = null; // the text of a record pasted or dropped in
+    this.d = null; // the deal's steps, as the server gave them
+    this.at = 0; // the position shown
+    this.analysis = null;
+    this.job = null;
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+    fill(root, this.el = h('main', { class: 'review', 'data-screen': 'review' }));
+    if (table) this.loadTable(deal); else this.renderEntry();
+  }
+
+  destroy() {
+    this.dead = true;
+    clearTimeout(this.poll);
+    document.removeEventListener('keydown', this.onKey);
+  }
+
+  bar() {
+    return h('header', { class: 'review-bar' },
+      h('button', { class: 'btn tool', type: 'button', 'data-action': 'review-home', onclick: () => this.navigate('/') }, t('home')),
+      this.table ? h('button', { class: 'btn tool', type: 'button', 'data-action': 'review-table',
+        onclick: () => this.navigate(`/t/${encodeURIComponent(this.table)}${this.seat !== null ? `?seat=${this.seat}` : ''}`) }, t('review_to_table')) : null,
+      h('h1', null, t('review_title')));
+  }
+
+  // -- a record of one's own ---------------------------------------------------------------
+  renderEntry(error = null) {
+    const box = h('textarea', { class: 'review-paste', 'data-field': 'record', rows: 6, spellcheck: 'false',
+      placeholder: t('review_paste'), 'aria-label': t('review_paste') });
+    if (this.record) box.value = this.record;
+    const file = h('input', { type: 'file', accept: '.json,application/json', 'data-field': 'record-file',
+      onchange: async () => { if (file.files[0]) { box.value = await file.files[0].text(); go(); } } });
+    const go = () => { this.record = box.value; this.loadRecord(0); };
+    const drop = h('div', { class: 'review-drop', 'data-drop': 'record',
+      ondragover: (e) => { e.preventDefault(); drop.classList.add('over'); },
+      ondragleave: () => drop.classList.remove('over'),
+      ondrop: async (e) => {
+        e.preventDefault();
+        drop.classList.remove('over');
+        const f = e.dataTransfer && e.dataTransfer.files[0];
+        box.value = f ? await f.text() : (e.dataTransfer.getData('text') || '');
+        go();
+      } },
+    h('p', null, t('review_entry')), box,
+    h('div', { class: 'review-row' },
+      h('label', { class: 'btn tool file' }, t('review_file'), file),
+      h('button', { class: 'btn primary', type: 'button', 'data-action': 'review-record', onclick: go }, t('review_go'))));
+    fill(this.el, this.bar(), error ? h('p', { class: 'review-error', role: 'alert', 'data-review-error': '' }, t('review_bad_record', { message: error })) : null, drop);
+  }
+
+  async loadRecord(deal) {
+    try {
+      const d = await postText(`/api/review?deal=${deal}`, this.record);
+      if (this.dead) return;
+      this.show(d);
+    } catch (e) {
+      if (!this.dead) this.renderEntry(e.message);
+    }
+  }
+
+  async loadTable(deal) {
+    try {
+      const d = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`);
+      if (this.dead) return;
+      this.show(d);
+      const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${d.deal}`);
+      if (!this.dead) this.took(a);
+    } catch (e) {
+      if (this.dead) return;
+      fill(this.el, this.bar(), h('p', { class: 'review-error', role: 'alert', 'data-review-error': '' },
+        e.code === 'not_over' ? t('review_not_over') : `${t('error')}: ${e.message}`));
+    }
+  }
+
+  show(d) {
+    this.d = d;
+    this.deal = d.deal;
+    this.analysis = null;
+    this.job = null;
+    clearTimeout(this.poll);
+    this.at = d.call ? 1 : 0; // after the call: the hands as they are played
+    this.render();
+  }
+
+  // -- moving ------------------------------------------------------------------------------
+  key(e) {
+    if (!this.d || e.target.closest('textarea, input, select')) return;
+    if (e.key === 'ArrowRight') { this.go(this.at + 1); e.preventDefault(); }
+    if (e.key === 'ArrowLeft') { this.go(this.at - 1); e.preventDefault(); }
+  }
+
+  go(i) {
+    this.at = Math.max(0, Math.min(i, this.d.positions.length - 1));
+    this.render();
+  }
+
+  /** The position right after trick k is won (0: as dealt, or after the call). */
+  trickEnd(k) {
+    if (k <= 0) return this.d.call ? 1 : 0;
+    const tr = this.d.tricks[k - 1];
+    return tr ? tr.steps[tr.steps.length - 1] + 1 : this.d.positions.length - 1;
+  }
+
+  nextTrick() {
+    const n = this.d.tricks.length;
+    for (let k = 1; k <= n; k++) if (this.trickEnd(k) > this.at) return this.go(this.trickEnd(k));
+    return this.go(this.d.positions.length - 1);
+  }
+
+  prevTrick() {
+    for (let k = this.d.tricks.length; k >= 0; k--) if (this.trickEnd(k) < this.at) return this.go(this.trickEnd(k));
+    return this.go(0);
+  }
+
+  // -- names -------------------------------------------------------------------------------
+  name(s) { return t('seat_n', { n: s + 1 }) + (s === this.seat ? ` (${t('you')})` : ''); }
+
+  sideOf(s) {
+    const teams = this.d.teams;
+    return teams ? teams.findIndex((tm) => tm.includes(s)) : s;
+  }
+
+  sideName(i) { return this.d.seats === 2 ? this.name(i) : t('team_n', { n: i + 1 }); }
+
+  pair(x) { return `${(x || [])[0] ?? 0} – ${(x || [])[1] ?? 0}`; }
+
+  cards(list, cls = '') {
+    return h('span', { class: `review-cards ${cls}` }, list.map((c) => cardEl(c, { trump: this.d.trump, small: true })));
+  }
+
+  // -- drawing -----------------------------------------------------------------------------
+  render() {
+    const d = this.d;
+    const p = d.positions[this.at];
+    const n = d.tricks.length;
+    const label = p.trick && p.trick <= n ? t('review_trick', { n: p.trick, total: n })
+      : this.at === 0 ? t('review_as_dealt') : t('review_after_call');
+    const jump = h('select', { 'data-field': 'jump', 'aria-label': t('review_jump'),
+      onchange: (e) => this.go(this.trickEnd(Number(e.target.value))) },
+    h('option', { value: '0' }, t('review_as_dealt')),
+    d.tricks.map((tr) => h('option', { value: String(tr.trick), selected: p.trick === tr.trick }, t('review_trick', { n: tr.trick, total: n }))));
+    const whose = h('select', { 'data-field': 'hands', 'aria-label': t('review_hands'),
+      onchange: (e) => { this.only = e.target.value === '' ? null : Number(e.target.value); this.render(); } },
+    h('option', { value: '', selected: this.only === null }, t('review_all_hands')),
+    Array.from({ length: d.seats }, (_, s) => h('option', { value: String(s), selected: this.only === s }, t('review_only', { name: this.name(s) }))));
+    const btn = (action, text, aria, f, off) => h('button', { class: 'btn tool', type: 'button', 'data-action': action,
+      'aria-label': aria, title: aria, disabled: off, onclick: f }, text);
+    const last = d.positions.length - 1;
+    fill(this.el,
+      this.bar(),
+      h('section', { class: 'review-head' },
+        h('p', { class: 'review-title' }, h('b', null, `${t(`game_${d.game}`)} · ${t('review_deal', { n: d.deal + 1 })}`),
+          d.dealer !== null && d.dealer !== undefined ? ` · ${t('review_dealer', { name: this.name(d.dealer) })}` : null),
+        d.num_deals > 1 ? h('div', { class: 'review-row deals' },
+          btn('review-prev-deal', '«', t('review_prev_deal'), () => this.otherDeal(d.deal - 1), d.deal === 0),
+          h('span', null, t('review_deal_of', { n: d.deal + 1, total: d.num_deals })),
+          btn('review-next-deal', '»', t('review_next_deal'), () => this.otherDeal(d.deal + 1), d.deal >= d.num_deals - 1)) : null,
+        this.callLine()),
+      h('nav', { class: 'review-steps', 'aria-label': t('review_title') },
+        btn('review-prev-trick', '⏮', t('review_prev_trick'), () => this.prevTrick(), this.at === 0),
+        btn('review-back', '◀', t('review_back'), () => this.go(this.at - 1), this.at === 0),
+        h('span', { class: 'review-where', 'data-review-at': String(this.at), 'data-review-trick': String(p.trick || 0) }, label),
+        btn('review-forward', '▶', t('review_forward'), () => this.go(this.at + 1), this.at === last),
+        btn('review-next-trick', '⏭', t('review_next_trick'), () => this.nextTrick(), this.at === last)),
+      h('div', { class: 'review-row' }, jump, whose),
+      this.tableBlock(p),
+      this.scoreLine(p),
+      this.at === last ? this.resultBlock() : null,
+      this.handsBlock(p),
+      this.analysisBlock());
+  }
+
+  async otherDeal(deal) {
+    if (this.table) await this.loadTable(deal); else await this.loadRecord(deal);
+  }
+
+  callLine() {
+    const d = this.d;
+    if (d.game === 'goat' && d.trump_card) {
+      return h('p', { class: 'review-call', 'data-review-call': d.trump_card }, `${t('review_trump_card')}: `, this.cards([d.trump_card]));
+    }
+    if (!d.call) return null;
+    return h('p', { class: 'review-call', 'data-review-call': d.call.suit },
+      t('review_called', { name: this.name(d.call.seat), suit: SUIT_SIGN[d.call.suit] }), ' ',
+      this.cards(d.call.first_cards, 'first-five'));
+  }
+
+  verdictOf(step) {
+    const a = this.analysis && this.analysis.actions.find((x) => x.step === step);
+    return a && a.open ? a.open.verdict : null;
+  }
+
+  tableBlock(p) {
+    const d = this.d;
+    const lastOf = {};
+    for (const pl of p.table) lastOf[pl.seat] = pl.step;
+    const rows = p.table.map((pl) => {
+      const verdict = this.verdictOf(pl.step);
+      const notes = [];
+      if (pl.verb === 'pass') notes.push(t('review_face_down'));
+      if (pl.verb === 'molodka') notes.push(t('review_molodka'));
+      if (lastOf[pl.seat] !== pl.step) notes.push(t('review_taken_back'));
+      return h('div', { class: `review-play${p.winner === pl.seat && lastOf[pl.seat] === pl.step ? ' winner' : ''}${verdict ? ` v-${verdict}` : ''}`,
+        'data-step': String(pl.step), 'data-seat': String(pl.seat), 'data-verdict': verdict || '' },
+      h('span', { class: 'who' }, this.name(pl.seat)),
+      this.cards(pl.cards),
+      notes.length ? h('small', null, notes.join(' · ')) : null,
+      verdict && verdict !== 'best' ? h('span', { class: `verdict ${verdict}`, 'data-verdict-mark': verdict }, t(`verdict_${verdict}`)) : null,
+      p.winner === pl.seat && lastOf[pl.seat] === pl.step ? h('span', { class: 'won-mark', 'aria-label': t('review_won_by', { name: this.name(pl.seat) }) }, '★') : null,
+      this.playNotes(pl.step));
+    });
+    const parts = [h('div', { class: 'review-trick' }, rows.length ? rows : h('p', { class: 'sub' }, p.step === 0 ? t('review_as_dealt') : t('review_no_cards')))];
+    if (p.winner !== null && p.winner !== undefined) {
+      const tr = d.tricks[p.trick - 1];
+      let line = t('review_won_by', { name: this.name(p.winner) });
+      if (tr && tr.collected) line += ` · ${t('review_collects', { name: this.sideName(this.sideOf(p.winner)), n: tr.collected })}`;
+      parts.push(h('p', { class: 'review-won' }, line));
+    }
+    return h('section', { class: 'review-table', 'data-review-table': '' }, parts);
+  }
+
+  /** Under a play, its analysis: both ways, labelled plainly. */
+  playNotes(step) {
+    const a = this.analysis && this.analysis.actions.find((x) => x.step === step);
+    if (!a) return null;
+    const lines = [];
+    const o = a.open;
+    if (o) {
+      let text;
+      if (!o.verdict) text = t('review_not_judged', { note: o.note || '' });
+      else {
+        const unit = t(o.unit === 'points' ? 'review_unit_points' : 'review_unit_tricks');
+        text = `${t(`verdict_${o.verdict}`)} · ${t('review_could', { before: o.before, after: o.after, unit })}`;
+        if (o.verdict !== 'best' && o.best && o.best.length) text += ` · ${t('review_best_was', { actions: o.best.map(actionText).join(', ') })}`;
+      }
+      lines.push(h('li', { 'data-analysis': 'open' }, h('b', null, `${t('review_open_label')}: `), text));
+    }
+    const k = a.known;
+    if (k) {
+      let text = k.hard === null ? t('review_hard_none') : t('review_hard_plays', { action: actionText(k.hard) });
+      text += ` (${t(k.matched ? 'review_hard_matches' : 'review_hard_differs')})`;
+      if (typeof k.gain === 'number' && !k.matched) text += ` · ${t('review_hard_gain', { gain: fmtGain(k.gain), n: k.samples || 0 })}`;
+      lines.push(h('li', { 'data-analysis': 'known' }, h('b', null, `${t('review_known_label')}: `), text));
+    }
+    return h('ul', { class: 'review-notes' }, lines);
+  }
+
+  scoreLine(p) {
+    const d = this.d;
+    const bits = [];
+    const word = d.options && d.options.sar === 'double' ? 'review_collected' : 'review_tricks';
+    bits.push(`${t(word)}: ${this.pair(p.won)}`);
+    if (p.points) bits.push(`${t('review_points')}: ${this.pair(p.points)}`);
+    if (p.collector && typeof p.collector.pile === 'number') bits.push(`${t('review_pile', { n: p.collector.pile })}`);
+    else if (typeof p.pile === 'number' && p.pile) bits.push(`${t('review_pile', { n: p.pile })}`);
+    if (typeof p.stock === 'number') bits.push(t('review_stock', { n: p.stock }));
+    return h('p', { class: 'review-score', 'data-review-score': '' }, bits.join(' · '));
+  }
+
+  resultBlock() {
+    const d = this.d;
+    const r = d.result || {};
+    let text;
+    if (!d.complete) text = t('review_incomplete');
+    else if (d.game === 'goat') text = t('review_goat_result', { points: this.pair(r.points), defeat: this.pair(r.defeat) });
+    else {
+      text = t('review_result', { side: this.sideName(r.winner), score: this.pair(r.tricks) });
+      if (r.coat || r.court) text += ` · ${t(d.game === 'court-piece' ? 'review_coat' : 'review_court')}`;
+    }
+    const out = [h('p', { class: 'headline' }, text)];
+    if (d.match) out.push(h('p', { class: 'sub' }, d.match.draw ? t('review_match_draw') : t('review_match_won', { side: this.sideName(d.match.winner) })));
+    return h('section', { class: 'review-result', 'data-review-result': '' }, out);
+  }
+
+  handsBlock(p) {
+    const d = this.d;
+    const seats = this.only === null ? Array.from({ length: d.seats }, (_, s) => s) : [this.only];
+    return h('section', { class: 'review-hands' }, seats.map((s) => h('div', { class: 'review-hand', 'data-review-hand': String(s) },
+      h('span', { class: 'who' }, this.name(s)),
+      p.hands[s].length ? this.cards(sortHand(p.hands[s], d.game, d.trump)) : h('small', null, t('review_no_cards')))));
+  }
+
+  // -- the analysis ------------------------------------------------------------------------
+  analysisBlock() {
+    const box = h('section', { class: 'review-analysis', 'data-review-analysis': this.job ? this.job.status : 'none' });
+    const j = this.job;
+    if (this.analysis) {
+      box.append(h('div', { class: 'review-summary-box' }, this.summary()));
+    } else if (j && j.status === 'running') {
+      box.append(h('p', { role: 'status', 'data-review-progress': `${j.done}/${j.total}` },
+        t('review_analysing', { done: j.done, total: j.total || '…' })),
+      h('progress', { max: String(j.total || 1), value: String(j.done) }));
+    } else {
+      if (j && j.status === 'failed') box.append(h('p', { class: 'review-error' }, t('review_analysis_failed')));
+      box.append(h('button', { class: 'btn', type: 'button', 'data-action': 'review-analyse', onclick: () => this.analyse() }, t('review_analyse')),
+        h('p', { class: 'sub' }, t('review_analyse_note')));
+    }
+    return box;
+  }
+
+  summary() {
+    const a = this.analysis;
+    return [h('h2', null, t('review_summary')),
+      h('ul', { class: 'review-summary' }, a.seats.map((s) => h('li', { 'data-summary-seat': String(s.seat) },
+        h('b', null, this.name(s.seat)), ' ',
+        a.solver ? t('review_summary_open', { blunders: s.blunders, mistakes: s.mistakes, best: s.best, judged: s.judged }) : null,
+        h('br'),
+        t('review_summary_known', { hard: s.matched_hard, actions: s.actions })))),
+      h('p', { class: 'sub' }, t('review_labels_note')),
+      (a.notes || []).map((n) => h('p', { class: 'sub' }, n))];
+  }
+
+  async analyse() {
+    try {
+      const j = this.table
+        ? await api('POST', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${this.d.deal}`)
+        : await postText(`/api/review/analysis?deal=${this.d.deal}`, this.record);
+      if (!this.dead) this.took(j);
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+    }
+  }
+
+  took(j) {
+    this.job = j;
+    if (j.status === 'done') this.analysis = j.analysis;
+    this.render();
+    if (j.status === 'running') {
+      this.poll = setTimeout(async () => {
+        try {
+          let next = await api('GET', `/api/analyses/${j.key}`);
+          // another server instance answered, which does not run it: still running there,
+          // unless no instance has known it for a minute (a server restarted: ask again)
+          this.unknown = next.status === 'none' ? (this.unknown || 0) + 1 : 0;
+          if (next.status === 'none') next = this.unknown > 120 ? { ...j, status: 'failed' } : { ...j };
+          if (!this.dead && this.job && this.job.key === j.key) this.took(next);
+        } catch (e) {
+          if (!this.dead) this.took({ ...j, status: 'failed' });
+        }
+      }, POLL_MS);
+    }
+  }
+}
+
+/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
+function actionText(action) {
+  const [verb, arg] = String(action).split(':');
+  if (verb === 'trump') return `${t('trump')} ${SUIT_SIGN[arg] || arg}`;
+  const cards = (arg || '').split(',').filter(Boolean).map((c) => `${c[0] === 'T' ? '10' : c[0]}${SUIT_SIGN[c[1]] || c[1]}`);
+  return cards.join(' ') || verb;
+}
+
+function fmtGain(g) {
+  const r = Math.round(g * 100) / 100;
+  return r > 0 ? `+${r}` : String(r);
+}

@@ -1,0 +1,166 @@
+"""Accessibility (issue 27): axe-core, through axe-playwright-python (which bundles it: nothing
+is downloaded at test time), finds no violation on the home page and at the table of each game,
+mid-trick and with the deal's summary open, on a phone and a desktop, in light and dark.  And
+the table tells a screen reader what happens: plays and tricks go to a live region."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import (
+    SUMMARY_CONTINUE,
+    Server,
+    attr,
+    play_turn,
+    press,
+    serve_fixed,
+    state_where,
+)
+from tests.web.test_web import start_against_bots
+
+GAMES = ["court-piece", "court-piece-2p", "goat"]
+
+
+def violations(page: Any) -> list[str]:
+    """axe's violations on the page as it is now: rule, impact and the first few elements."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    out = []
+    for v in results.response["violations"]:
+        nodes = [" ".join(n["target"]) + ": " + n.get("failureSummary", "")[:200]
+                 for n in v["nodes"][:4]]
+        out.append(f"{v['id']} ({v['impact']}): {v['help']} -- " + " | ".join(nodes))
+    return out
+
+
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def assert_clean(page: Any) -> None:
+    # contrast is judged on the page at rest, not on a card or message still fading in
+    page.wait_for_function(SETTLED)
+    found = violations(page)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+@pytest.mark.parametrize("kind", ["phone", "desktop"])
+def test_the_home_page_has_no_violations(new_page: Any, server: Server, kind: str,
+                                         scheme: str) -> None:
+    page = new_page(kind, server.base)
+    page.emulate_media(color_scheme=scheme)
+    page.goto("/")
+    page.wait_for_selector("[data-player-name]")
+    press(page, ".options-box summary")
+    assert_clean(page)
+    press(page, "[data-mode='friends']")
+    assert_clean(page)
+
+
+MATCH_SUMMARY = "dialog[data-dialog='match-summary']"
+
+
+def until_summary(page: Any, timeout: float = 60_000) -> None:
+    """Play the player's turns until a deal's summary opens (and leave it open): the deal's
+    own, or at the end of a match the match's, which holds its last deal's."""
+    deadline = page.evaluate("Date.now()") + timeout
+    while page.evaluate("Date.now()") < deadline:
+        if page.locator(f"{SUMMARY_CONTINUE}, {MATCH_SUMMARY}").count():
+            return
+        if not play_turn(page):
+            page.wait_for_timeout(30)
+    raise AssertionError("no deal summary in time")
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_has_no_violations(new_page: Any, server: Server, game: str,
+                                     scheme: str) -> None:
+    kind = "phone" if scheme == "dark" else "desktop"
+    # mid-trick: a seat's turn with cards on the felt (a moment found with the core, served)
+    m, seat = state_where(game, lambda m, s: bool(m.view(s)["trick"]))
+    page = new_page(kind, server.base)
+    page.emulate_media(color_scheme=scheme)
+    serve_fixed(page, game, m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7'][data-your-turn='true']")
+    assert page.locator(".trick .play").count()
+    assert_clean(page)
+    # the deal's summary, at a real table played to the end of its first deal
+    page = new_page(kind, server.base)
+    page.emulate_media(color_scheme=scheme)
+    start_against_bots(page, game, deals=2)
+    until_summary(page)
+    assert_clean(page)
+
+
+REACHED = """() => {
+  const a = document.activeElement;
+  return a ? (a.dataset.card || a.dataset.action || a.dataset.mode || a.dataset.option
+              || a.dataset.field || a.getAttribute('aria-label') || a.tagName) : null;
+}"""
+CONTROLS = """() => [...document.querySelectorAll('main.table button')]
+  .filter((b) => !b.disabled && b.getClientRects().length
+          && getComputedStyle(b).visibility !== 'hidden')
+  .map((b) => b.dataset.card || b.dataset.action || b.getAttribute('aria-label'))"""
+
+
+def test_a_match_is_played_from_the_keyboard_and_heard(new_page: Any, server: Server) -> None:
+    """From the home page to a played card with the keys only: every control of the table is
+    reached with Tab, a card is played with Enter, and the live log says each play and who
+    won the trick."""
+    page = new_page("desktop", server.base)
+    page.goto("/")
+    page.wait_for_selector("[data-player-name]")
+    page.locator("[data-game-choice='court-piece'] input").focus()
+    page.keyboard.press("ArrowDown")  # the radio group of games: the next one, chosen
+    page.wait_for_selector("[data-game-choice='court-piece-2p'].chosen")
+    # the picker is drawn anew, and the focus stays on the game chosen
+    assert page.evaluate("() => document.activeElement.value") == "court-piece-2p"
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate(REACHED) == "play-bots":
+            break
+    else:
+        raise AssertionError("Play now is not reached with Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("main.table[data-game='court-piece-2p'][data-version]")
+    # the trump call (if it is ours) and then our card, each from the keyboard
+    for _ in range(2):
+        page.wait_for_function("""() => document.querySelector('main.table').dataset.yourTurn
+            === 'true'
+            || document.querySelector("[data-action^='trump:'][aria-disabled='false']")""")
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        want = set(page.evaluate(CONTROLS))
+        seen: set[str] = set()
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            now = page.evaluate(REACHED)
+            if now:
+                seen.add(now)
+            if want <= seen:
+                break
+        assert want <= seen, want - seen
+        trump = page.locator("[data-action^='trump:'][aria-disabled='false']")
+        calling = trump.count() > 0
+        if calling:
+            trump.first.focus()
+        else:
+            page.locator("[data-hand] [data-card][data-playable='true']").first.focus()
+        before = int(attr(page, "data-version") or -1)
+        page.keyboard.press("Enter")
+        page.wait_for_function("(v) => Number(document.querySelector('main.table')"
+                               ".dataset.version) > v", arg=before)
+        if not calling:
+            break
+    log = page.locator("[data-announce]")
+    assert log.get_attribute("aria-live") == "polite"
+    page.wait_for_function("""() => /won the trick/.test(
+        document.querySelector('[data-announce]').textContent)""")
+    text = log.inner_text()
+    assert "You: Play: " in text and "won the trick" in text, text
+    assert page.js_errors == []

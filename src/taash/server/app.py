@@ -52,6 +52,7 @@ from taash.server.push_routes import add_push_routes
 from taash.server.routes import add_routes
 from taash.server.sign_in_routes import add_sign_in_routes
 from taash.server.social import add_social_routes
+from taash.server.voice import add_voice_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 
@@ -144,6 +145,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_social_routes(app)
     add_friend_routes(app, settings)
     add_live(app, settings, status_of)
+    add_voice_routes(app, settings)
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app

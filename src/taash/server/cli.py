@@ -308,6 +308,18 @@ def register(app: typer.Typer) -> None:
         metrics_token: Annotated[str | None, typer.Option(
             "--metrics-token", envvar="TAASH_METRICS_TOKEN",
             help="turn GET /metrics (Prometheus) on for requests bearing this token")] = None,
+        ice_servers: Annotated[str | None, typer.Option(
+            "--ice-servers", envvar="TAASH_ICE_SERVERS",
+            help="voice: STUN/TURN servers for the page, a JSON list of RTCIceServer "
+                 "objects, e.g. '[{\"urls\": \"turn:turn.example.org:3478\"}]' "
+                 "(default none: voice between players on the same network only)")] = None,
+        turn_secret: Annotated[str | None, typer.Option(
+            "--turn-secret", envvar="TAASH_TURN_SECRET",
+            help="voice: the TURN server's static-auth-secret (coturn use-auth-secret); "
+                 "each seat gets a time-limited credential")] = None,
+        turn_ttl: Annotated[float | None, typer.Option(
+            "--turn-ttl", min=60, help="seconds a TURN credential is valid "
+            "[env TAASH_TURN_TTL, default 21600]")] = None,
         check: Annotated[bool, typer.Option(
             "--check-config", help="check the settings, reach the database and Redis, "
                                    "and exit without serving")] = False,
@@ -345,6 +357,16 @@ def register(app: typer.Typer) -> None:
             settings.vapid_private_key = vapid_private_key.strip() or None
         if push_allow_origins is not None:
             settings.push_allow_origins = push_allow_origins
+        if ice_servers is not None:
+            from taash.server.voice import parse_ice_servers
+            try:
+                settings.ice_servers = parse_ice_servers(ice_servers)
+            except ConfigError as e:
+                raise _fail(str(e)) from None
+        if turn_secret:
+            settings.turn_secret = turn_secret
+        if turn_ttl is not None:
+            settings.turn_ttl_s = turn_ttl
         if forwarded_allow_ips is not None:
             settings.forwarded_allow_ips = forwarded_allow_ips.strip()
         if log_level.lower() not in ("debug", "info", "warning", "error", "critical"):

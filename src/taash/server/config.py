@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # SQLAlchemy loads only when a server starts, not for every `taash` command
     from sqlalchemy.engine import URL
 
+    from taash.games.base import Json
+
 
 class ConfigError(ValueError):
     """A setting that cannot be used (a bad database URL, a bad number)."""
@@ -74,6 +76,14 @@ def _env_bool(name: str, default: bool = False) -> bool:
     if raw in ("0", "false", "no", "off"):
         return False
     raise ConfigError(f"{name} must be 1 or 0 (true or false), not {raw!r}")
+
+
+def _ice(text: str | None) -> list[dict[str, Json]]:
+    if not text or not text.strip():
+        return []
+    from taash.server.voice import parse_ice_servers
+
+    return parse_ice_servers(text)
 
 
 @dataclass
@@ -146,6 +156,11 @@ class Settings:
     vapid_private_key: str | None = None
     vapid_subject: str | None = None
     push_allow_origins: str = ""
+    #: voice: RTCIceServer objects handed to the page (--ice-servers); none: same network only
+    ice_servers: list[dict[str, Json]] = field(default_factory=list)
+    #: coturn's static-auth-secret: TURN servers get time-limited credentials made with it
+    turn_secret: str | None = None
+    turn_ttl_s: float = 6 * 3600.0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -177,6 +192,9 @@ class Settings:
             vapid_private_key=os.environ.get("TAASH_VAPID_PRIVATE_KEY") or None,
             vapid_subject=os.environ.get("TAASH_VAPID_SUBJECT") or None,
             push_allow_origins=os.environ.get("TAASH_PUSH_ALLOW_ORIGINS", ""),
+            ice_servers=_ice(os.environ.get("TAASH_ICE_SERVERS")),
+            turn_secret=os.environ.get("TAASH_TURN_SECRET") or None,
+            turn_ttl_s=_env_float("TAASH_TURN_TTL", 6 * 3600.0),
         )
 
     def check_forwarded(self) -> None:

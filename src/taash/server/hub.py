@@ -38,6 +38,7 @@ from taash.server.social import Social
 from taash.server.store import Store, TableRow
 from taash.server.tables import Tables
 from taash.server.tokens import Tokens
+from taash.server.voice import Voice
 
 log = logging.getLogger("taash.server")
 
@@ -70,6 +71,7 @@ class Hub:
         self.linker = Linker(self)
         self.tokens = Tokens(self)
         self.metrics = Metrics()
+        self.voice = Voice(self)
         store.on_write = self.metrics.wrote
         self.sign_in = SignIn(self)
         self.passkeys = Passkeys(self)
@@ -184,6 +186,8 @@ class Hub:
         kind = msg.get("k")
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
+        if kind in ("here", "gone", "who", "vp", "vs"):
+            await self.voice.on_bus(msg)
             return
         if kind == "revoked":
             self.players.end_session(str(msg.get("s")))
@@ -292,6 +296,7 @@ class Hub:
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:
                 del self.rooms[table_id]
+                self.voice.forget(table_id)
         if time.monotonic() - self._sessions_swept >= SESSIONS_SWEEP_S:
             self._sessions_swept = time.monotonic()
             await self.store.drop_sessions(now, now - 86400)

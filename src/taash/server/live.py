@@ -17,7 +17,7 @@ from taash.games.base import IllegalAction, MalformedAction
 from taash.server import wire
 from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
-from taash.server.feed import catch_up, check_watchers, pump
+from taash.server.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.guard import TokenBuckets, bad_text
 from taash.server.me import cookie_player
 from taash.server.room import Room
@@ -118,10 +118,11 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
             sub.skip_to(v)
             for m in msgs:
                 await send(m)
+            hub.voice.joined(room, sub)
             sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
             receiver = asyncio.create_task(_receive_all(websocket, room, s, send,
                                                         websocket.app.state.seat_buckets,
-                                                        can_act))
+                                                        can_act, sub))
             done, pending = await asyncio.wait({sender, receiver},
                                                return_when=asyncio.FIRST_COMPLETED)
             for t in pending:
@@ -139,6 +140,7 @@ def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], 
             room.unsubscribe(sub)
             if key is not None:
                 hub.players.unwatch(key, sub)
+            await hub.voice.left(room, sub)
             with contextlib.suppress(Exception):
                 await websocket.close(code=1001 if hub.closing else 1000)
 
@@ -175,7 +177,8 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
 
 
 async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
-                       buckets: TokenBuckets, can_act: bool = True) -> None:
+                       buckets: TokenBuckets, can_act: bool = True,
+                       sub: Subscriber | None = None) -> None:
     while True:
         text = await ws.receive_text()
         try:
@@ -190,6 +193,11 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
         cid = msg.get("id")
         if kind == "ping":
             await send(wire.ping_message("pong", room.version, time.time()))
+            continue
+        if kind == "voice" and sub is not None:  # WebRTC signalling between seats (voice.py)
+            refused = await room.hub.voice.handle(room, seat, sub, msg, len(text), can_act)
+            if refused is not None:
+                await send(refused)
             continue
         if kind in ("seed", "action") and not can_act:
             await send(_refusal(cid, "forbidden", "this token's scope is read: acting needs "

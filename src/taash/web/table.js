@@ -16,6 +16,7 @@ import { setSound, sound, soundOn } from './sound.js';
 import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
+import { Voice } from './voice.js';
 import { h, fill, toast, closeDialogs } from './ui.js';
 
 export function mountTable(root, { id, seat, token, navigate }) {
@@ -68,10 +69,12 @@ class TableView {
       id: this.id,
       token: this.token,
       getSince: () => this.version,
-      onMessage: (m) => this.enqueue(m),
-      onState: (s) => this.setConn(s),
+      onMessage: (m) => (m.type === 'voice' || m.voice ? this.voice.message(m) : this.enqueue(m)),
+      onState: (s) => { this.setConn(s); this.voice.conn(s); },
       onFatal: (e) => this.fatal(e),
     });
+    this.voice = new Voice(this); // voice at the table (voice.js): off until the player turns it on
+    this.titleEl.after(this.voice.el);
     this.live.start();
     // Seat changes (a friend connects, a seat is taken or left, a rematch) come at once as
     // table messages; a slow look now and then is only a fallback.
@@ -98,6 +101,7 @@ class TableView {
 
   destroy() {
     this.dead = true;
+    if (this.voice) this.voice.destroy();
     if (this.live) this.live.stop();
     clearInterval(this.poll);
     clearInterval(this.ticker);

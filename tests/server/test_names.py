@@ -21,8 +21,12 @@ def test_seat_names_follow_the_players_name_rule(server: Server) -> None:
                          ("   ", "must not be empty"), ("tab\there", "(U+0009)")):
             r = create(bad)
             assert r.status_code == 400, (bad, r.text)
-            assert r.json()["error"]["message"].startswith("seats[0].name: name must"), r.text
-            assert why in r.json()["error"]["message"]
+            message = r.json()["error"]["message"]
+            if bad.startswith("tab"):  # the request's edge refuses a control character first
+                assert message.startswith("seats[0].name: text holds no control"), r.text
+                continue
+            assert message.startswith("seats[0].name: name must"), r.text
+            assert why in message
         r = create("  <b>Bold</b> & co  ")
         assert r.status_code == 201, r.text
         tid = r.json()["id"]

@@ -89,6 +89,8 @@ def refusals(method: str, path: str, op: dict[str, Any]) -> set[int]:
             out |= {401, 403}
         if method != "get":
             out |= {403, 409}
+        if path.endswith(("/review", "/analysis")):  # a deal not over yet (not_over), a full
+            out.add(409)                              # analysis queue
     if path.startswith("/api/"):
         out.add(429)
     return out

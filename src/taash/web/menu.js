@@ -35,8 +35,9 @@ export async function openMenu(tb) {
           toast(email.value.trim() ? t('notify_on') : t('notify_off'));
         } catch (err) { tb.showError(err); }
       } }, h('span', null, '✉'), email, h('button', { class: 'btn', type: 'submit', 'data-action': 'notify' }, t('save'))));
-    body.push(...pushMenu(tb)); // Web Push for this seat: push.js
   }
+  // Web Push for this seat (push.js): it needs no SMTP, only someone else to wait for
+  if (playing && others) body.push(...pushMenu(tb));
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];
   if (playing) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });

@@ -387,12 +387,12 @@ export class Voice {
     const el = this.el;
     el.dataset.voice = this.on ? (this.muted ? 'muted' : 'on') : 'off';
     const mic = h('button', {
-      class: `btn voice-mic${this.on ? ' on' : ''}`, type: 'button', 'data-voice-mic': '',
+      class: `btn voice-mic${this.on ? ' on' : ''}`, type: 'button', 'data-voice-mic': '', 'data-action': 'voice-mic',
       'aria-pressed': this.on ? 'true' : 'false', disabled: this.busy,
       onclick: () => (this.on ? this.stop() : this.start()),
     }, this.on ? t('voice_stop') : t('voice_start'));
     const mute = this.on ? h('button', {
-      class: 'btn voice-mute', type: 'button', 'data-voice-mute': '',
+      class: 'btn voice-mute', type: 'button', 'data-voice-mute': '', 'data-action': 'voice-mute',
       'aria-pressed': this.muted ? 'true' : 'false', onclick: () => this.setMuted(!this.muted),
     }, this.muted ? t('voice_unmute') : t('voice_mute')) : null;
     const rows = [];
@@ -406,7 +406,7 @@ export class Voice {
           h('span', { class: 'voice-name' }, name),
           h('span', { class: 'voice-state' }, t(`voice_state_${state}`)),
           state === 'failed' ? h('button', {
-            class: 'btn small', type: 'button', 'data-voice-retry': '', onclick: () => this.retry(seat),
+            class: 'btn small', type: 'button', 'data-voice-retry': '', 'data-action': 'voice-retry', onclick: () => this.retry(seat),
           }, t('voice_retry')) : null,
           h('input', {
             type: 'range', min: '0', max: '1', step: '0.05', value: String(this.volumes.get(seat) ?? 1),
@@ -414,7 +414,7 @@ export class Voice {
             oninput: (e) => this.setVolume(seat, Number(e.target.value)),
           }),
           h('button', {
-            class: 'btn small', type: 'button', 'data-voice-silence': '', 'aria-pressed': off ? 'true' : 'false',
+            class: 'btn small', type: 'button', 'data-voice-silence': '', 'data-action': 'voice-silence', 'aria-pressed': off ? 'true' : 'false',
             onclick: () => this.silence(seat, !off),
           }, off ? t('voice_unsilence') : t('voice_silence'))));
       }
@@ -424,7 +424,7 @@ export class Voice {
     const has = note || rows.length;
     const up = [...this.peers.values()].filter((p) => p.state === 'connected').length;
     const toggle = this.on && has ? h('button', {
-      class: 'btn voice-toggle', type: 'button', 'data-voice-toggle': '', 'aria-expanded': this.open ? 'true' : 'false',
+      class: 'btn voice-toggle', type: 'button', 'data-voice-toggle': '', 'data-action': 'voice-toggle', 'aria-expanded': this.open ? 'true' : 'false',
       'aria-label': t('voice_players'), onclick: () => { this.open = !this.open; this.pinned = this.open; this.render(); },
     }, `${up}/${this.others.length}`) : null;
     const pop = has && (this.open || !this.on)

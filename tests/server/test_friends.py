@@ -78,7 +78,9 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     while True:
         pa = a.http.get(f"/api/players/{a.id}").json()
         pb = a.http.get(f"/api/players/{b.id}").json()
-        if (pa["recent"] and pb["recent"]) or time.monotonic() > deadline:
+        done = pa["recent"] and pb["recent"] and all(
+            "court-piece-2p" in p["ratings"] for p in (pa, pb))  # results and ratings written
+        if done or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     assert {pa["recent"][0]["result"], pb["recent"][0]["result"]} == {"won", "lost"}

@@ -77,12 +77,15 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
     page, tid, theirs = table_with_a_friend(new_page, server, "no-preference")
     # play on until the other seat is to lead; it leads while the page's animations run ten
     # times slower, so that its card is still flying when seat 0 taps
-    for n in range(26):
+    for n in range(200):
         page.wait_for_function("() => !document.querySelector('.trick.done')", timeout=5000)
         if attr(page, "data-your-turn") == "true":
             play_one(page)
             continue
         view = call(server.base, "GET", f"/api/tables/{tid}/view", token=theirs)
+        if view.get("to_move") != view.get("seat") or not view.get("legal_actions"):
+            page.wait_for_timeout(50)  # seat 0's turn, and the page is not there yet
+            continue
         leading = not view["trick"]
         if leading:
             cdp = page.context.new_cdp_session(page)

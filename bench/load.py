@@ -374,6 +374,20 @@ async def _pg(sql: str, admin: str) -> None:
         await conn.close()
 
 
+def stop_server(server: subprocess.Popen[str], dbname: str | None, pg_admin: str,
+                tmp: tempfile.TemporaryDirectory[str]) -> None:
+    """Stop the bench's server (SIGTERM, then SIGKILL after 20 s), drop its PostgreSQL
+    database if it made one, and remove its folder."""
+    server.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(20)
+    if server.poll() is None:
+        server.kill()
+    if dbname:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', pg_admin))
+    tmp.cleanup()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=500)
@@ -438,14 +452,7 @@ def main() -> None:
         result["fsync_ms_here"] = fsync_probe(Path(tmp.name))
         print(json.dumps(result, indent=1))
     finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(20)
-        if server.poll() is None:
-            server.kill()
-        if dbname:
-            asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', args.pg_admin))
-        tmp.cleanup()
+        stop_server(server, dbname, args.pg_admin, tmp)
 
 
 if __name__ == "__main__":

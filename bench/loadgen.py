@@ -189,7 +189,7 @@ def main() -> None:
     import subprocess
     import tempfile
 
-    from load import _pg, free_port
+    from load import _pg, free_port, stop_server
 
     tmp = tempfile.TemporaryDirectory(prefix="taash-loadgen-")
     dbname = None
@@ -263,14 +263,7 @@ def main() -> None:
             p.join(5)
             if p.is_alive():
                 p.kill()
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(20)
-        if server.poll() is None:
-            server.kill()
-        if dbname:
-            asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', args.pg_admin))
-        tmp.cleanup()
+        stop_server(server, dbname, args.pg_admin, tmp)
 
 
 if __name__ == "__main__":

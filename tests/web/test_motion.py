@@ -46,9 +46,18 @@ def table_with_a_friend(new_page: Any, server: Server, motion: str) -> tuple[Any
     return page, tid, tokens[1]
 
 
-def play_one(page: Any) -> None:
-    code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
-        "data-card") or ""
+RANKS = "23456789TJQKA"
+
+
+def strength(card: str, trump: str = "S") -> int:
+    """How strong a card is at this table (trump is spades: seat 1 called it)."""
+    return RANKS.index(card[0]) + (100 if card[1] == trump else 0)
+
+
+def play_one(page: Any, weakest: bool = False) -> None:
+    cards = page.locator("[data-hand] [data-card][data-playable='true']")
+    codes = [cards.nth(i).get_attribute("data-card") or "" for i in range(cards.count())]
+    code = min(codes, key=strength) if weakest else codes[0]
     before = int(attr(page, "data-version") or -1)
     tap_card(page, code)
     wait_version_after(page, before)
@@ -76,11 +85,13 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
     """While a card flies, the hand answers: the next tap is posted without waiting."""
     page, tid, theirs = table_with_a_friend(new_page, server, "no-preference")
     # play on until the other seat is to lead; it leads while the page's animations run ten
-    # times slower, so that its card is still flying when seat 0 taps
+    # times slower, so that its card is still flying when seat 0 taps.  Seat 0 plays its weakest
+    # card and seat 1 its strongest, so that seat 1 soon wins a trick (with the first card each
+    # time, seat 0 could win every trick of a random deal and seat 1 never lead)
     for n in range(200):
         page.wait_for_function("() => !document.querySelector('.trick.done')", timeout=5000)
         if attr(page, "data-your-turn") == "true":
-            play_one(page)
+            play_one(page, weakest=True)
             continue
         view = call(server.base, "GET", f"/api/tables/{tid}/view", token=theirs)
         if view.get("to_move") != view.get("seat") or not view.get("legal_actions"):
@@ -92,8 +103,10 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
             cdp.send("Animation.enable")
             cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
         before = int(attr(page, "data-version") or -1)
+        plays = [a for a in view["legal_actions"] if a.startswith("play:")]
+        action = max(plays, key=lambda a: strength(a[5:])) if plays else view["legal_actions"][0]
         call(server.base, "POST", f"/api/tables/{tid}/actions",
-             {"action": view["legal_actions"][0], "id": f"m{n}"}, theirs)
+             {"action": action, "id": f"m{n}"}, theirs)
         wait_version_after(page, before)
         if leading:
             break

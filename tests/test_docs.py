@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 COPIES = ("RULES.md", "RECORD.md")
 # The documents whose links must resolve inside the repository, wherever it is checked out.
-DOCUMENTS = ("README.md", "CHANGELOG.md", "docs/bots.md", "bench/RESULTS.md")
+DOCUMENTS = ("README.md", "CHANGELOG.md", "docs/bots.md", "docs/playing.md", "bench/RESULTS.md")
 LINK = re.compile(r"\]\(([^)\s]+)\)|<img\s[^>]*src=\"([^\"]+)\"")
 
 

@@ -15,8 +15,10 @@ statuses each attack got (``closed``: the server closed a slow or idle connectio
 The attacks: NUL characters in a client id, a name, a notify address and a path; a random
 Bearer token per request; anonymous catch-ups far behind (``since=v-1990``); tables of bots
 only with unbounded options; all-hard tables; half-sent headers, slow bodies and idle
-connections; chunked bodies over 64 KiB.  Loopback only; bounded by --duration.  The client
-shares the machine's CPUs with the server: the figures are for both together.
+connections; chunked bodies over 64 KiB.  The attacker sends from 127.0.0.2, the honest
+players from 127.0.0.1 (each address has its own limits).  Loopback only; bounded by
+--duration.  The client shares the machine's CPUs with the server: the figures are for
+both together.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import ROOT, Stats, Table, _pg, cpu_seconds, free_port, pct
 
+ATTACKER_ADDRESS = "127.0.0.2"
 Attack = Callable[[httpx.AsyncClient, "Attacker"], Awaitable[None]]
 
 
@@ -147,7 +150,8 @@ async def slow_connections(http: httpx.AsyncClient, a: Attacker, n: int = 100) -
     """Half-sent headers, a slow body, or nothing at all: how many the server closes."""
     async def one(kind: str) -> None:
         try:
-            reader, writer = await asyncio.open_connection(a.host, int(a.port))
+            reader, writer = await asyncio.open_connection(a.host, int(a.port),
+                                                           local_addr=(ATTACKER_ADDRESS, 0))
         except OSError as e:
             a.count(f"slow_{kind}", type(e).__name__)
             return
@@ -215,7 +219,11 @@ async def measure(base: str, tables: list[Table], stats: Stats, duration: float,
     tasks: list[asyncio.Task[None]] = []
     if a is not None:
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=100)
-        attacker_http = httpx.AsyncClient(base_url=base, timeout=30, limits=limits)
+        # the attacker comes from an address of its own (all of 127.0.0.0/8 is loopback): from
+        # the honest players' own address, the per-address limits throttle them with it
+        attacker_http = httpx.AsyncClient(
+            base_url=base, timeout=30, limits=limits,
+            transport=httpx.AsyncHTTPTransport(local_address=ATTACKER_ADDRESS))
         for name in attacks:
             for _ in range({"random_bearer": 2, "nul": 2, "catch_up": 4}.get(name, 1)):
                 tasks.append(asyncio.create_task(ATTACKS[name](attacker_http, a)))

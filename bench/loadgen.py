@@ -182,6 +182,9 @@ def main() -> None:
     ap.add_argument("--db", default="sqlite", help="sqlite, postgres, or a database URL")
     ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--server-args", default="", help="more `taash serve` flags")
+    ap.add_argument("--profile", metavar="FILE",
+                    help="run the server under cProfile, write its stats to FILE and print "
+                    "the functions that took the most of its time (the profiler slows it)")
     args = ap.parse_args()
     ramp = [int(x) for x in args.ramp.split(",")]
     games = args.games.split(",")
@@ -204,8 +207,9 @@ def main() -> None:
     else:
         db = args.db
     port = free_port()
+    profiled = ["-m", "cProfile", "-o", args.profile] if args.profile else []
     server = subprocess.Popen(
-        [sys.executable, "-m", "taash", "serve", "--port", str(port), "--db", db,
+        [sys.executable, *profiled, "-m", "taash", "serve", "--port", str(port), "--db", db,
          "--rate-limit", "0", "--metrics-token", TOKEN, *args.server_args.split()],
         stdout=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -276,6 +280,48 @@ def main() -> None:
             if p.is_alive():
                 p.kill()
         stop_server(server, dbname, args.pg_admin, tmp)
+    if args.profile:
+        print_profile(args.profile)
+
+
+def print_profile(path: str, top: int = 25) -> None:
+    """The server's functions by their own time, and the share of the whole each took."""
+    import pstats
+
+    if not Path(path).exists():
+        print(f"no profile at {path}: the server did not stop cleanly", file=sys.stderr)
+        return
+    st = pstats.Stats(path)
+    # the event loop's wait for sockets is idle time, not work: left out of the whole
+    rows = {k: v for k, v in st.stats.items()  # type: ignore[attr-defined]
+            if "select.epoll" not in k[2]}
+    total = sum(v[2] for v in rows.values()) or 1.0
+    print(f"\nthe server's own time by function ({total:.1f} s of work profiled in its main "
+          "process, idle waits left out; hard bots' searches run in worker processes, not "
+          "here):", file=sys.stderr)
+    for (file, line, name), (_cc, calls, tt, ct, _callers) in sorted(
+            rows.items(), key=lambda kv: -kv[1][2])[:top]:
+        where = f"{Path(file).name}:{line}" if line else file
+        print(f"{100 * tt / total:5.1f}%  own {tt:7.2f} s  with callees {ct:7.2f} s  "
+              f"{calls:>9}  {name}  {where}", file=sys.stderr)
+    by_part: Counter[str] = Counter()
+    for (file, _line, _name), v in rows.items():
+        by_part[part_of(file)] += v[2]
+    print("\nby part: " + ", ".join(f"{k} {100 * t / total:.1f}%"
+                                     for k, t in by_part.most_common(12)), file=sys.stderr)
+
+
+def part_of(file: str) -> str:
+    """Which library (or which part of taash) a profiled function's file belongs to."""
+    parts = Path(file).parts
+    if "taash" in parts:
+        rest = parts[parts.index("taash") + 1:]
+        return "taash/" + rest[0] if len(rest) > 1 else "taash"
+    if "site-packages" in parts:
+        return parts[parts.index("site-packages") + 1]
+    if file == "~":
+        return "builtins"
+    return "stdlib/" + Path(file).stem
 
 
 if __name__ == "__main__":

@@ -73,7 +73,8 @@ def test_the_rules_are_package_data() -> None:
 OVERFLOW = """() => {
   const w = document.documentElement.clientWidth;
   const out = [];
-  if (document.documentElement.scrollWidth > w) out.push('page ' + document.documentElement.scrollWidth);
+  const page = document.documentElement.scrollWidth;
+  if (page > w) out.push('page ' + page);
   const d = document.querySelector('dialog[open]');
   if (d) {
     if (d.scrollWidth > d.clientWidth) out.push('dialog ' + d.scrollWidth + '>' + d.clientWidth);
@@ -81,7 +82,8 @@ OVERFLOW = """() => {
     if (box.left < 0 || box.right > w) out.push('dialog off the screen');
     for (const el of d.querySelectorAll('h2, h3, h4, p, button')) {
       const r = el.getBoundingClientRect();
-      if (r.right > box.right + 0.5 || r.left < box.left - 0.5) out.push(el.tagName + ' ' + el.textContent.slice(0, 30));
+      if (r.right > box.right + 0.5 || r.left < box.left - 0.5)
+        out.push(el.tagName + ' ' + el.textContent.slice(0, 30));
     }
   }
   return out;
@@ -94,8 +96,10 @@ SHOWN = """() => {
   const box = d.getBoundingClientRect();
   const r = a.getBoundingClientRect();
   return {
-    game: d.dataset.game, labelled: document.getElementById(d.getAttribute('aria-labelledby')).textContent,
-    focusInside: d.contains(a), focusId: a.id, focusVisible: r.top >= box.top - 1 && r.bottom <= box.bottom + 1,
+    game: d.dataset.game,
+    labelled: document.getElementById(d.getAttribute('aria-labelledby')).textContent,
+    focusInside: d.contains(a), focusId: a.id,
+    focusVisible: r.top >= box.top - 1 && r.bottom <= box.bottom + 1,
     sections: [...d.querySelectorAll('[data-help-section]')].map((s) => s.dataset.helpSection),
     headings: [...d.querySelectorAll('[data-help-section] h4')].map((h) => h.textContent),
   };
@@ -132,7 +136,8 @@ def test_rules_from_home_and_from_the_table_menu(new_page: Any, server: Server,
     # another game's rules from the dialog's own buttons
     press(page, "[data-help-game='court-piece']")
     page.wait_for_selector("dialog[open][data-dialog='rules'][data-game='court-piece']")
-    assert page.evaluate(SHOWN)["headings"] == [s["heading"] for s in rules(lang, "court-piece")["sections"]]
+    headings = [s["heading"] for s in rules(lang, "court-piece")["sections"]]
+    assert page.evaluate(SHOWN)["headings"] == headings
     assert page.evaluate(OVERFLOW) == []
     page.keyboard.press("Escape")
     page.wait_for_selector("dialog[data-dialog='rules']", state="detached")
@@ -174,3 +179,15 @@ def test_the_table_menu_opens_double_sar_at_the_pile(new_page: Any, server: Serv
     shown = page.evaluate(SHOWN)
     assert shown["focusId"] == "help-double-sar" and shown["focusVisible"], shown
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_rules_dialog_has_no_violations(new_page: Any, server: Server, scheme: str) -> None:
+    from tests.web.test_a11y import assert_clean
+
+    page = new_page("phone", server.base)
+    page.emulate_media(color_scheme=scheme)
+    page.goto("/")
+    press(page, "[data-section='new-game'] [data-action='rules']")
+    page.wait_for_selector("dialog[open][data-dialog='rules'][data-game='court-piece']")
+    assert_clean(page)

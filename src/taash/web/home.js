@@ -72,6 +72,15 @@ class Home {
       h('section', { class: 'panel new-game', 'data-section': 'new-game' },
         h('h2', null, t('new_game')),
         this.gamePicker,
+        // the chosen game's rules (help.js, loaded when asked for) and a guided first deal
+        h('div', { class: 'learn-row' },
+          h('button', { class: 'btn', type: 'button', 'data-action': 'rules',
+            onclick: async () => {
+              const { openRules } = await import('./help.js');
+              openRules({ game: this.game });
+            } }, t('rules')),
+          h('button', { class: 'btn', type: 'button', 'data-action': 'learn',
+            onclick: (e) => this.learn(e.currentTarget) }, t('learn_to_play'))),
         h('details', { class: 'options-box' }, h('summary', null, t('options')), this.optionsBox),
         this.modeBox),
       h('section', { class: 'panel join', 'data-section': 'join' },
@@ -306,6 +315,25 @@ class Home {
     if (!res) return;
     const mine = res.seats.find((s) => s.token);
     saveSeat(res.id, mine.seat, mine.token, this.game);
+    this.navigate(`/t/${res.id}?seat=${mine.seat}`);
+  }
+
+  /** "Learn to play": the chosen game against easy bots, with tips at the moments they
+   * matter (guide.js); the table is marked as guided in this browser. */
+  async learn(button) {
+    const seats = [this.me()];
+    for (let s = 1; s < SEATS[this.game]; s++) seats.push({ type: 'bot', level: 'easy' });
+    const res = await this.create({
+      game: this.game, options: this.options(), seats, live: true,
+      bot_delay_ms: Number(setting('bot_delay_ms', '600')),
+    }, button);
+    if (!res) return;
+    const mine = res.seats.find((s) => s.token);
+    saveSeat(res.id, mine.seat, mine.token, this.game);
+    let guided = [];
+    try { guided = JSON.parse(setting('guided', '[]')); } catch { /* none yet */ }
+    if (!Array.isArray(guided)) guided = [];
+    setSetting('guided', JSON.stringify([...guided.filter((x) => x !== res.id), res.id].slice(-10)));
     this.navigate(`/t/${res.id}?seat=${mine.seat}`);
   }
 

@@ -1,8 +1,8 @@
 // The table's menu: the invite links of a table this browser made, e-mail notices for this
-// seat (where another player moves and the server sends e-mail), leaving the table.
+// seat (where another player moves and the server sends e-mail), the rules, leaving the table.
 import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
 import { t } from './i18n.js';
-import { h, toast, showDialog, copyText } from './ui.js';
+import { h, toast, showDialog, copyText, closeDialogs } from './ui.js';
 import { pushMenu } from './push.js';
 
 export async function openMenu(tb) {
@@ -40,6 +40,14 @@ export async function openMenu(tb) {
   if (playing && others) body.push(...pushMenu(tb));
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];
+  // the rules of this game, at the part that matters now (help.js, loaded when asked for);
+  // the focus comes back to the menu's button
+  actions.push({ label: t('rules'), action: 'rules', onClick: async () => {
+    closeDialogs('menu');
+    const { openRules, sectionFor } = await import('./help.js');
+    await openRules({ game: tb.view ? tb.view.game : 'court-piece', section: sectionFor(tb.view),
+      returnTo: tb.main.querySelector('[data-action="menu"]') });
+  } });
   if (playing) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });
   actions.push({ label: t('home'), action: 'home', onClick: () => tb.navigate('/') });
   actions.push({ label: t('close'), action: 'close', primary: true });

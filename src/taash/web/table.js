@@ -107,6 +107,7 @@ class TableView {
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
     if (this.hand) this.hand.destroy();
+    if (this.guide) this.guide.destroy();
     if (this.trickFit) this.trickFit.disconnect();
     closeDialogs();
     document.title = 'taash';
@@ -200,6 +201,7 @@ class TableView {
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
     this.game.update(v);
+    this.guideSaw(prev, v, events);
     if (done && this.pace > 0) {
       this.shownTrick = done;
       this.holdTimer = setTimeout(() => {
@@ -402,6 +404,24 @@ class TableView {
     renderStatus(this);
     this.renderActions();
     this.renderHand();
+    if (this.guide) this.guide.render();
+  }
+
+  /** A table made by "Learn to play" (home.js marks it in taash.guided): its tips
+   * (guide.js, loaded only here) hear of each view. */
+  guideSaw(prev, v, events) {
+    if (this.guide) { this.guide.seen(prev, v, events); return; }
+    if (this.guide === null) return; // loading
+    let ids = [];
+    try { ids = JSON.parse(setting('guided', '[]')); } catch { /* none */ }
+    if (!Array.isArray(ids) || !ids.includes(this.id) || this.me() === null) return;
+    this.guide = null;
+    import('./guide.js').then(({ Guide }) => {
+      if (this.dead) return;
+      this.guide = new Guide(this);
+      this.main.dataset.guide = 'on';
+      this.guide.render();
+    }).catch(() => { /* no tips: the table plays as any other */ });
   }
 
   renderActions() {

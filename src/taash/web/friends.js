@@ -1,11 +1,14 @@
 // The home screen's friends panel: this player's friend code and link, adding a friend by
 // theirs (both confirm), requests received and sent, friends (online, last seen) with a
 // challenge (the game and options chosen under "New game"), remove and block; challenges
-// received (accept opens the table, decline) and sent (withdraw).  A new challenge shows a
-// toast.  It asks the server again every few seconds while the page is open.
-import { api } from './api.js';
+// received (accept opens the table, or waits for the other friends a four-seat challenge
+// invited; decline) and sent (withdraw).  A new challenge shows a notice with Accept and
+// Decline (challenge_notice.js) in `noticeBox`, a row the home page puts near its top.  It
+// asks the server again every few seconds while the page is open.
+import { api, knownMe } from './api.js';
 import { t } from './i18n.js';
 import { h, fill, toast, copyText } from './ui.js';
+import { noticeChallenges } from './challenge_notice.js';
 
 const POLL_MS = 5000;
 
@@ -19,8 +22,9 @@ export function friendsPanel({ choice, navigate, code }) {
 class FriendsPanel {
   constructor(choice, navigate, code) {
     Object.assign(this, { choice, navigate });
-    this.seen = new Set();
     this.first = true;
+    this.noticeBox = h('div', { class: 'challenge-notices', 'data-challenge-notices': '', role: 'status',
+      'aria-live': 'polite' });
     this.codeBox = h('p', { class: 'friend-code', 'data-field': 'friend-code' });
     this.input = h('input', { type: 'text', placeholder: t('friend_code_placeholder'), value: code || '',
       'aria-label': t('friend_code_placeholder'), 'data-field': 'add-friend', autocomplete: 'off' });
@@ -77,13 +81,10 @@ class FriendsPanel {
     fill(this.codeBox, t('your_friend_code'), ' ', h('b', { 'data-friend-code': f.code }, f.code), ' ',
       h('button', { class: 'btn small', type: 'button', 'data-action': 'copy-friend-link',
         onclick: () => copyText(link).then(() => toast(t('copied'))) }, t('copy_link')));
-    for (const ch of c.received) {
-      if (!this.first && !this.seen.has(ch.id)) {
-        toast(t('challenge_toast', { name: ch.from.name, game: t(`game_${ch.game}`) }));
-      }
-      this.seen.add(ch.id);
-    }
+    const me = knownMe() ? knownMe().id : null;
+    noticeChallenges(this.noticeBox, c.received, this.navigate, me);
     this.first = false;
+    const waiting = (ch) => (ch.invited || []).some((i) => i.player === me && i.state === 'accepted');
     const person = (p) => h('a', { href: `/p/${encodeURIComponent(p.player)}`, 'data-player': p.player,
       onclick: (e) => { e.preventDefault(); this.navigate(`/p/${encodeURIComponent(p.player)}`); } }, p.name);
     const seen = (p) => h('small', { class: p.online ? 'online' : 'last-seen' },
@@ -95,9 +96,11 @@ class FriendsPanel {
         c.received.map((ch) => row({ 'data-challenge': ch.id },
           t('challenge_from', { name: ch.from.name, game: t(`game_${ch.game}`) }), ' ',
           h('small', null, ch.live ? t('live') : t('play_anytime')), ' ',
-          h('button', { class: 'btn small primary', type: 'button', 'data-action': 'accept-challenge',
-            onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/accept`, undefined, (r) => this.navigate(r.url)) },
-          t('accept')),
+          waiting(ch) ? h('small', { 'data-field': 'challenge-waiting' }, t('challenge_accepted_waiting'))
+            : h('button', { class: 'btn small primary', type: 'button', 'data-action': 'accept-challenge',
+              onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/accept`, undefined,
+                (r) => (r.url ? this.navigate(r.url) : toast(t('challenge_waiting')))) },
+            t('accept')),
           h('button', { class: 'btn small', type: 'button', 'data-action': 'decline-challenge',
             onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/decline`) }, t('decline'))))));
     }

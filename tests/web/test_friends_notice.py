@@ -1,5 +1,6 @@
 """The rest of issue 28 in the browser: a friend's challenge as a live notice (Accept, Decline)
-on the home page and at a table, reached by the keyboard and over no control; "Add friend" on
+on the home page and at a table, reached by the keyboard and over no control; a four-player
+challenge from the friends panel; "Add friend" on
 another player's profile; the country flag set in the settings and shown on the profile."""
 
 from __future__ import annotations
@@ -84,6 +85,19 @@ def test_a_challenge_notice_on_the_home_page_and_at_a_table(server: Server,
     at_table.wait_for(state="detached")
     _, sent = call(a, "GET", "/api/me/challenges")
     assert sent["sent"] == []
+    # a four-player challenge from a's friends panel: b as partner, bots in the other seats
+    bid = player(b)
+    a.locator(f"[data-team-seat='2'] option[value='{bid}']").wait_for(state="attached")
+    a.click("[data-section='team-challenge'] summary")
+    a.select_option("[data-team-seat='2']", bid)
+    a.select_option("[data-field='team-bots']", "hard")
+    a.click("[data-action='team-challenge']")
+    a.locator("[data-toast]").filter(has_text="Challenge sent").wait_for()
+    _, sent = call(a, "GET", "/api/me/challenges")
+    [team] = sent["sent"]
+    assert team["game"] == "court-piece" and team["bots"] == "hard"
+    assert [(i["player"], i["seat"]) for i in team["invited"]] == [(bid, 2)]
+    assert a.locator("[data-team-seat='2']").input_value() == bid  # kept through the redraws
     assert not a.js_errors and not b.js_errors, (a.js_errors, b.js_errors)
 
 

@@ -36,7 +36,8 @@ class FriendsPanel {
       h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.add(); } },
         this.input,
         h('button', { class: 'btn', type: 'submit', 'data-action': 'add-friend' }, t('add_friend'))),
-      this.lists);
+      this.lists,
+      this.teamForm());
     this.refresh();
     this.timer = setInterval(() => this.refresh(), POLL_MS);
   }
@@ -139,6 +140,50 @@ class FriendsPanel {
             onclick: () => this.act('DELETE', `/api/me/friends/${p.player}`) }, t('unblock'))))));
     }
     fill(this.lists, ...sections);
+    this.names = new Map(f.friends.map((p) => [p.player, p.name]));
+    this.fillTeam(f.friends);
+  }
+
+  /** A four-player challenge: a friend (or a bot) for each other seat, partner opposite. */
+  teamForm() {
+    const pick = (seat, label) => h('label', { class: 'field' }, h('span', null, label),
+      h('select', { 'data-team-seat': String(seat), 'aria-label': label }));
+    this.teamSeats = [pick(2, t('partner')), pick(1, t('opponent')), pick(3, t('opponent'))];
+    this.teamBots = h('select', { 'data-field': 'team-bots', 'aria-label': t('bots_level') },
+      ['easy', 'hard', 'random'].map((l) => h('option', { value: l }, t(`level_${l}`))));
+    this.team = h('details', { class: 'team-challenge', 'data-section': 'team-challenge', hidden: true },
+      h('summary', null, t('team_challenge')),
+      h('form', { onsubmit: (e) => { e.preventDefault(); this.teamChallenge(); } },
+        ...this.teamSeats,
+        h('label', { class: 'field' }, h('span', null, t('bots_level')), this.teamBots),
+        h('button', { class: 'btn primary', type: 'submit', 'data-action': 'team-challenge' }, t('challenge'))));
+    return this.team;
+  }
+
+  /** The friends in each seat's list, keeping what is chosen (the lists are redrawn often). */
+  fillTeam(friends) {
+    this.team.hidden = !friends.length;
+    for (const label of this.teamSeats) {
+      const sel = label.querySelector('select');
+      const was = sel.value;
+      fill(sel, h('option', { value: '' }, t('bot')),
+        friends.map((p) => h('option', { value: p.player, selected: p.player === was }, p.name)));
+    }
+  }
+
+  teamChallenge() {
+    const seats = {};
+    for (const label of this.teamSeats) {
+      const sel = label.querySelector('select');
+      if (sel.value) seats[sel.dataset.teamSeat] = sel.value;
+    }
+    if (!Object.keys(seats).length) { toast(t('team_pick_one'), 'error'); return; }
+    const c = this.choice();
+    const game = c.game === 'goat' ? 'goat' : 'court-piece';
+    const body = { seats, bots: this.teamBots.value, game, live: c.live };
+    if (c.game === game) body.options = c.options;
+    this.act('POST', '/api/me/challenges', body, () => toast(t('challenge_sent', {
+      name: Object.values(seats).map((id) => (this.names.get(id) || id)).join(', ') })));
   }
 
   challenge(p) {

@@ -108,7 +108,7 @@ class FriendsPanel {
     if (c.sent.length) {
       sections.push(h('h3', null, t('challenges_sent')), h('ul', { 'data-list': 'challenges-sent' },
         c.sent.map((ch) => row({ 'data-challenge': ch.id },
-          t('challenge_to', { name: ch.to.name, game: t(`game_${ch.game}`) }), ' ',
+          t('challenge_to', { name: (ch.invited || []).map((i) => i.name).join(', ') || ch.to.name, game: t(`game_${ch.game}`) }), ' ',
           h('button', { class: 'btn small', type: 'button', 'data-action': 'withdraw-challenge',
             onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/decline`) }, t('withdraw'))))));
     }
@@ -177,7 +177,7 @@ class FriendsPanel {
       const sel = label.querySelector('select');
       if (sel.value) seats[sel.dataset.teamSeat] = sel.value;
     }
-    if (!Object.keys(seats).length) { toast(t('team_pick_one'), 'error'); return; }
+    if (!Object.keys(seats).length) { toast(t('team_need_friend'), 'error'); return; }
     const c = this.choice();
     const game = c.game === 'goat' ? 'goat' : 'court-piece';
     const body = { seats, bots: this.teamBots.value, game, live: c.live };

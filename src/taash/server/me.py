@@ -29,6 +29,8 @@ class MeBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(None, max_length=200, examples=["Brave Otter 42"])
     language: str | None = Field(None, max_length=8, examples=["en"])
+    country: str | None = Field(None, max_length=40, examples=["PK"], description=(
+        "ISO 3166-1 alpha-2, shown as a flag on your public profile; \"\" for none"))
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -140,11 +142,19 @@ def add_me_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.patch("/api/me", tags=["players"])
     async def patch_me(request: Request, body: MeBody) -> dict[str, Json]:
-        """Change the player's name (plain text, 1 to 24 characters) or language."""
+        """Change the player's name (plain text, 1 to 24 characters), language or country
+        (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
+        from taash.server.countries import clean_country
+
         who = await signed_in(request, settings)
         hub = _hub(request)
-        return await hub.sign_in.me(await hub.players.update(who, body.name, body.language),
-                                    who.session)
+        country = clean_country(body.country) if body.country is not None else None
+        out = await hub.sign_in.me(await hub.players.update(who, body.name, body.language),
+                                   who.session)
+        if body.country is not None:
+            await hub.social.store.set_country(who.player.id, country)
+            out["country"] = country
+        return out
 
     @app.get("/api/me/tables", tags=["players"])
     async def my_tables(request: Request) -> list[dict[str, Json]]:

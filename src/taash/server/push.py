@@ -70,6 +70,17 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     "ru": {"your_turn": ("Ваш ход: {game}", "{who}, стол {table}: вас ждут."),
            "reminder": ("Всё ещё ваш ход: {game}", "Стол {table} ждёт: {who}.")},
 }
+# (title, body) of a challenge from a friend, in each language
+CHALLENGE_TEXTS: dict[str, tuple[str, str]] = {
+    "en": ("{who} challenges you to {game}", "{how}: accept or decline on your home page."),
+    "hi": ("{who} ने आपको {game} की चुनौती दी है",
+           "{how}: अपने होम पेज पर स्वीकार या मना करें।"),
+    "ur": ("{who} نے آپ کو {game} کا چیلنج دیا ہے",
+           "{how}: اپنے ہوم پیج پر قبول یا انکار کریں\u06d4"),
+    "ru": ("{who} вызывает вас: {game}", "{how}: примите или отклоните вызов на главной."),
+}
+HOW = {"en": ("Live", "Play anytime"), "hi": ("लाइव", "कभी भी खेलें"),
+       "ur": ("لائیو", "کبھی بھی کھیلیں"), "ru": ("Вживую", "В любое время")}  # noqa: RUF001
 SEAT_WORD = {"en": "Seat {n}", "hi": "सीट {n}", "ur": "سیٹ {n}", "ru": "Место {n}"}
 
 
@@ -145,6 +156,19 @@ def turn_payload(sub: PushSub, table_id: str, game: str, seat: int, name: str | 
             "body": body.format(who=who, table=table_id, game=game_name),
             "url": f"/t/{table_id}?seat={seat}", "tag": f"taash-{table_id}",
             "icon": "/assets/icon.svg"}
+
+
+def challenge_payload(sub: PushSub, challenge_id: str, who: str, game: str,
+                      live: bool) -> dict[str, Json]:
+    """A challenge from a friend, in the subscription's language; a tap opens the home page,
+    where the challenge is accepted or declined."""
+    lang = sub.language if sub.language in LANGUAGES else "en"
+    title, body = CHALLENGE_TEXTS[lang]
+    game_name = GAME_NAMES[lang].get(game, game)
+    return {"type": "challenge", "challenge": challenge_id, "from": who, "game": game,
+            "live": live, "lang": lang, "title": title.format(who=who, game=game_name),
+            "body": body.format(how=HOW[lang][0 if live else 1]), "url": "/",
+            "tag": f"taash-challenge-{challenge_id}", "icon": "/assets/icon.svg"}
 
 
 def shown(sub: PushSub) -> dict[str, Json]:
@@ -236,6 +260,26 @@ class Pusher:
             payload = turn_payload(sub, room.id, room.meta.game, seat, name, version, kind)
             self._spawn(self.deliver(sub, payload, "normal" if kind == "notified" else "low",
                                      f"t{room.id}"))
+
+    def challenge(self, player_id: str, challenge_id: str, who: str, game: str,
+                  live: bool) -> None:
+        """Tell a player by push (their subscriptions for every table) of a friend's
+        challenge."""
+        self._spawn(self._challenge(player_id, challenge_id, who, game, live))
+
+    async def _challenge(self, player_id: str, challenge_id: str, who: str, game: str,
+                         live: bool) -> None:
+        try:
+            subs = await self.store.player_targets(player_id)
+        except Exception:
+            log.exception("push targets for player %s", player_id)
+            return
+        now = time.time()
+        for sub in subs:
+            if not quiet_now(sub, now):
+                self._spawn(self.deliver(sub, challenge_payload(sub, challenge_id, who, game,
+                                                                live),
+                                         "normal", f"c{challenge_id[:30]}"))
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

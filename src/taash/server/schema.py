@@ -105,6 +105,8 @@ players = Table(
     # the confirmed e-mail address, lower-cased (0005)
     Column("email", String(254), nullable=True),
     Index("ix_players_email", "email", unique=True),
+    # ISO 3166-1 alpha-2, upper case, shown as a flag on the public profile (0011)
+    Column("country", String(2), nullable=True),
 )
 
 # a player's signed-in browsers (0002): the cookie holds a random secret, the row its sha256
@@ -307,6 +309,16 @@ challenges = Table(
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False),
     Column("table_id", String(24), nullable=True),
+    Column("bots", String(16), nullable=True),  # the level of the seats no friend takes (0011)
+)
+
+# each friend a challenge invites (0011): their seat and answer (open, accepted, declined)
+challenge_invites = Table(
+    "challenge_invites", metadata,
+    Column("challenge_id", String(24), primary_key=True),
+    Column("player_id", String(24), primary_key=True, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("state", String(10), nullable=False),
 )
 
 

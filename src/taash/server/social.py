@@ -24,6 +24,7 @@ from taash.games import GAMES
 from taash.games.base import Json
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
 from taash.server import wire
+from taash.server.countries import flag
 from taash.server.errors import BadRequest, NotFound
 from taash.server.schema import SeatRow, TableRow
 from taash.server.store_social import ResultRow, SocialStore
@@ -165,7 +166,9 @@ class Social:
         p = await self.store.profile(player_id, RECENT)
         if p is None:
             raise NotFound(f"no player {player_id!r}")
-        return {"id": player_id, "name": p.name, "member_since": wire.iso(p.created),
+        return {"id": player_id, "name": p.name, "country": p.country,
+                "flag": flag(p.country) if p.country else None,
+                "member_since": wire.iso(p.created),
                 "ratings": {r.game: rating_json(r.rating, r.matches) for r in p.ratings},
                 "stats": {s.game: s.as_json() for s in p.stats},
                 "recent": history_lines(p.recent)}
@@ -197,7 +200,8 @@ def add_social_routes(app: FastAPI) -> None:
 
     @app.get("/api/players/{player_id}", tags=["players"])
     async def player_profile(request: Request, player_id: str) -> dict[str, Json]:
-        """A player's public profile: name, member since, ratings, stats, recent matches."""
+        """A player's public profile: name, country (and its flag) if they gave one, member
+        since, ratings, stats, recent matches."""
         return await social(request).profile(player_id)
 
     @app.get("/api/players/{player_id}/history", tags=["players"])

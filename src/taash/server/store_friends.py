@@ -1,4 +1,5 @@
-"""The store's queries for friends, blocks and challenges (the tables of migration 0010).
+"""The store's queries for friends, blocks and challenges (the tables of migrations 0010 and
+0011: a challenge invites one friend or more, each with a seat and an answer of their own).
 
 ``friends`` holds one row per direction: ``asked`` (the player asked the friend, who has not
 answered), ``friends`` (both confirmed; a row each way) and ``blocked`` (the player blocked the
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from taash.games.base import Json
 from taash.server.schema import (
+    challenge_invites,
     challenges,
     friend_codes,
     friends,
@@ -40,10 +42,19 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Invite:
+    """A friend a challenge invites: their seat and answer (open, accepted, declined)."""
+
+    player_id: str
+    seat: int
+    state: str = "open"
+
+
+@dataclass(frozen=True)
 class ChallengeRow:
     id: str
     from_id: str
-    to_id: str
+    to_id: str  # the invited friend in the lowest seat (the only one of a 0010 challenge)
     game: str
     options: dict[str, Json]
     live: bool
@@ -51,12 +62,21 @@ class ChallengeRow:
     created: float
     expires: float
     table_id: str | None
+    invites: tuple[Invite, ...] = ()
+    bots: str = "easy"
+
+    def invite_of(self, player_id: str) -> Invite | None:
+        return next((i for i in self.invites if i.player_id == player_id), None)
+
+    def people(self) -> list[str]:
+        return [self.from_id, *(i.player_id for i in self.invites)]
 
 
-def _challenge(r: object) -> ChallengeRow:
-    return ChallengeRow(r.id, r.from_id, r.to_id, r.game,  # type: ignore[attr-defined]
-                        json.loads(r.options), bool(r.live), r.state,  # type: ignore[attr-defined]
-                        r.created, r.expires, r.table_id)  # type: ignore[attr-defined]
+def _challenge(r: object, invites: Sequence[Invite]) -> ChallengeRow:
+    m = r._mapping  # type: ignore[attr-defined]
+    return ChallengeRow(m["id"], m["from_id"], m["to_id"], m["game"], json.loads(m["options"]),
+                        bool(m["live"]), m["state"], m["created"], m["expires"], m["table_id"],
+                        tuple(sorted(invites, key=lambda i: i.seat)), m["bots"] or "easy")
 
 
 class FriendStore:
@@ -139,12 +159,24 @@ class FriendStore:
             await self._withdraw(conn, a, b)
 
     @staticmethod
-    async def _withdraw(conn: AsyncConnection, a: str, b: str) -> None:
-        await conn.execute(update(challenges).where(and_(
-            challenges.c.state == "open",
-            or_(and_(challenges.c.from_id == a, challenges.c.to_id == b),
-                and_(challenges.c.from_id == b, challenges.c.to_id == a))))
-            .values(state="withdrawn"))
+    async def _involving(conn: AsyncConnection, player_id: str,
+                         open_only: bool) -> set[str]:
+        """The ids of the challenges the player sent or is invited to."""
+        sent = select(challenges.c.id).where(challenges.c.from_id == player_id)
+        got = (select(challenges.c.id)
+               .join(challenge_invites, challenge_invites.c.challenge_id == challenges.c.id)
+               .where(challenge_invites.c.player_id == player_id))
+        if open_only:
+            sent = sent.where(challenges.c.state == "open")
+            got = got.where(challenges.c.state == "open")
+        return {str(r.id) for q in (sent, got) for r in await conn.execute(q)}
+
+    async def _withdraw(self, conn: AsyncConnection, a: str, b: str) -> None:
+        """The open challenges that would seat ``a`` and ``b`` at one table are withdrawn."""
+        both = await self._involving(conn, a, True) & await self._involving(conn, b, True)
+        if both:
+            await conn.execute(update(challenges).where(challenges.c.id.in_(both))
+                               .values(state="withdrawn"))
 
     async def block(self, a: str, b: str, now: float) -> None:
         """``a`` blocks ``b``: any friendship or request between them ends."""
@@ -193,30 +225,77 @@ class FriendStore:
             await conn.execute(challenges.insert().values(
                 id=c.id, from_id=c.from_id, to_id=c.to_id, game=c.game,
                 options=json.dumps(c.options), live=c.live, state=c.state, created=c.created,
-                expires=c.expires, table_id=c.table_id))
+                expires=c.expires, table_id=c.table_id, bots=c.bots))
+            await conn.execute(challenge_invites.insert(), [
+                {"challenge_id": c.id, "player_id": i.player_id, "seat": i.seat,
+                 "state": i.state} for i in c.invites])
+
+    @staticmethod
+    async def _rows(conn: AsyncConnection, q: object) -> list[ChallengeRow]:
+        rows = list(await conn.execute(q))  # type: ignore[call-overload]
+        if not rows:
+            return []
+        invites: dict[str, list[Invite]] = {}
+        for i in await conn.execute(select(challenge_invites).where(
+                challenge_invites.c.challenge_id.in_([r.id for r in rows]))):
+            invites.setdefault(i.challenge_id, []).append(Invite(i.player_id, i.seat, i.state))
+        return [_challenge(r, invites.get(r.id, ())) for r in rows]
 
     async def challenge(self, challenge_id: str) -> ChallengeRow | None:
         async with self.store.engine.connect() as conn:
-            r = (await conn.execute(select(challenges)
-                                    .where(challenges.c.id == challenge_id))).first()
-        return None if r is None else _challenge(r)
+            found = await self._rows(conn, select(challenges)
+                                     .where(challenges.c.id == challenge_id))
+        return found[0] if found else None
 
     async def challenges_of(self, player_id: str, now: float) -> list[ChallengeRow]:
         """The player's open challenges not expired, sent or received, the newest first."""
+        invited = select(challenge_invites.c.challenge_id).where(
+            challenge_invites.c.player_id == player_id)
         async with self.store.engine.connect() as conn:
-            rows = await conn.execute(select(challenges).where(and_(
-                or_(challenges.c.from_id == player_id, challenges.c.to_id == player_id),
+            return await self._rows(conn, select(challenges).where(and_(
+                or_(challenges.c.from_id == player_id, challenges.c.id.in_(invited)),
                 challenges.c.state == "open", challenges.c.expires > now))
                 .order_by(challenges.c.created.desc()).limit(100))
-        return [_challenge(r) for r in rows]
 
     async def close_challenge(self, challenge_id: str, state: str, now: float,
-                              table_id: str | None = None) -> bool:
-        """Move an open, unexpired challenge to ``state``; False if it was not open."""
+                              player_id: str | None = None) -> bool:
+        """Move an open, unexpired challenge to ``state`` (declined by the invited
+        ``player_id``, withdrawn); False if it was not open."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             done = await conn.execute(update(challenges).where(and_(
                 challenges.c.id == challenge_id, challenges.c.state == "open",
-                challenges.c.expires > now)).values(state=state, table_id=table_id))
+                challenges.c.expires > now)).values(state=state))
+            if done.rowcount and player_id is not None:
+                await conn.execute(update(challenge_invites).where(and_(
+                    challenge_invites.c.challenge_id == challenge_id,
+                    challenge_invites.c.player_id == player_id)).values(state=state))
+        return bool(done.rowcount)
+
+    async def accept_invite(self, challenge_id: str, player_id: str, now: float) -> bool:
+        """The invited player accepts an open, unexpired challenge; False if it was not open
+        (or they had answered)."""
+        live = select(challenges.c.id).where(and_(
+            challenges.c.id == challenge_id, challenges.c.state == "open",
+            challenges.c.expires > now))
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            done = await conn.execute(update(challenge_invites).where(and_(
+                challenge_invites.c.challenge_id == challenge_id,
+                challenge_invites.c.player_id == player_id,
+                challenge_invites.c.state == "open",
+                challenge_invites.c.challenge_id.in_(live))).values(state="accepted"))
+        return bool(done.rowcount)
+
+    async def start_if_ready(self, challenge_id: str) -> bool:
+        """Close the challenge as accepted if every invited friend has accepted: True for the
+        one caller that closed it (it makes the table).  Called after each accept's commit,
+        so the last of several accepting at once sees them all."""
+        waiting = select(challenge_invites.c.player_id).where(and_(
+            challenge_invites.c.challenge_id == challenge_id,
+            challenge_invites.c.state != "accepted"))
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            done = await conn.execute(update(challenges).where(and_(
+                challenges.c.id == challenge_id, challenges.c.state == "open",
+                ~waiting.exists())).values(state="accepted"))
         return bool(done.rowcount)
 
     async def set_table(self, challenge_id: str, table_id: str) -> None:
@@ -226,13 +305,18 @@ class FriendStore:
 
     async def forget(self, player_id: str) -> None:
         """A deleted account: its friend code, friendships, requests, blocks and challenges
-        go (both ways)."""
+        (sent, and those it was invited to) go (both ways)."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             await conn.execute(delete(friend_codes).where(friend_codes.c.player_id == player_id))
             await conn.execute(delete(friends).where(or_(friends.c.player_id == player_id,
                                                          friends.c.friend_id == player_id)))
-            await conn.execute(delete(challenges).where(or_(challenges.c.from_id == player_id,
-                                                            challenges.c.to_id == player_id)))
+            ids = await self._involving(conn, player_id, False)
+            ids |= {str(r.id) for r in await conn.execute(
+                select(challenges.c.id).where(challenges.c.to_id == player_id))}
+            if ids:
+                await conn.execute(delete(challenge_invites).where(
+                    challenge_invites.c.challenge_id.in_(ids)))
+                await conn.execute(delete(challenges).where(challenges.c.id.in_(ids)))
 
     async def channels(self, player_id: str) -> tuple[str | None, str | None]:
         """Where to tell a player who is away: the webhook of their seat at the table they

@@ -152,3 +152,10 @@ class PushStore:
                 .order_by(push_subscriptions.c.created))
             return [_sub(r) for r in rows]
 
+    async def player_targets(self, player_id: str) -> list[PushSub]:
+        """The player's own subscriptions (for every table), none that are off."""
+        async with self.store.engine.connect() as conn:
+            rows = await conn.execute(select(push_subscriptions).where(and_(
+                push_subscriptions.c.scope == f"p:{player_id}",
+                push_subscriptions.c.off.is_(False))).order_by(push_subscriptions.c.created))
+            return [_sub(r) for r in rows]

@@ -48,6 +48,7 @@ class RatingRow:
 class Profile:
     name: str
     created: float
+    country: str | None
     ratings: list[RatingRow]
     stats: list[GameStats]
     recent: list[dict[str, Json]]
@@ -145,7 +146,14 @@ class SocialStore:
                                     .order_by(player_stats.c.game))
             stats = [GameStats.of_state(json.loads(r.stats)) for r in ss]
             lines = await self._history(conn, player_id, None, recent)
-        return Profile(found[0], found[1], rating_rows, stats, lines)
+            country = (await conn.execute(select(players.c.country)
+                                          .where(players.c.id == player_id))).scalar()
+        return Profile(found[0], found[1], country, rating_rows, stats, lines)
+
+    async def set_country(self, player_id: str, country: str | None) -> None:
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            await conn.execute(update(players).where(players.c.id == player_id)
+                               .values(country=country))
 
     async def history(self, player_id: str, before: float | None,
                       limit: int) -> list[dict[str, Json]] | None:

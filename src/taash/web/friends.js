@@ -1,11 +1,14 @@
 // The home screen's friends panel: this player's friend code and link, adding a friend by
 // theirs (both confirm), requests received and sent, friends (online, last seen) with a
 // challenge (the game and options chosen under "New game"), remove and block; challenges
-// received (accept opens the table, decline) and sent (withdraw).  A new challenge shows a
-// toast.  It asks the server again every few seconds while the page is open.
-import { api } from './api.js';
+// received (accept opens the table, or waits for the other friends a four-seat challenge
+// invited; decline) and sent (withdraw).  A new challenge shows a notice with Accept and
+// Decline (challenge_notice.js) in `noticeBox`, a row the home page puts near its top.  It
+// asks the server again every few seconds while the page is open.
+import { api, knownMe } from './api.js';
 import { t } from './i18n.js';
 import { h, fill, toast, copyText } from './ui.js';
+import { noticeChallenges } from './challenge_notice.js';
 
 const POLL_MS = 5000;
 
@@ -19,8 +22,9 @@ export function friendsPanel({ choice, navigate, code }) {
 class FriendsPanel {
   constructor(choice, navigate, code) {
     Object.assign(this, { choice, navigate });
-    this.seen = new Set();
     this.first = true;
+    this.noticeBox = h('div', { class: 'challenge-notices', 'data-challenge-notices': '', role: 'status',
+      'aria-live': 'polite' });
     this.codeBox = h('p', { class: 'friend-code', 'data-field': 'friend-code' });
     this.input = h('input', { type: 'text', placeholder: t('friend_code_placeholder'), value: code || '',
       'aria-label': t('friend_code_placeholder'), 'data-field': 'add-friend', autocomplete: 'off' });
@@ -32,7 +36,8 @@ class FriendsPanel {
       h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.add(); } },
         this.input,
         h('button', { class: 'btn', type: 'submit', 'data-action': 'add-friend' }, t('add_friend'))),
-      this.lists);
+      this.lists,
+      this.teamForm());
     this.refresh();
     this.timer = setInterval(() => this.refresh(), POLL_MS);
   }
@@ -77,13 +82,10 @@ class FriendsPanel {
     fill(this.codeBox, t('your_friend_code'), ' ', h('b', { 'data-friend-code': f.code }, f.code), ' ',
       h('button', { class: 'btn small', type: 'button', 'data-action': 'copy-friend-link',
         onclick: () => copyText(link).then(() => toast(t('copied'))) }, t('copy_link')));
-    for (const ch of c.received) {
-      if (!this.first && !this.seen.has(ch.id)) {
-        toast(t('challenge_toast', { name: ch.from.name, game: t(`game_${ch.game}`) }));
-      }
-      this.seen.add(ch.id);
-    }
+    const me = knownMe() ? knownMe().id : null;
+    noticeChallenges(this.noticeBox, c.received, this.navigate, me);
     this.first = false;
+    const waiting = (ch) => (ch.invited || []).some((i) => i.player === me && i.state === 'accepted');
     const person = (p) => h('a', { href: `/p/${encodeURIComponent(p.player)}`, 'data-player': p.player,
       onclick: (e) => { e.preventDefault(); this.navigate(`/p/${encodeURIComponent(p.player)}`); } }, p.name);
     const seen = (p) => h('small', { class: p.online ? 'online' : 'last-seen' },
@@ -95,16 +97,18 @@ class FriendsPanel {
         c.received.map((ch) => row({ 'data-challenge': ch.id },
           t('challenge_from', { name: ch.from.name, game: t(`game_${ch.game}`) }), ' ',
           h('small', null, ch.live ? t('live') : t('play_anytime')), ' ',
-          h('button', { class: 'btn small primary', type: 'button', 'data-action': 'accept-challenge',
-            onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/accept`, undefined, (r) => this.navigate(r.url)) },
-          t('accept')),
+          waiting(ch) ? h('small', { 'data-field': 'challenge-waiting' }, t('challenge_accepted_waiting'))
+            : h('button', { class: 'btn small primary', type: 'button', 'data-action': 'accept-challenge',
+              onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/accept`, undefined,
+                (r) => (r.url ? this.navigate(r.url) : toast(t('challenge_waiting')))) },
+            t('accept')),
           h('button', { class: 'btn small', type: 'button', 'data-action': 'decline-challenge',
             onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/decline`) }, t('decline'))))));
     }
     if (c.sent.length) {
       sections.push(h('h3', null, t('challenges_sent')), h('ul', { 'data-list': 'challenges-sent' },
         c.sent.map((ch) => row({ 'data-challenge': ch.id },
-          t('challenge_to', { name: ch.to.name, game: t(`game_${ch.game}`) }), ' ',
+          t('challenge_to', { name: (ch.invited || []).map((i) => i.name).join(', ') || ch.to.name, game: t(`game_${ch.game}`) }), ' ',
           h('button', { class: 'btn small', type: 'button', 'data-action': 'withdraw-challenge',
             onclick: () => this.act('POST', `/api/me/challenges/${ch.id}/decline`) }, t('withdraw'))))));
     }
@@ -136,6 +140,50 @@ class FriendsPanel {
             onclick: () => this.act('DELETE', `/api/me/friends/${p.player}`) }, t('unblock'))))));
     }
     fill(this.lists, ...sections);
+    this.names = new Map(f.friends.map((p) => [p.player, p.name]));
+    this.fillTeam(f.friends);
+  }
+
+  /** A four-player challenge: a friend (or a bot) for each other seat, partner opposite. */
+  teamForm() {
+    const pick = (seat, label) => h('label', { class: 'field' }, h('span', null, label),
+      h('select', { 'data-team-seat': String(seat), 'aria-label': label }));
+    this.teamSeats = [pick(2, t('partner')), pick(1, t('opponent')), pick(3, t('opponent'))];
+    this.teamBots = h('select', { 'data-field': 'team-bots', 'aria-label': t('bots_level') },
+      ['easy', 'hard', 'random'].map((l) => h('option', { value: l }, t(`level_${l}`))));
+    this.team = h('details', { class: 'team-challenge', 'data-section': 'team-challenge', hidden: true },
+      h('summary', null, t('team_challenge')),
+      h('form', { onsubmit: (e) => { e.preventDefault(); this.teamChallenge(); } },
+        ...this.teamSeats,
+        h('label', { class: 'field' }, h('span', null, t('bots_level')), this.teamBots),
+        h('button', { class: 'btn primary', type: 'submit', 'data-action': 'team-challenge' }, t('challenge'))));
+    return this.team;
+  }
+
+  /** The friends in each seat's list, keeping what is chosen (the lists are redrawn often). */
+  fillTeam(friends) {
+    this.team.hidden = !friends.length;
+    for (const label of this.teamSeats) {
+      const sel = label.querySelector('select');
+      const was = sel.value;
+      fill(sel, h('option', { value: '' }, t('bot')),
+        friends.map((p) => h('option', { value: p.player, selected: p.player === was }, p.name)));
+    }
+  }
+
+  teamChallenge() {
+    const seats = {};
+    for (const label of this.teamSeats) {
+      const sel = label.querySelector('select');
+      if (sel.value) seats[sel.dataset.teamSeat] = sel.value;
+    }
+    if (!Object.keys(seats).length) { toast(t('team_need_friend'), 'error'); return; }
+    const c = this.choice();
+    const game = c.game === 'goat' ? 'goat' : 'court-piece';
+    const body = { seats, bots: this.teamBots.value, game, live: c.live };
+    if (c.game === game) body.options = c.options;
+    this.act('POST', '/api/me/challenges', body, () => toast(t('challenge_sent', {
+      name: Object.values(seats).map((id) => (this.names.get(id) || id)).join(', ') })));
   }
 
   challenge(p) {

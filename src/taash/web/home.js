@@ -64,11 +64,12 @@ class Home {
       h('header', { class: 'home-bar' },
         h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
         langSel),
+      (this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode,
+        choice: () => ({ game: this.game, options: this.options(), live: this.liveBox ? this.liveBox.checked : false }) })).noticeBox,
       h('p', { class: 'tagline' }, t('tagline')),
       this.playerBox = h('p', { class: 'player', 'data-section': 'player' }),
       this.myTables,
-      (this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode,
-        choice: () => ({ game: this.game, options: this.options(), live: this.liveBox ? this.liveBox.checked : false }) })).el,
+      this.friends.el,
       h('section', { class: 'panel new-game', 'data-section': 'new-game' },
         h('h2', null, t('new_game')),
         this.gamePicker,
@@ -112,9 +113,14 @@ class Home {
         setSetting('pace', String(s.pace));
       } },
     Object.keys(SPEEDS).map((k) => h('option', { value: k, selected: setting('speed', 'normal') === k }, t(`speed_${k}`))));
+    // the country of the public profile's flag (ISO 3166-1 alpha-2; the server checks it)
+    this.countryInput = h('input', { type: 'text', maxlength: 2, size: 3, 'data-field': 'country', autocomplete: 'country',
+      placeholder: 'PK', 'aria-label': t('country'), title: t('country_hint'), spellcheck: 'false',
+      onchange: (e) => this.setCountry(e.target) });
     return h('section', { class: 'panel settings', 'data-section': 'settings' },
       h('h2', null, t('settings')),
       h('label', { class: 'field' }, h('span', null, t('your_name')), name),
+      h('label', { class: 'field' }, h('span', null, t('country')), this.countryInput),
       h('label', { class: 'field' }, h('span', null, t('speed')), speed));
   }
 
@@ -259,7 +265,29 @@ class Home {
     this.refresh();
   }
 
+  async setCountry(input) {
+    const country = input.value.trim().toUpperCase();
+    try {
+      const p = await updateMe({ country });
+      input.value = p.country || '';
+      toast(t('country_saved'));
+    } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+    }
+  }
+
+  async loadCountry(p) {
+    try {
+      const pub = await api('GET', `/api/players/${encodeURIComponent(p.id)}`);
+      if (!this.dead && document.activeElement !== this.countryInput) this.countryInput.value = pub.country || '';
+    } catch { /* an older server: no country */ }
+  }
+
   showMe(p) {
+    if (this.countryInput && this.countryInput.dataset.loaded !== p.id) {
+      this.countryInput.dataset.loaded = p.id;
+      this.loadCountry(p);
+    }
     if (this.nameInput && document.activeElement !== this.nameInput) this.nameInput.value = p.name;
     fill(this.playerBox, h('span', { class: 'sub', 'data-player-name': p.name },
       t('playing_as', { name: p.name })));

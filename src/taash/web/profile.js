@@ -1,9 +1,11 @@
 // A player's public profile (/p/{id}): name, member since, a rating per game ("?" while
 // provisional) with its history as a small line chart, stats per game, recent matches (each
-// opens its table, where the finished match can be reviewed, and downloads its record), and a
-// challenge button for a friend.  Nothing private: the server's profile holds none.
-import { api, knownMe } from './api.js';
-import { t } from './i18n.js';
+// opens its table, where the finished match can be reviewed, and downloads its record), a
+// challenge button for a friend, an "Add friend" button for a signed-in viewer who is not yet
+// one (nor blocked, nor the player), and the flag of the country the player gave, if any.
+// Nothing private: the server's profile holds none.
+import { api, getMe, knownMe } from './api.js';
+import { lang, t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
 
 const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
@@ -30,15 +32,16 @@ async function load(root, id, navigate, isDead) {
       h('p', { class: 'error', 'data-error': e.code }, e.message)));
     return;
   }
+  const me = knownMe() || (mine ? await getMe().catch(() => null) : null);
   if (isDead()) return;
   document.title = `${p.name} · taash`;
-  const me = knownMe();
   const friend = mine && mine.friends.some((f) => f.player === p.id);
   fill(root, h('main', { class: 'home profile', 'data-page': 'profile', 'data-player': p.id },
     back(navigate),
-    h('h1', { 'data-field': 'profile-name' }, p.name),
+    h('h1', { 'data-field': 'profile-name' }, p.name, p.country ? [' ', flag(p.country)] : null),
     h('p', { class: 'sub' }, t('member_since', { date: new Date(p.member_since).toLocaleDateString() })),
     friend ? challengeBox(p) : null,
+    mine && me && me.id !== p.id && !friend ? addFriendBox(p, mine) : null,
     me && me.id === p.id ? h('p', { class: 'sub' }, t('this_is_you')) : null,
     h('section', { class: 'panel', 'data-section': 'ratings' }, h('h2', null, t('ratings')),
       Object.keys(p.ratings).length ? h('ul', null, GAMES.filter((g) => p.ratings[g]).map((g) => h('li', { 'data-rating': g },
@@ -106,6 +109,42 @@ export function mountLeaderboard(root, { navigate }) {
 
 function back(navigate) {
   return h('p', null, h('a', { href: '/', onclick: (e) => { e.preventDefault(); navigate('/'); } }, `\u2190 ${t('home')}`));
+}
+
+/** The country's flag: its two letters as regional indicator symbols, named for a screen
+ * reader in the page's language. */
+function flag(code) {
+  let name = code;
+  try { name = new Intl.DisplayNames([lang()], { type: 'region' }).of(code) || code; } catch { /* an old browser */ }
+  const emoji = String.fromCodePoint(...[...code].map((c) => 0x1F1E6 + c.charCodeAt(0) - 65));
+  return h('span', { class: 'flag', role: 'img', 'data-flag': code, 'aria-label': t('country_flag', { country: name }),
+    title: name }, emoji);
+}
+
+/** "Add friend" (asks them; they confirm on their side), or "Request sent"; none for a player
+ * the viewer blocked. */
+function addFriendBox(p, mine) {
+  if (mine.blocked.some((f) => f.player === p.id)) return null;
+  const box = h('p', { class: 'add-friend' });
+  const said = (state) => fill(box, h('span', { class: 'sub', 'data-field': 'friend-state', 'data-state': state },
+    t(state === 'friends' ? 'friend_state_friends' : 'friend_state_asked')));
+  if (mine.asked.some((f) => f.player === p.id)) {
+    said('asked');
+    return box;
+  }
+  const btn = h('button', { class: 'btn primary', type: 'button', 'data-action': 'add-friend',
+    onclick: async () => {
+      btn.disabled = true;
+      try {
+        const r = await api('POST', '/api/me/friends', { body: { player: p.id } });
+        said(r.state);
+      } catch (e) {
+        btn.disabled = false;
+        toast(e.message, 'error');
+      }
+    } }, t('add_friend'));
+  fill(box, btn);
+  return box;
 }
 
 function challengeBox(p) {

@@ -3,7 +3,8 @@
 // the action in flight, a hint, and a completed trick held on screen for a moment.  What is
 // particular to a game is its renderer's (games/), chosen by the game id of the first view.
 import { act as sendAction } from './acting.js';
-import { api, Live, seatAt, saveSeat, forgetSeat, setting } from './api.js';
+import { api, knownMe, Live, seatAt, saveSeat, forgetSeat, setting } from './api.js';
+import { watchChallenges } from './challenge_notice.js';
 import { sortHand, cardName } from './cards.js';
 import { FairWatch } from './fair.js';
 import { rendererFor } from './games/index.js';
@@ -79,6 +80,8 @@ class TableView {
     // Seat changes (a friend connects, a seat is taken or left, a rematch) come at once as
     // table messages; a slow look now and then is only a fallback.
     this.poll = setInterval(() => this.refreshInfo(), 60000);
+    // a friend's challenge while at the table: a notice in the message row (Accept, Decline)
+    this.stopChallenges = watchChallenges(this.notices, this.navigate, () => (knownMe() ? knownMe().id : null));
     this.ticker = setInterval(() => tickTimers(this.root, this.info, this.clockOffset), 1000);
   }
 
@@ -103,6 +106,7 @@ class TableView {
     this.dead = true;
     if (this.voice) this.voice.destroy();
     if (this.live) this.live.stop();
+    if (this.stopChallenges) this.stopChallenges();
     clearInterval(this.poll);
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);

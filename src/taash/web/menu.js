@@ -2,7 +2,7 @@
 // seat (where another player moves and the server sends e-mail), leaving the table.
 import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
 import { t } from './i18n.js';
-import { h, toast, showDialog, copyText } from './ui.js';
+import { h, toast, showDialog, closeDialogs, copyText } from './ui.js';
 import { pushMenu } from './push.js';
 
 export async function openMenu(tb) {
@@ -38,6 +38,10 @@ export async function openMenu(tb) {
   }
   // Web Push for this seat (push.js): it needs no SMTP, only someone else to wait for
   if (playing && others) body.push(...pushMenu(tb));
+  if (tb.view) {
+    body.push(h('p', null, h('button', { class: 'btn', type: 'button', 'data-action': 'menu-scores',
+      onclick: () => { closeDialogs('menu'); tb.summaries.showSheet(); } }, t('score_sheet'))));
+  }
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];
   if (playing) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });

@@ -197,6 +197,7 @@ class TableView {
       this.hear(events);
     }
     this.summaries.seen(prev, v, done);
+    this.summaries.refreshSheet();
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
     this.game.update(v);
@@ -285,6 +286,9 @@ class TableView {
     this.lastTrickBtn = act('last-trick', t('last_trick'));
     this.hintBtn = act('hint', t('hint'));
     this.scores = h('div', { class: 'scores' });
+    // the score sheet of every deal so far: a tap on the scores' own button
+    this.sheetBtn = h('button', { class: 'btn icon sheet', type: 'button', 'data-action': 'scores',
+      'aria-label': t('score_sheet'), title: t('score_sheet'), onclick: () => this.summaries.showSheet() }, '☰');
     this.seatEls = {};
     for (const pos of PLACES) this.seatEls[pos] = h('div', { class: `seat pos-${pos}` });
     this.trick = h('div', { class: 'trick', role: 'group', 'aria-label': t('trick') });
@@ -396,7 +400,7 @@ class TableView {
     this.game.mark(m, v);
     document.title = `${turn ? `(${t('your_turn_short')}) ` : ''}${t(`game_${v.game}`)} · taash`;
     renderBar(this);
-    fill(this.scores, ...this.game.scoreChips(v));
+    fill(this.scores, ...this.game.scoreChips(v), this.sheetBtn);
     renderSeats(this);
     renderTrick(this);
     renderStatus(this);

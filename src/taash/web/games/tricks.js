@@ -95,6 +95,17 @@ export class TrickGame extends GameRenderer {
     return rows;
   }
 
+  /** The score sheet's cells a trick game shares: the trump, the tricks and who won. */
+  sheetHead() { return [t('trump'), t('tricks'), t('sheet_winner')]; }
+
+  sheetRow(d, run, side) {
+    const tb = this.table;
+    let won = tb.sideName(d.winner);
+    if (d.coat) won += ` · ${t('coat')}`;
+    if (d.court) won += ` · ${t('court')}`;
+    return [d.trump ? `${SUIT_SIGN[d.trump]} ${t(`suit_${d.trump}`)}` : '—', side(d.tricks), won];
+  }
+
   historyLine(d, side) {
     return `${this.table.said(d.winner, 'deal_won')} (${side(d.tricks)})${d.coat ? ` · ${t('coat')}` : ''}${d.court ? ` · ${t('court')}` : ''}`;
   }

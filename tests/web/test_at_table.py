@@ -1,0 +1,104 @@
+"""At the table (issue 27): the score sheet of every deal during the match, the notice of a
+rematch another seat asked for, the "while you were away" recap of a play-anytime table, the
+tap-to-lift and forced-card options, and quick chat, each checked in Chromium at phone size."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import Server, serve_fixed
+
+OVERLAP = """(sel) => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  const out = [];
+  for (const el of document.querySelectorAll('main.table button, main.table .status')) {
+    if (el.closest(sel) || el.matches(sel)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+    if (r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom) {
+      out.push(el.dataset.action || el.dataset.card || el.className);
+    }
+  }
+  return out;
+}"""
+
+
+def played(game: str, deals: int, seed: int = 3) -> Any:
+    """A seeded match of `game` played at random until `deals` deals are over (the next one
+    dealt and under way), or the match is."""
+    from taash.games import new_match
+
+    m = new_match(game, {"court-piece": {"session_end": {"deals": 50}},
+                         "court-piece-2p": {"target": 60}, "goat": {"target": 60}}[game],
+                  seed=seed)
+    rng = random.Random(seed)
+    while not m.is_over():
+        if m.needs_deal():
+            m.deal_from(rng)
+        if len([d for d in m.summary()["deals"] if d["complete"]]) >= deals:
+            break
+        m.apply(m.to_move, rng.choice(m.legal_actions(m.to_move)))
+    return m
+
+
+SHEET = "dialog[data-dialog='score-sheet']"
+
+
+# -- 1. the score sheet --------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["court-piece", "court-piece-2p", "goat"])
+def test_the_score_sheet_lists_every_deal_with_the_running_score(new_page: Any, server: Server,
+                                                                 game: str) -> None:
+    m = played(game, 3)
+    view = m.view(0)
+    done = [d for d in view["deals"] if d["complete"]]
+    assert len(done) == 3
+    page = new_page("phone", server.base)
+    serve_fixed(page, game, view, [])
+    page.goto("/t/f?seat=0&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    btn = page.locator("[data-action='scores']")
+    box = btn.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    assert page.evaluate(OVERLAP, "[data-action='scores']") == []
+    btn.tap()
+    sheet = page.locator(SHEET)
+    sheet.wait_for()
+    rows = sheet.locator("table[data-sheet] tr")
+    assert rows.count() == 1 + 3  # the headings and a row a deal
+    last = [rows.nth(3).locator("th, td").nth(i).inner_text() for i in range(
+        rows.nth(3).locator("th, td").count())]
+    mt = view["match"]
+    pair = lambda x: f"{x[0]} – {x[1]}"  # noqa: E731  (seat 0 is on side 0)
+    # the running score after the third deal is the match's score now
+    if game == "court-piece":
+        assert last[-2:] == [pair(mt["deals_won"]), pair(mt["coats"])], last
+        assert last[2] == pair(done[2]["tricks"])
+    elif game == "court-piece-2p":
+        assert last[-2:] == [pair(done[2]["scored"]), pair(mt["points"])], last
+    else:
+        assert last[-2:] == [pair(done[2]["defeat"]), pair(mt["defeat"])], last
+    assert sheet.locator("[data-sheet-playing]").count() == 1  # the fourth deal, under way
+    # the sheet fits the phone's width (it scrolls inside if it must, the page never does)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.locator(f"{SHEET} [data-action='close']").tap()
+    # the menu reaches it too
+    page.locator("[data-action='menu']").tap()
+    page.locator("[data-action='menu-scores']").tap()
+    sheet.wait_for()
+    assert page.locator("dialog[data-dialog='menu']").count() == 0
+    assert page.js_errors == []
+
+
+def test_the_score_sheet_before_any_deal_is_over(new_page: Any, server: Server) -> None:
+    m = played("court-piece-2p", 0)
+    page = new_page("phone", server.base)
+    serve_fixed(page, "court-piece-2p", m.view(0), [])
+    page.goto("/t/f?seat=0&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.locator("[data-action='scores']").tap()
+    page.locator(f"{SHEET} [data-sheet-empty]").wait_for()
+    assert page.locator(f"{SHEET} table").count() == 0
+    assert page.js_errors == []

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, serve_fixed
+from tests.web.helpers import Server, call, create_table, serve_fixed
 
 OVERLAP = """(sel) => {
   const box = document.querySelector(sel).getBoundingClientRect();
@@ -101,4 +101,63 @@ def test_the_score_sheet_before_any_deal_is_over(new_page: Any, server: Server) 
     page.locator("[data-action='scores']").tap()
     page.locator(f"{SHEET} [data-sheet-empty]").wait_for()
     assert page.locator(f"{SHEET} table").count() == 0
+    assert page.js_errors == []
+
+
+# -- 2. the rematch notice -----------------------------------------------------------------
+def finish_by_api(base: str, tid: str, tokens: list[str]) -> None:
+    """Play a table of human seats to its end through the API (each seat its first legal
+    action)."""
+    for _ in range(400):
+        pub = call(base, "GET", f"/api/tables/{tid}")
+        if pub["table"]["over"]:
+            return
+        seat = pub["table"]["to_move"]
+        v = call(base, "GET", f"/api/tables/{tid}/view", token=tokens[seat])
+        call(base, "POST", f"/api/tables/{tid}/actions",
+             {"action": v["legal_actions"][0], "version": v["version"]}, tokens[seat])
+    raise AssertionError("the match did not end")
+
+
+def test_a_rematch_asked_by_another_seat_is_announced_with_a_join_button(
+        new_page: Any, server: Server) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 1})
+    tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+    finish_by_api(server.base, tid, tokens)
+    page = new_page("phone", server.base)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-over='true']")
+    assert page.locator("[data-rematch-notice]").count() == 0  # nobody asked yet
+    page.locator("[data-action='summary']").tap()  # the match's summary open, as at its end
+    page.locator("dialog[data-dialog='match-summary']").wait_for()
+    r = call(server.base, "POST", f"/api/tables/{tid}/rematch", token=tokens[1])
+    # said at once (a table message), at the top of the open summary and in the message row
+    notice = page.locator(f"dialog[data-dialog='match-summary'] [data-rematch-notice='{r['id']}']")
+    notice.wait_for()
+    assert "rematch" in notice.inner_text().lower()
+    page.locator("dialog[data-dialog='match-summary'] [data-action='close']").tap()
+    row = page.locator(f"[data-notices] [data-rematch-notice='{r['id']}']")
+    row.wait_for()
+    assert page.evaluate(OVERLAP, "[data-notices] [data-rematch-notice]") == []
+    row.locator("[data-action='rematch-join']").tap()
+    page.wait_for_url(f"**/t/{r['id']}?seat=0")
+    page.wait_for_selector(f"main.table[data-table='{r['id']}'][data-version]")
+    assert page.js_errors == []
+
+
+def test_the_rematch_notice_in_russian_and_dismissed(new_page: Any, server: Server) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 1})
+    tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+    finish_by_api(server.base, tid, tokens)
+    call(server.base, "POST", f"/api/tables/{tid}/rematch", token=tokens[1])
+    page = new_page("phone", server.base)
+    page.add_init_script("localStorage.setItem('taash.lang', 'ru')")
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    row = page.locator("[data-notices] [data-rematch-notice]")
+    row.wait_for()
+    assert "реванш" in row.inner_text()
+    row.locator("[data-action='rematch-dismiss']").tap()
+    row.wait_for(state="detached")
     assert page.js_errors == []

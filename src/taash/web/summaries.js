@@ -136,6 +136,7 @@ export class Summaries {
     this.open = true;
     showDialog({ name: 'match-summary', title: t('match_over'), body, actions,
       onClose: () => { this.open = false; } });
+    tb.noticeRematch(); // asked for already: said at the top
   }
 
   /** The score sheet (asked for at any time, from the scores row or the menu): every finished

@@ -96,7 +96,29 @@ class TableView {
     if (this.view) {
       renderSeats(this);
       renderStatus(this);
+      this.noticeRematch();
     }
+  }
+
+  /** Once another seat has asked for the rematch, a notice says so, with a button to join it:
+   * in the table's message row (over no control) and at the top of the match's summary when
+   * that is open.  Dismissed, it stays away for that rematch. */
+  noticeRematch() {
+    const rid = this.info && this.info.rematch;
+    const want = !!(rid && this.token && this.view && this.view.over && this.dismissedRematch !== rid);
+    for (const old of document.querySelectorAll('[data-rematch-notice]')) {
+      if (!want || old.dataset.rematchNotice !== rid) old.remove();
+    }
+    if (!want) return;
+    const make = (inDialog) => h('div', { class: 'banner rematch-notice', 'data-rematch-notice': rid, role: 'status' },
+      h('span', { class: 'banner-text' }, t('rematch_asked')),
+      h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch-join', onclick: () => this.rematch() },
+        t('rematch_join')),
+      inDialog ? null : h('button', { class: 'btn icon', type: 'button', 'data-action': 'rematch-dismiss',
+        'aria-label': t('close'), onclick: () => { this.dismissedRematch = rid; this.noticeRematch(); } }, '×'));
+    if (!this.notices.querySelector('[data-rematch-notice]')) this.notices.append(make(false));
+    const body = document.querySelector("dialog[data-dialog='match-summary'] .dialog-body");
+    if (body && !body.querySelector('[data-rematch-notice]')) body.prepend(make(true));
   }
 
   destroy() {
@@ -406,6 +428,7 @@ class TableView {
     renderStatus(this);
     this.renderActions();
     this.renderHand();
+    this.noticeRematch();
   }
 
   renderActions() {

@@ -71,7 +71,7 @@ def test_the_score_sheet_lists_every_deal_with_the_running_score(new_page: Any, 
     last = [rows.nth(3).locator("th, td").nth(i).inner_text() for i in range(
         rows.nth(3).locator("th, td").count())]
     mt = view["match"]
-    pair = lambda x: f"{x[0]} – {x[1]}"  # noqa: E731  (seat 0 is on side 0)
+    pair = lambda x: f"{x[0]} \u2013 {x[1]}"  # noqa: E731  (an en dash; seat 0 is on side 0)
     # the running score after the third deal is the match's score now
     if game == "court-piece":
         assert last[-2:] == [pair(mt["deals_won"]), pair(mt["coats"])], last
@@ -161,3 +161,82 @@ def test_the_rematch_notice_in_russian_and_dismissed(new_page: Any, server: Serv
     row.locator("[data-action='rematch-dismiss']").tap()
     row.wait_for(state="detached")
     assert page.js_errors == []
+
+
+# -- 3. while you were away ----------------------------------------------------------------
+def test_a_play_anytime_table_recaps_the_moves_since_your_last(new_page: Any,
+                                                                 server: Server) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 3}, first_seat=0, live=False)
+    tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+
+    def move(seat: int, n: int = 1) -> list[str]:
+        done = []
+        for _ in range(n):
+            v = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[seat])
+            assert v["to_move"] == seat
+            a = v["legal_actions"][0]
+            call(server.base, "POST", f"/api/tables/{tid}/actions",
+                 {"action": a, "id": f"c{seat}-{v['version']}", "version": v["version"]},
+                 tokens[seat])
+            done.append(a)
+        return done
+
+    def turn() -> int:
+        return int(call(server.base, "GET", f"/api/tables/{tid}")["table"]["to_move"])
+
+    def tricks(away: Any) -> int:
+        return sum(e["type"] == "trick" for m in away["moves"] for e in m["events"])
+
+    move(0, 2)  # seat 0 calls trump and leads
+    theirs: list[str] = []
+    # seat 0 plays its turns, then seat 1 its own (seat 0 away), until seat 1 has completed
+    # a trick while seat 0 was away
+    for _ in range(10):
+        while turn() == 0:
+            move(0)
+        theirs = []
+        while turn() == 1 and len(theirs) < 3:
+            theirs += move(1)
+        away = call(server.base, "GET", f"/api/tables/{tid}/away", token=tokens[0])
+        if tricks(away):
+            break
+    assert [m["seat"] for m in away["moves"]] == [1] * len(theirs) and tricks(away)
+    page = new_page("phone", server.base)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    dlg = page.locator("dialog[data-dialog='away']")
+    dlg.wait_for()
+    rows = dlg.locator(".away-move")
+    assert rows.count() == len(theirs)
+    for i, a in enumerate(theirs):
+        assert rows.nth(i).get_attribute("data-seat") == "1"
+        assert rows.nth(i).locator(f"[data-card='{a.split(':')[1]}']").count() == 1
+    assert dlg.locator(".away-trick").count() == tricks(away)  # who won each trick
+    assert "while you were away" in dlg.inner_text().lower()
+    box = dlg.bounding_box()
+    assert box["width"] <= 390 and box["height"] <= 844
+    dlg.locator("[data-action='close']").tap()
+    # seat 1, whose last move was the latest, gets no recap
+    other = new_page("phone", server.base)
+    with other.expect_response(lambda r: "/away" in r.url) as got:
+        other.goto(f"/t/{tid}?seat=1&token={tokens[1]}")
+    assert got.value.json()["moves"] == []
+    other.wait_for_selector("main.table[data-version]")
+    assert other.locator("dialog[data-dialog='away']").count() == 0
+    assert page.js_errors == [] and other.js_errors == []
+
+
+def test_a_live_table_shows_no_recap(new_page: Any, server: Server) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 3}, first_seat=1)
+    tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+    v = call(server.base, "GET", f"/api/tables/{tid}/view", token=tokens[1])
+    call(server.base, "POST", f"/api/tables/{tid}/actions", {"action": v["legal_actions"][0]},
+         tokens[1])
+    page = new_page("phone", server.base)
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url))
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='1']")
+    assert not any("/away" in u for u in seen)
+    assert page.locator("dialog[data-dialog='away']").count() == 0

@@ -24,6 +24,8 @@ from taash.server.room import Room
 from taash.server.store import PlayerRow
 from taash.server.tokens import Holder, is_personal
 
+AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
+
 
 # -- request bodies --------------------------------------------------------------------------
 class SeatSpec(BaseModel):
@@ -301,6 +303,21 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
     async def record(request: Request, table_id: str) -> dict[str, Json]:
         """taash-record/1 of the match; an unfinished deal without its deck."""
         return wire.record(await get_hub(request).room(table_id))
+
+    @app.get("/api/tables/{table_id}/away", tags=["seats"])
+    async def away(request: Request, table_id: str, token: str | None = None,
+                   seat: int | None = None) -> dict[str, Json]:
+        """The moves made since this seat's own last one (the "while you were away" recap),
+        as the public events each brought; the last ``AWAY_MAX`` of them."""
+        room, s = await seat_of(request, settings, table_id, token, seat, "read")
+        store = get_hub(request).store
+        since = await store.last_own_move(room.id, s)
+        rows = [r for r in await store.load_actions(room.id, since) if r.version <= room.version]
+        kept = rows[-AWAY_MAX:]
+        return {"id": room.id, "seat": s, "since": since, "version": room.version,
+                "more": len(rows) - len(kept),
+                "moves": [{"version": r.version, "seat": r.seat, "events": list(r.events)}
+                          for r in kept]}
 
     @app.get("/api/tables/{table_id}/review", tags=["review"])
     async def table_review(request: Request, table_id: str,

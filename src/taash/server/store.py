@@ -487,6 +487,16 @@ class Store(PlayerQueries):
             ids += [str(r.id) for r in await conn.execute(timer.limit(1000))]
         return list(dict.fromkeys(ids))
 
+    async def last_own_move(self, table_id: str, seat: int) -> int:
+        """The version of the last action this seat took itself (with a client id: not a
+        turn timer's for it); 0 if none."""
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(
+                select(func.max(actions.c.version))
+                .where(and_(actions.c.table_id == table_id, actions.c.seat == seat,
+                            actions.c.client_id.is_not(None))))
+        return 0 if found is None else int(found)
+
     async def last_human_move(self, table_id: str, human_seats: Sequence[int]) -> float | None:
         """When one of these seats last moved by itself (a client id: bots and turn timers
         send none); None if never."""

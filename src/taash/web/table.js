@@ -14,6 +14,7 @@ import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
 import { setSound, sound, soundOn } from './sound.js';
 import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
+import { recapAway } from './recap.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { Voice } from './voice.js';
@@ -61,6 +62,7 @@ class TableView {
     try {
       const v = await this.fetchView();
       this.handle({ type: 'view', version: v.version, view: v });
+      recapAway(this); // a play-anytime table: what happened since this seat's last move
     } catch (e) {
       if (e.status === 401 || e.status === 403 || e.status === 404) return this.fatal(e);
       this.setConn('offline');

@@ -240,3 +240,106 @@ def test_a_live_table_shows_no_recap(new_page: Any, server: Server) -> None:
     page.wait_for_selector("main.table[data-version='1']")
     assert not any("/away" in u for u in seen)
     assert page.locator("dialog[data-dialog='away']").count() == 0
+
+
+# -- 4. tap to lift, and a forced card played for you --------------------------------------
+def set_option(page: Any, name: str, on: bool) -> None:
+    """Turn a play option on or off in the table's menu."""
+    page.locator("[data-action='menu']").tap()
+    box = page.locator(f"dialog[data-dialog='menu'] input[data-option='{name}']")
+    if box.is_checked() != on:
+        box.tap()
+    assert box.is_checked() == on
+    page.locator("dialog[data-dialog='menu'] [data-action='close']").tap()
+
+
+def test_tap_to_lift_then_tap_again_to_play(new_page: Any, server: Server) -> None:
+    from tests.web.helpers import tap_card
+    from tests.web.test_web import two_player_friends
+
+    tid, tokens = two_player_friends(server)
+    page = new_page("phone", server.base)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST"
+            and r.url.endswith("/actions") else None)
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    set_option(page, "lift", True)
+    assert page.evaluate("() => localStorage.getItem('taash.lift')") == "on"
+    playable = page.locator("[data-hand] [data-card][data-playable='true']")
+    assert playable.count() >= 2
+    a, b = playable.nth(0).get_attribute("data-card"), playable.nth(1).get_attribute("data-card")
+    tap_card(page, a)
+    page.wait_for_selector(f"[data-hand] [data-card='{a}'].lifted")
+    tap_card(page, b)  # another card: that one is lifted instead
+    page.wait_for_selector(f"[data-hand] [data-card='{b}'].lifted")
+    assert page.locator("[data-hand] .card.lifted").count() == 1
+    assert posts == [] and page.locator("main.table").get_attribute("data-version") == "2"
+    tap_card(page, b)  # again: played
+    page.wait_for_selector("main.table[data-version='3']")
+    assert page.locator(f"[data-hand] [data-card='{b}']").count() == 0 and len(posts) == 1
+    # remembered on this device: the menu shows it on after a reload
+    page.reload()
+    page.wait_for_selector("main.table[data-version='3']")
+    page.locator("[data-action='menu']").tap()
+    assert page.locator("dialog[data-dialog='menu'] input[data-option='lift']").is_checked()
+    assert page.js_errors == []
+
+
+def serve_one(page: Any, m: Any, seat: int, posted: list[Any]) -> None:
+    """The fixed table "f" at seat's view, its invite not claimed (a server without claims:
+    the page keeps the token, and its posts go to /actions, refused)."""
+    import json
+
+    serve_fixed(page, "court-piece-2p", m.view(seat), posted)
+    page.route("**/api/tables/f/claim", lambda r: r.fulfill(
+        status=404, content_type="application/json", body=json.dumps(
+            {"error": {"code": "not_found", "rule": None, "message": "Not Found"}})))
+
+
+def one_legal_card() -> tuple[Any, int]:
+    from tests.web.helpers import state_where
+
+    return state_where("court-piece-2p", lambda m, s: m.phase == 1 and len(
+        m.legal_actions(s)) == 1 and len(m.view(s)["hand"]) > 1)
+
+
+def test_a_forced_card_is_played_for_you_after_a_visible_delay(new_page: Any,
+                                                                 server: Server) -> None:
+    m, seat = one_legal_card()
+    only = m.view(seat)["legal_actions"][0]
+    posted: list[Any] = []
+    page = new_page("phone", server.base)
+    page.add_init_script("localStorage.setItem('taash.forced_ms', '400')")
+    serve_one(page, m, seat, posted)
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-your-turn='true']")
+    assert page.locator("[data-forced]").count() == 0 and posted == []  # off by default
+    set_option(page, "auto-forced", True)
+    notice = page.locator(f"[data-notices] [data-forced='{only}']")
+    notice.wait_for()
+    assert page.evaluate(OVERLAP, "[data-notices] [data-forced]") == []
+    page.wait_for_function("() => !document.querySelector('[data-forced]')")
+    for _ in range(100):  # the post, routed to the test (at most 2 s)
+        if posted:
+            break
+        page.wait_for_timeout(20)
+    page.locator("[data-toast='error']").wait_for()  # the test's refusal, shown
+    page.wait_for_timeout(600)  # past another delay: the refused move is not made again
+    assert [p["action"] for p in posted] == [only]
+    assert page.js_errors == []
+
+
+def test_a_forced_card_may_be_cancelled(new_page: Any, server: Server) -> None:
+    m, seat = one_legal_card()
+    posted: list[Any] = []
+    page = new_page("phone", server.base)
+    page.add_init_script("""localStorage.setItem('taash.forced_ms', '1500');
+        localStorage.setItem('taash.auto_forced', 'on')""")
+    serve_one(page, m, seat, posted)
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.locator("[data-notices] [data-forced] [data-action='forced-cancel']").tap()
+    page.wait_for_function("() => !document.querySelector('[data-forced]')")
+    page.wait_for_timeout(1800)  # past the delay: nothing was played
+    assert posted == [] and page.locator("[data-forced]").count() == 0
+    assert page.js_errors == []

@@ -11,6 +11,7 @@ import { cardsOf, verbOf } from './games/base.js';
 import { Hand } from './hand.js';
 import { t } from './i18n.js';
 import { openMenu } from './menu.js';
+import { ForcedPlay } from './play_options.js';
 import { showRefusal } from './refusal.js';
 import { setSound, sound, soundOn } from './sound.js';
 import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
@@ -41,6 +42,7 @@ class TableView {
     this.waiters = []; // moves waiting for the connection to come back
     this.hint = null;
     this.summaries = new Summaries(this);
+    this.forced = new ForcedPlay(this); // "play a forced card for me" (play_options.js)
     this.fair = new FairWatch(this);
     this.conn = 'connecting';
     this.live = null;
@@ -130,6 +132,7 @@ class TableView {
     clearInterval(this.poll);
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
+    this.forced.stop();
     if (this.hand) this.hand.destroy();
     if (this.trickFit) this.trickFit.disconnect();
     closeDialogs();
@@ -431,6 +434,7 @@ class TableView {
     this.renderActions();
     this.renderHand();
     this.noticeRematch();
+    this.forced.check();
   }
 
   renderActions() {

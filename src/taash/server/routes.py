@@ -48,6 +48,8 @@ class CreateTable(BaseModel):
     first_seat: int | None = Field(None, ge=0, le=7)
     seed: str | None = Field(None, max_length=1000,
                              description="the creator's seed for the first deal (fair deals)")
+    chat_text: bool = Field(False, description="quick chat takes free text too (at most "
+                                               "80 characters), not only phrases and emoji")
 
 
 class SeedBody(BaseModel):
@@ -220,7 +222,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
                                             player=await acting_player(request, settings),
-                                            seed=body.seed,
+                                            seed=body.seed, chat_text=body.chat_text,
                                             address=request.client.host if request.client
                                             else None)
         seats = []

@@ -343,3 +343,126 @@ def test_a_forced_card_may_be_cancelled(new_page: Any, server: Server) -> None:
     page.wait_for_timeout(1800)  # past the delay: nothing was played
     assert posted == [] and page.locator("[data-forced]").count() == 0
     assert page.js_errors == []
+
+
+# -- 5. quick chat -------------------------------------------------------------------------
+def chat_pair(new_page: Any, server: Server, lang: str = "en", **extra: Any) -> tuple[
+        str, Any, Any, list[str]]:
+    """A two-player table of two humans, each seat's page open (seat 1's in `lang`), and the
+    chat frames seat 1's page received."""
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
+                     options={"target": 3}, **extra)
+    tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+    a, b = new_page("phone", server.base), new_page("phone", server.base)
+    frames: list[str] = []
+    b.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)
+                                       if isinstance(f, str) and '"chat"' in f else None))
+    b.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    a.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    b.goto(f"/t/{tid}?seat=1&token={tokens[1]}")
+    for p in (a, b):
+        p.wait_for_selector("main.table[data-version]")
+        p.wait_for_function("() => !document.querySelector('.conn:not([hidden])')")
+    return tid, a, b, frames
+
+
+@pytest.mark.parametrize("lang", ["en", "ur", "hi", "ru"])
+def test_a_phrase_shows_as_a_bubble_at_the_seat_in_the_readers_language(
+        new_page: Any, server: Server, lang: str) -> None:
+    import json
+
+    from tests.web.helpers import ROOT
+
+    words = json.loads((ROOT / "src" / "taash" / "web" / "i18n" / f"{lang}.json").read_text(
+        encoding="utf-8"))
+    _tid, a, b, _frames = chat_pair(new_page, server, lang)
+    a.locator("[data-action='chat']").tap()
+    a.locator("dialog[data-dialog='chat'] [data-phrase='well_played']").tap()
+    bubble = b.locator(".felt .bubble[data-bubble='0']")
+    bubble.wait_for()
+    assert bubble.inner_text() == words["chat_well_played"]
+    assert "at-top" in (bubble.get_attribute("class") or "")  # seat 0 sits across from seat 1
+    # over the felt, taking no tap from what lies under it
+    assert bubble.evaluate("(el) => getComputedStyle(el).pointerEvents") == "none"
+    mine = a.locator(".felt .bubble[data-bubble='0']")
+    mine.wait_for()
+    assert "at-bottom" in (mine.get_attribute("class") or "")
+    assert a.js_errors == [] and b.js_errors == []
+
+
+def test_a_bubble_goes_after_a_few_seconds_and_a_muted_seat_is_not_shown(
+        new_page: Any, server: Server) -> None:
+    _tid, a, b, frames = chat_pair(new_page, server)
+    b.evaluate("() => localStorage.setItem('taash.chat_ms', '600')")
+    a.locator("[data-action='chat']").tap()
+    a.locator("dialog[data-dialog='chat'] [data-emoji='🎉']").tap()
+    bubble = b.locator(".felt .bubble[data-bubble='0']")
+    bubble.wait_for()
+    assert bubble.inner_text() == "🎉"
+    bubble.wait_for(state="detached")
+    # seat 1 mutes seat 0 (remembered on the device): its next message is not shown
+    b.locator("[data-action='chat']").tap()
+    b.locator("dialog[data-dialog='chat'] input[data-mute='0']").tap()
+    b.locator("dialog[data-dialog='chat'] [data-action='close']").tap()
+    seen = len(frames)
+    a.locator("[data-action='chat']").tap()
+    a.locator("dialog[data-dialog='chat'] [data-emoji='👍']").tap()
+    for _ in range(250):  # the message reached seat 1's page (at most 5 s)
+        if len(frames) > seen:
+            break
+        b.wait_for_timeout(20)
+    assert len(frames) > seen
+    b.evaluate("() => new Promise((r) => setTimeout(r, 0))")  # its handler has run
+    assert b.locator(".felt .bubble").count() == 0
+    assert b.evaluate("(k) => localStorage.getItem(k)", f"taash.chat_mute.{_tid}") == "[0]"
+    assert a.js_errors == [] and b.js_errors == []
+
+
+def test_free_text_only_where_the_creator_allowed_it(new_page: Any, server: Server) -> None:
+    _tid, a, b, _frames = chat_pair(new_page, server)
+    a.locator("[data-action='chat']").tap()
+    assert a.locator("dialog[data-dialog='chat'] [data-field='chat-text']").count() == 0
+    a.locator("dialog[data-dialog='chat'] [data-action='close']").tap()
+    _tid, a, b, _frames = chat_pair(new_page, server, chat_text=True)
+    a.locator("[data-action='chat']").tap()
+    field = a.locator("dialog[data-dialog='chat'] [data-field='chat-text']")
+    assert field.get_attribute("maxlength") == "80"
+    field.fill("<b>nice</b> one")
+    a.locator("dialog[data-dialog='chat'] [data-action='chat-send']").tap()
+    bubble = b.locator(".felt .bubble[data-bubble='0']")
+    bubble.wait_for()
+    assert bubble.inner_text() == "<b>nice</b> one"  # text, never markup
+    assert bubble.locator("b").count() == 0
+    assert a.js_errors == [] and b.js_errors == []
+
+
+def test_chatting_too_fast_is_refused_visibly(new_page: Any, server: Server) -> None:
+    _tid, a, _b, _frames = chat_pair(new_page, server)
+    for _ in range(6):
+        a.locator("[data-action='chat']").tap()
+        a.locator("dialog[data-dialog='chat'] [data-emoji='😀']").tap()
+        if a.locator("[data-toast='error']").count():
+            break
+    toast = a.locator("[data-toast='error']").first
+    toast.wait_for()
+    assert "too many chat messages" in toast.inner_text()
+    assert a.js_errors == []
+
+
+def test_the_page_and_the_server_have_the_same_chat_set(new_page: Any, server: Server) -> None:
+    import json
+
+    from tests.web.helpers import ROOT
+
+    page = new_page("desktop", server.base)
+    page.goto("/")
+    got = page.evaluate("""async () => {
+      const m = await import('/assets/chat.js');
+      return { phrases: m.PHRASES, emoji: m.EMOJI };
+    }""")
+    served = call(server.base, "GET", "/api/chat")
+    assert got == {"phrases": served["phrases"], "emoji": served["emoji"]}
+    for lang in ("en", "ur", "hi", "ru"):
+        words = json.loads((ROOT / "src" / "taash" / "web" / "i18n" / f"{lang}.json").read_text(
+            encoding="utf-8"))
+        assert [p for p in served["phrases"] if f"chat_{p}" not in words] == [], lang

@@ -10,6 +10,7 @@ import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
 import { Hand } from './hand.js';
 import { t } from './i18n.js';
+import { Chat } from './chat.js';
 import { openMenu } from './menu.js';
 import { ForcedPlay } from './play_options.js';
 import { showRefusal } from './refusal.js';
@@ -43,6 +44,7 @@ class TableView {
     this.hint = null;
     this.summaries = new Summaries(this);
     this.forced = new ForcedPlay(this); // "play a forced card for me" (play_options.js)
+    this.chat = new Chat(this); // quick chat (chat.js)
     this.fair = new FairWatch(this);
     this.conn = 'connecting';
     this.live = null;
@@ -73,7 +75,11 @@ class TableView {
       id: this.id,
       token: this.token,
       getSince: () => this.version,
-      onMessage: (m) => (m.type === 'voice' || m.voice ? this.voice.message(m) : this.enqueue(m)),
+      onMessage: (m) => {
+        if (m.type === 'chat') this.chat.message(m); // at once: not held behind a trick
+        else if (m.type === 'voice' || m.voice) this.voice.message(m);
+        else this.enqueue(m);
+      },
       onState: (s) => { this.setConn(s); this.voice.conn(s); },
       onFatal: (e) => this.fatal(e),
     });
@@ -133,6 +139,7 @@ class TableView {
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
     this.forced.stop();
+    this.chat.destroy();
     if (this.hand) this.hand.destroy();
     if (this.trickFit) this.trickFit.disconnect();
     closeDialogs();
@@ -306,6 +313,7 @@ class TableView {
       h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
         'aria-label': t('home'), onclick: () => this.navigate('/') }, h('span', { class: 'chev' })),
       this.titleEl,
+      this.chat.btn,
       this.soundBtn = h('button', { class: 'btn icon sound', type: 'button', 'data-action': 'sound',
         'aria-label': t('sound'), onclick: () => this.toggleSound() }),
       h('button', { class: 'btn icon', type: 'button', 'data-action': 'menu',

@@ -575,7 +575,7 @@ RENDERER_METHODS = [
     "dealText", "goalText", "scoreChips", "trick", "completedTrick", "lastTrick", "topSeat",
     "playLabel", "infoEls", "turnText", "waitingText", "resultText", "actions", "handItems",
     "cardActivated", "posted", "hinted", "update", "mark", "dealTitle", "dealRows",
-    "historyLine"]
+    "historyLine", "sheetHead", "sheetRow"]
 
 
 def test_every_game_has_a_renderer_with_the_same_interface(server: Server,

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from taash.games.base import IllegalAction, MalformedAction
+from taash.server.chat import add_chat_routes
 from taash.server.config import Settings
 from taash.server.errors import (
     BadRequest,
@@ -146,6 +147,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
     add_friend_routes(app, settings)
     add_live(app, settings, status_of)
     add_voice_routes(app, settings)
+    add_chat_routes(app, settings)
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app

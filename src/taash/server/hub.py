@@ -209,7 +209,12 @@ class Hub:
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
-        if kind == "act":
+        if kind == "chat":  # a chat message said at another instance (chat.py)
+            if msg.get("i") != self.instance and isinstance(msg.get("m"), str):
+                from taash.server.chat import deliver
+
+                deliver(room, str(msg["m"]))
+        elif kind == "act":
             await room.on_remote(int(msg.get("v", 0)))
         elif kind == "meta":
             await room.reload_meta()

@@ -24,6 +24,8 @@ from taash.server.room import Room
 from taash.server.store import PlayerRow
 from taash.server.tokens import Holder, is_personal
 
+AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
+
 
 # -- request bodies --------------------------------------------------------------------------
 class SeatSpec(BaseModel):
@@ -46,6 +48,8 @@ class CreateTable(BaseModel):
     first_seat: int | None = Field(None, ge=0, le=7)
     seed: str | None = Field(None, max_length=1000,
                              description="the creator's seed for the first deal (fair deals)")
+    chat_text: bool = Field(False, description="quick chat takes free text too (at most "
+                                               "80 characters), not only phrases and emoji")
 
 
 class SeedBody(BaseModel):
@@ -218,7 +222,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
                                             body.open, body.bot_delay_ms, body.turn_timer_s,
                                             body.first_seat,
                                             player=await acting_player(request, settings),
-                                            seed=body.seed,
+                                            seed=body.seed, chat_text=body.chat_text,
                                             address=request.client.host if request.client
                                             else None)
         seats = []
@@ -301,6 +305,21 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
     async def record(request: Request, table_id: str) -> dict[str, Json]:
         """taash-record/1 of the match; an unfinished deal without its deck."""
         return wire.record(await get_hub(request).room(table_id))
+
+    @app.get("/api/tables/{table_id}/away", tags=["seats"])
+    async def away(request: Request, table_id: str, token: str | None = None,
+                   seat: int | None = None) -> dict[str, Json]:
+        """The moves made since this seat's own last one (the "while you were away" recap),
+        as the public events each brought; the last ``AWAY_MAX`` of them."""
+        room, s = await seat_of(request, settings, table_id, token, seat, "read")
+        store = get_hub(request).store
+        since = await store.last_own_move(room.id, s)
+        rows = [r for r in await store.load_actions(room.id, since) if r.version <= room.version]
+        kept = rows[-AWAY_MAX:]
+        return {"id": room.id, "seat": s, "since": since, "version": room.version,
+                "more": len(rows) - len(kept),
+                "moves": [{"version": r.version, "seat": r.seat, "events": list(r.events)}
+                          for r in kept]}
 
     @app.get("/api/tables/{table_id}/review", tags=["review"])
     async def table_review(request: Request, table_id: str,

@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0010 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0012 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 from taash.games.base import Json
@@ -44,6 +45,8 @@ game_tables = Table(
     Column("to_move", Integer, nullable=True),
     Column("rematch_id", String(24), nullable=True),
     Column("rematch_of", String(24), nullable=True),
+    # free text in the table's quick chat, as its creator allowed (0012)
+    Column("chat_text", Boolean, nullable=False, server_default=false()),
 )
 # the lobby's query (open tables not over); migration 0001 creates it under this name
 Index("ix_game_tables_open", game_tables.c.open, game_tables.c.over)
@@ -353,6 +356,7 @@ class TableRow:
     to_move: int | None = None
     rematch_id: str | None = None
     rematch_of: str | None = None
+    chat_text: bool = False
     seats: list[SeatRow] = field(default_factory=list)
     fair: list[FairRow] = field(default_factory=list)
 
@@ -402,7 +406,7 @@ def table_row_of(r: Any) -> TableRow:
                     bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
                     created=r.created, updated=r.updated, version=r.version,
                     over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
-                    rematch_of=r.rematch_of)
+                    rematch_of=r.rematch_of, chat_text=bool(r.chat_text))
 
 
 def seat_row_of(r: Any) -> SeatRow:

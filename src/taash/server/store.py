@@ -204,7 +204,7 @@ class Store(PlayerQueries):
             first_seat=t.first_seat, live=t.live, open=t.open, bot_delay_ms=t.bot_delay_ms,
             turn_timer_s=t.turn_timer_s, created=t.created, updated=t.updated,
             version=t.version, over=t.over, to_move=t.to_move, rematch_id=t.rematch_id,
-            rematch_of=t.rematch_of))
+            rematch_of=t.rematch_of, chat_text=t.chat_text))
         await conn.execute(seats.insert(), [
             {"table_id": t.id, "seat": s.seat, "type": s.type, "level": s.level,
              "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,
@@ -486,6 +486,16 @@ class Store(PlayerQueries):
             ids = [str(r.id) for r in await conn.execute(bot.limit(1000))]
             ids += [str(r.id) for r in await conn.execute(timer.limit(1000))]
         return list(dict.fromkeys(ids))
+
+    async def last_own_move(self, table_id: str, seat: int) -> int:
+        """The version of the last action this seat took itself (with a client id: not a
+        turn timer's for it); 0 if none."""
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(
+                select(func.max(actions.c.version))
+                .where(and_(actions.c.table_id == table_id, actions.c.seat == seat,
+                            actions.c.client_id.is_not(None))))
+        return 0 if found is None else int(found)
 
     async def last_human_move(self, table_id: str, human_seats: Sequence[int]) -> float | None:
         """When one of these seats last moved by itself (a client id: bots and turn timers

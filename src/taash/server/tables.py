@@ -184,7 +184,8 @@ class Tables:
                      rematch_of: str | None = None,
                      player: PlayerRow | None = None,
                      seed: str | None = None,
-                     address: str | None = None) -> tuple[TableRow, dict[int, str]]:
+                     address: str | None = None,
+                     chat_text: bool = False) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
         belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
@@ -219,7 +220,7 @@ class Tables:
                      bot_delay_ms=(hub.settings.bot_delay_ms if live else 0)
                      if bot_delay_ms is None else bot_delay_ms,
                      turn_timer_s=turn_timer_s, created=now, updated=now, rematch_of=rematch_of,
-                     seats=rows, fair=[new_fair_row(0, n)])
+                     chat_text=chat_text, seats=rows, fair=[new_fair_row(0, n)])
         if seed is not None and creator is not None:
             t.fair[0].seeds[creator.seat] = check_seed(seed)
         state = build_match(t)
@@ -359,7 +360,7 @@ class Tables:
         specs = [{"type": s.type, "level": s.level, "name": s.name} for s in m.seats]
         new, _ = await self.create(m.game, m.options, specs, m.live, False, m.bot_delay_ms,
                                    m.turn_timer_s, (m.first_seat + 1) % len(specs),
-                                   rematch_of=m.id)
+                                   rematch_of=m.id, chat_text=m.chat_text)
         rid = await hub.store.set_rematch(m.id, new)
         m.rematch_id = rid
         room.announce()

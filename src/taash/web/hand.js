@@ -25,7 +25,8 @@ export class Hand {
     this.resize.disconnect();
   }
 
-  /** cards: [{code, playable, dim, selected, trump, pending, hinted}] in display order. */
+  /** cards: [{code, playable, dim, selected, trump, pending, hinted, lifted}] in display
+   * order. */
   update(cards, trump) {
     const keep = new Set(cards.map((c) => c.code));
     // A card played from the keyboard leaves the hand: the focus moves to its neighbour
@@ -54,6 +55,7 @@ export class Hand {
       el.classList.toggle('selected', !!c.selected);
       el.classList.toggle('pending', !!c.pending);
       el.classList.toggle('hinted', !!c.hinted);
+      el.classList.toggle('lifted', !!c.lifted);
       if (c.selected !== undefined) el.setAttribute('aria-pressed', c.selected ? 'true' : 'false');
       else el.removeAttribute('aria-pressed');
       if (this.box.children[i] !== el) this.box.insertBefore(el, this.box.children[i] || null);

@@ -242,6 +242,9 @@ class Home {
             h('option', { value: v, selected: v === timer }, t(key))))));
       body.push(h('label', { class: 'field check' }, this.openBox = h('input', { type: 'checkbox', 'data-field': 'open' }),
         h('span', null, t('list_in_lobby'))));
+      // quick chat takes phrases and emoji; free text only where the creator allows it
+      body.push(h('label', { class: 'field check' }, this.chatBox = h('input', { type: 'checkbox', 'data-field': 'chat-text' }),
+        h('span', null, t('allow_chat_text'))));
       body.push(h('button', { class: 'btn primary big', type: 'button', 'data-action': 'create-table',
         onclick: (e) => this.createFriends(e.currentTarget) }, t('create_table')));
     }
@@ -376,6 +379,7 @@ class Home {
     const timer = Number(this.timerBox.value);
     const res = await this.create({
       game: this.game, options: this.options(), seats, live, open: this.openBox.checked,
+      chat_text: this.chatBox.checked,
       bot_delay_ms: Number(setting('bot_delay_ms', '600')),
       ...(timer > 0 ? { turn_timer_s: timer } : {}),
     }, button);

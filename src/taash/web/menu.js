@@ -2,7 +2,8 @@
 // seat (where another player moves and the server sends e-mail), the rules, leaving the table.
 import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
 import { t } from './i18n.js';
-import { h, toast, showDialog, copyText, closeDialogs } from './ui.js';
+import { h, toast, showDialog, closeDialogs, copyText } from './ui.js';
+import { optionsMenu } from './play_options.js';
 import { pushMenu } from './push.js';
 
 export async function openMenu(tb) {
@@ -38,6 +39,11 @@ export async function openMenu(tb) {
   }
   // Web Push for this seat (push.js): it needs no SMTP, only someone else to wait for
   if (playing && others) body.push(...pushMenu(tb));
+  if (tb.token && tb.me() !== null) body.push(...optionsMenu(tb));
+  if (tb.view) {
+    body.push(h('p', null, h('button', { class: 'btn', type: 'button', 'data-action': 'menu-scores',
+      onclick: () => { closeDialogs('menu'); tb.summaries.showSheet(); } }, t('score_sheet'))));
+  }
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];
   // the rules of this game, at the part that matters now (help.js, loaded when asked for);

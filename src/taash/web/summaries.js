@@ -2,7 +2,8 @@
 // the match with every deal, and the last trick.
 import { backEl, cardEl } from './cards.js';
 import { t } from './i18n.js';
-import { h, toast, showDialog, closeDialogs } from './ui.js';
+import { scoreTable } from './games/base.js';
+import { h, fill, toast, showDialog, closeDialogs } from './ui.js';
 import { reviewUrl } from './review.js';
 
 export const completeDeals = (v) => (v.deals || []).filter((d) => d.complete).length;
@@ -135,6 +136,49 @@ export class Summaries {
     this.open = true;
     showDialog({ name: 'match-summary', title: t('match_over'), body, actions,
       onClose: () => { this.open = false; } });
+    tb.noticeRematch(); // asked for already: said at the top
+  }
+
+  /** The score sheet (asked for at any time, from the scores row or the menu): every finished
+   * deal of the match in order, its result and the running score, as the game keeps it; the
+   * deal being played under it.  Open while a deal ends, it is drawn again. */
+  showSheet() {
+    const tb = this.table;
+    if (!tb.view || !tb.game) return;
+    closeDialogs('score-sheet');
+    showDialog({ name: 'score-sheet', title: t('score_sheet'), body: this.sheetBody(tb.view),
+      actions: [{ label: t('close'), action: 'close', primary: true }] });
+  }
+
+  refreshSheet() {
+    const open = document.querySelector("dialog[data-dialog='score-sheet'] .dialog-body");
+    if (open && this.table.view) fill(open, this.sheetBody(this.table.view));
+  }
+
+  sheetBody(v) {
+    const tb = this.table;
+    const g = tb.game;
+    const my = g.mySide();
+    const side = (x) => `${(x || [0, 0])[my]} – ${(x || [0, 0])[1 - my]}`;
+    const done = (v.deals || []).filter((d) => d.complete);
+    const out = [];
+    if (v.over) out.push(h('p', { class: 'headline' }, g.resultText(v)));
+    if (!done.length) {
+      out.push(h('p', { class: 'sub', 'data-sheet-empty': '' }, t('sheet_empty')));
+    } else {
+      out.push(h('p', { class: 'sub' }, `${tb.sideName(my)} – ${tb.sideName(1 - my)}`));
+      const run = {};
+      const rows = [['#', ...g.sheetHead()], ...done.map((d, i) => [String(i + 1), ...g.sheetRow(d, run, side)])];
+      const table = scoreTable(rows);
+      table.dataset.sheet = String(done.length);
+      out.push(h('div', { class: 'sheet-scroll' }, table));
+    }
+    const playing = (v.deals || []).find((d) => !d.complete);
+    if (playing && !v.over) {
+      out.push(h('p', { class: 'sub', 'data-sheet-playing': '' },
+        t('sheet_playing', { n: done.length + 1, tricks: side(v.tricks) })));
+    }
+    return out;
   }
 
   history(v) {

@@ -11,10 +11,13 @@ import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
 import { Hand } from './hand.js';
 import { t } from './i18n.js';
+import { Chat } from './chat.js';
 import { openMenu } from './menu.js';
+import { ForcedPlay } from './play_options.js';
 import { showRefusal } from './refusal.js';
 import { setSound, sound, soundOn } from './sound.js';
 import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
+import { recapAway } from './recap.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { Voice } from './voice.js';
@@ -41,6 +44,8 @@ class TableView {
     this.waiters = []; // moves waiting for the connection to come back
     this.hint = null;
     this.summaries = new Summaries(this);
+    this.forced = new ForcedPlay(this); // "play a forced card for me" (play_options.js)
+    this.chat = new Chat(this); // quick chat (chat.js)
     this.fair = new FairWatch(this);
     this.conn = 'connecting';
     this.live = null;
@@ -62,6 +67,7 @@ class TableView {
     try {
       const v = await this.fetchView();
       this.handle({ type: 'view', version: v.version, view: v });
+      recapAway(this); // a play-anytime table: what happened since this seat's last move
     } catch (e) {
       if (e.status === 401 || e.status === 403 || e.status === 404) return this.fatal(e);
       this.setConn('offline');
@@ -70,7 +76,11 @@ class TableView {
       id: this.id,
       token: this.token,
       getSince: () => this.version,
-      onMessage: (m) => (m.type === 'voice' || m.voice ? this.voice.message(m) : this.enqueue(m)),
+      onMessage: (m) => {
+        if (m.type === 'chat') this.chat.message(m); // at once: not held behind a trick
+        else if (m.type === 'voice' || m.voice) this.voice.message(m);
+        else this.enqueue(m);
+      },
       onState: (s) => { this.setConn(s); this.voice.conn(s); },
       onFatal: (e) => this.fatal(e),
     });
@@ -99,7 +109,29 @@ class TableView {
     if (this.view) {
       renderSeats(this);
       renderStatus(this);
+      this.noticeRematch();
     }
+  }
+
+  /** Once another seat has asked for the rematch, a notice says so, with a button to join it:
+   * in the table's message row (over no control) and at the top of the match's summary when
+   * that is open.  Dismissed, it stays away for that rematch. */
+  noticeRematch() {
+    const rid = this.info && this.info.rematch;
+    const want = !!(rid && this.token && this.view && this.view.over && this.dismissedRematch !== rid);
+    for (const old of document.querySelectorAll('[data-rematch-notice]')) {
+      if (!want || old.dataset.rematchNotice !== rid) old.remove();
+    }
+    if (!want) return;
+    const make = (inDialog) => h('div', { class: 'banner rematch-notice', 'data-rematch-notice': rid, role: 'status' },
+      h('span', { class: 'banner-text' }, t('rematch_asked')),
+      h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch-join', onclick: () => this.rematch() },
+        t('rematch_join')),
+      inDialog ? null : h('button', { class: 'btn icon', type: 'button', 'data-action': 'rematch-dismiss',
+        'aria-label': t('close'), onclick: () => { this.dismissedRematch = rid; this.noticeRematch(); } }, '×'));
+    if (!this.notices.querySelector('[data-rematch-notice]')) this.notices.append(make(false));
+    const body = document.querySelector("dialog[data-dialog='match-summary'] .dialog-body");
+    if (body && !body.querySelector('[data-rematch-notice]')) body.prepend(make(true));
   }
 
   destroy() {
@@ -110,6 +142,8 @@ class TableView {
     clearInterval(this.poll);
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
+    this.forced.stop();
+    this.chat.destroy();
     if (this.hand) this.hand.destroy();
     if (this.guide) this.guide.destroy();
     if (this.trickFit) this.trickFit.disconnect();
@@ -202,6 +236,7 @@ class TableView {
       this.hear(events);
     }
     this.summaries.seen(prev, v, done);
+    this.summaries.refreshSheet();
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
     this.game.update(v);
@@ -284,6 +319,7 @@ class TableView {
       h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
         'aria-label': t('home'), onclick: () => this.navigate('/') }, h('span', { class: 'chev' })),
       this.titleEl,
+      this.chat.btn,
       this.soundBtn = h('button', { class: 'btn icon sound', type: 'button', 'data-action': 'sound',
         'aria-label': t('sound'), onclick: () => this.toggleSound() }),
       h('button', { class: 'btn icon', type: 'button', 'data-action': 'menu',
@@ -291,6 +327,9 @@ class TableView {
     this.lastTrickBtn = act('last-trick', t('last_trick'));
     this.hintBtn = act('hint', t('hint'));
     this.scores = h('div', { class: 'scores' });
+    // the score sheet of every deal so far: a tap on the scores' own button
+    this.sheetBtn = h('button', { class: 'btn icon sheet', type: 'button', 'data-action': 'scores',
+      'aria-label': t('score_sheet'), title: t('score_sheet'), onclick: () => this.summaries.showSheet() }, '☰');
     this.seatEls = {};
     for (const pos of PLACES) this.seatEls[pos] = h('div', { class: `seat pos-${pos}` });
     this.trick = h('div', { class: 'trick', role: 'group', 'aria-label': t('trick') });
@@ -402,13 +441,15 @@ class TableView {
     this.game.mark(m, v);
     document.title = `${turn ? `(${t('your_turn_short')}) ` : ''}${t(`game_${v.game}`)} · taash`;
     renderBar(this);
-    fill(this.scores, ...this.game.scoreChips(v));
+    fill(this.scores, ...this.game.scoreChips(v), this.sheetBtn);
     renderSeats(this);
     renderTrick(this);
     renderStatus(this);
     this.renderActions();
     this.renderHand();
     if (this.guide) this.guide.render();
+    this.noticeRematch();
+    this.forced.check();
   }
 
   /** A table made by "Learn to play" (home.js marks it in taash.guided): its tips

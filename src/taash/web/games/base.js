@@ -17,6 +17,8 @@
 //   cardActivated(code), posted(cards), hinted(action), update(v)  the player's gestures
 //   mark(el, v)                the table element's data-* marks of this game
 //   dealTitle(n), dealRows(deal, match), historyLine(d, pair)  the end-of-deal summaries
+//   sheetHead(), sheetRow(d, run)  the score sheet: its column headings, and a finished deal's
+//                              row (run: the running totals, carried from deal to deal)
 import { SUIT_SIGN } from '../cards.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';

@@ -28,6 +28,16 @@ export class CourtPiece2p extends TrickGame {
     return out;
   }
 
+  sheetHead() { return [...super.sheetHead(), t('scored'), t('points')]; }
+
+  /** The points each deal scored, and the running total. */
+  sheetRow(d, run, side) {
+    run.points = run.points || [0, 0];
+    const sc = d.scored || [0, 0];
+    run.points = [run.points[0] + sc[0], run.points[1] + sc[1]];
+    return [...super.sheetRow(d, run, side), side(sc), side(run.points)];
+  }
+
   matchRows(d, match, my) {
     const sc = d.scored || [0, 0];
     const pts = match.points || [0, 0];

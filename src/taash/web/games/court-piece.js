@@ -58,6 +58,19 @@ export class CourtPiece extends TrickGame {
     return done;
   }
 
+  sheetHead() { return [...super.sheetHead(), t('deals_won'), t('coats')]; }
+
+  /** Deals and coats won so far, added up deal by deal. */
+  sheetRow(d, run, side) {
+    run.deals = run.deals || [0, 0];
+    run.coats = run.coats || [0, 0];
+    if (typeof d.winner === 'number') {
+      run.deals[d.winner] += 1;
+      if (d.coat) run.coats[d.winner] += 1;
+    }
+    return [...super.sheetRow(d, run, side), side(run.deals), side(run.coats)];
+  }
+
   matchRows(d, match, my) {
     const dw = match.deals_won || [0, 0];
     const co = match.coats || [0, 0];

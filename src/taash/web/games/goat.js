@@ -189,6 +189,16 @@ export class Goat extends GameRenderer {
     return rows;
   }
 
+  sheetHead() { return [t('card_points'), t('defeat_taken'), t('defeat_total')]; }
+
+  /** Each game's card points and defeat points (eggs named), and the defeat points so far. */
+  sheetRow(d, run, side) {
+    run.defeat = run.defeat || [0, 0];
+    const df = d.defeat || [0, 0];
+    run.defeat = [run.defeat[0] + df[0], run.defeat[1] + df[1]];
+    return [d.eggs ? `${side(d.points)} · ${t('sheet_eggs')}` : side(d.points), side(df), side(run.defeat)];
+  }
+
   historyLine(d, side) {
     return d.eggs ? t('eggs') : `${t('card_points')} ${side(d.points)} · ${t('defeat')} ${side(d.defeat)}`;
   }

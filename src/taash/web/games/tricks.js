@@ -3,6 +3,7 @@
 import { backEl, SUIT_SIGN } from '../cards.js';
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
+import { liftOn } from '../play_options.js';
 import { GameRenderer, scoreTable } from './base.js';
 
 export class TrickGame extends GameRenderer {
@@ -70,14 +71,24 @@ export class TrickGame extends GameRenderer {
     const legal = v.legal_actions || [];
     const playable = new Set(legal.filter((a) => a.startsWith('play:')).map((a) => a.slice(5)));
     const turn = this.table.yourTurn() && v.phase === 'play';
+    if (this.lifted && !cards.includes(this.lifted)) this.lifted = null;
     return cards.map((code) => ({
       code, playable: playable.has(code), pending: pending.has(code),
-      hinted: hinted.has(code), dim: turn && !playable.has(code),
+      hinted: hinted.has(code), dim: turn && !playable.has(code), lifted: this.lifted === code,
     }));
   }
 
+  /** A tap plays the card; with "tap to lift" on (play_options.js), a first tap lifts it and
+   * a second tap on it plays it (a tap on another card lifts that one instead). */
   cardActivated(code) {
-    this.table.act(`play:${code}`, [code]);
+    const tb = this.table;
+    if (liftOn() && this.lifted !== code) {
+      this.lifted = code;
+      tb.renderHand();
+      return;
+    }
+    this.lifted = null;
+    tb.act(`play:${code}`, [code]);
   }
 
   /** The deal's headline, its trump and a table: tricks, then the game's own rows. */
@@ -93,6 +104,17 @@ export class TrickGame extends GameRenderer {
     rows.push(scoreTable([['', tb.sideName(my), tb.sideName(1 - my)], [t('tricks'), tr[my], tr[1 - my]],
       ...this.matchRows(d, match, my)]));
     return rows;
+  }
+
+  /** The score sheet's cells a trick game shares: the trump, the tricks and who won. */
+  sheetHead() { return [t('trump'), t('tricks'), t('sheet_winner')]; }
+
+  sheetRow(d, run, side) {
+    const tb = this.table;
+    let won = tb.sideName(d.winner);
+    if (d.coat) won += ` · ${t('coat')}`;
+    if (d.court) won += ` · ${t('court')}`;
+    return [d.trump ? `${SUIT_SIGN[d.trump]} ${t(`suit_${d.trump}`)}` : '—', side(d.tricks), won];
   }
 
   historyLine(d, side) {

@@ -364,12 +364,14 @@ def _coats(deal: DealReplay, step: int, solver: ModuleType | None, time_limit: f
 def analyse_deal(deal: DealReplay, seats: Iterable[int] | None = None, *,
                  hard: bool = True, open_cards: bool = True, time_limit: float = 2.0,
                  budget_ms: float | None = BOT_BUDGET_MS,
-                 progress: Callable[[int, int], None] | None = None) -> DealAnalysis:
+                 progress: Callable[[int, int], None] | None = None,
+                 use_dds: bool = True) -> DealAnalysis:
     """Every action of ``seats`` (all by default) reviewed both ways, and a summary per seat;
-    ``progress(done, total)`` is called after each action."""
+    ``progress(done, total)`` is called after each action; ``use_dds`` False: the own
+    solver even where DDS applies (to compare them)."""
     wanted = set(range(deal.num_seats) if seats is None else seats)
     solver = load_solver() if open_cards else None
-    dds = load_dds() if open_cards and is_single_sar(deal) else None
+    dds = load_dds() if open_cards and use_dds and is_single_sar(deal) else None
     todo = [s for s in deal.steps if s.seat in wanted]
     out: list[ActionReview] = []
     summaries = {seat: SeatSummary(seat) for seat in sorted(wanted)}

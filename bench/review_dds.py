@@ -52,6 +52,16 @@ def agreement(deals: int, cards: int, limit: float) -> int:
     n_dds = n_own = unsettled = 0
     t_dds = t_own = 0.0
     wrong: list[str] = []
+
+    def report(done: int) -> None:
+        print(f"{done} single-sar deals: {n_dds} positions solved by DDS, {n_own} of them "
+              f"({cards} cards a hand or fewer) by the own solver too; {len(wrong)} disagree, "
+              f"{unsettled} not settled by the own solver within {limit:g} s; "
+              f"DDS {n_dds / max(t_dds, 1e-9):.1f} positions/s "
+              f"({t_dds * 1000 / max(n_dds, 1):.1f} ms each), own solver "
+              f"{n_own / max(t_own, 1e-9):.1f} positions/s "
+              f"({t_own * 1000 / max(n_own + unsettled, 1):.1f} ms each)", flush=True)
+
     for seed in range(deals):
         clear_tables()
         for i, st in reversed(list(enumerate(positions(seed)))):
@@ -70,16 +80,10 @@ def agreement(deals: int, cards: int, limit: float) -> int:
             n_own += 1
             if got != want:
                 wrong.append(f"deal {seed} position {i}: own {got} DDS {want}")
-    for line in wrong:
-        print(line)
-    print(f"{deals} single-sar deals: {n_dds} positions solved by DDS, {n_own} of them "
-          f"({cards} cards a hand or fewer) by the own solver too; {len(wrong)} disagree, "
-          f"{unsettled} not settled by the own solver within {limit:g} s")
-    print(f"DDS        {n_dds / max(t_dds, 1e-9):9.1f} positions/s "
-          f"({t_dds * 1000 / max(n_dds, 1):.1f} ms each, every position)")
-    print(f"own solver {n_own / max(t_own, 1e-9):9.1f} positions/s "
-          f"({t_own * 1000 / max(n_own + unsettled, 1):.1f} ms each, positions of "
-          f"{cards} cards a hand or fewer)", flush=True)
+                print(wrong[-1], flush=True)
+        if (seed + 1) % 20 == 0 and seed + 1 < deals:
+            report(seed + 1)  # so far (a run cut short still says something)
+    report(deals)
     return len(wrong)
 
 

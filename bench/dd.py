@@ -6,9 +6,9 @@ trump else highest of the led suit, the winner leads), so the bridge solver DDS,
 most tricks its side can take from here with every hand known and everyone playing their best.
 The single-sar benches beside this module measure play with it (``court_ceiling.py``,
 ``court_decisions.py``, which import it as ``dd``); the hard bot searched sampled deals with it
-until its rules-of-thumb playouts measured stronger (bench/RESULTS.md).  ``endplay`` comes with
-the dev install (``pip install -e '.[dev]'``), not the player's, so this module lives here in
-``bench/`` and not in the package.
+until its rules-of-thumb playouts measured stronger (bench/RESULTS.md).  The package's own use
+of DDS, the deal review's, goes through endplay's public API (``taash.review.dds``); this
+module drives the library itself, for the benches' speed and its target queries.
 
 Encodings match: our suits S H D C are DDS's 0..3, seats go round clockwise with partners two
 apart as North..West do, and a card ``suit * 13 + r`` (r = 0 for the two) is DDS rank ``r + 2``.

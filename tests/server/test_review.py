@@ -130,7 +130,7 @@ def test_the_analysis_runs_in_the_worker_and_is_kept(tmp_path: Path) -> None:
         assert any(0 < s["done"] < s["total"] == steps for s in seen), seen  # progress shown
         a = st["analysis"]
         assert [x["step"] for x in a["actions"]] == list(range(steps))
-        assert a["solver"] is True and {s["seat"] for s in a["seats"]} == {0, 1}
+        assert a["solver"] == "taash" and {s["seat"] for s in a["seats"]} == {0, 1}
         assert sum(s["actions"] for s in a["seats"]) == steps
         assert all(x["open"]["verdict"] in ("best", "mistake", "blunder") for x in a["actions"]
                    if x["open"]["note"] is None)

@@ -137,6 +137,10 @@ def test_a_blunder_built_by_the_test_is_marked_at_its_card(server: Server, new_p
     seat = rec["deals"][0]["actions"][blunder]["seat"]
     summary = page.locator(f"[data-summary-seat='{seat}']").inner_text()
     assert "blunders 1," in summary, summary
+    # a two-player deal: judged by taash's own solver, and the page says so
+    solver = page.locator("[data-review-solver]")
+    assert solver.get_attribute("data-review-solver") == "taash"
+    assert "taash's own solver" in solver.inner_text()
     # the blunder's trick: its card marked, and only it
     positions = page.evaluate("() => document.querySelectorAll('[data-field=jump] option').length")
     assert positions > 1

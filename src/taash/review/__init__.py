@@ -6,6 +6,8 @@
 - ``analyse``: for every action, what the ``hard`` bot would have played from that seat's view
   ("with only what the player knew") and, where the exact solver (``solver``) is there, what
   each play cost with all cards open (best, mistake, blunder), with a summary per seat;
+- ``dds``: four-player single sar (whist with a trump suit) solved by DDS through endplay,
+  which the analysis uses there in place of ``solver`` wherever endplay can be imported;
 - ``command``: the ``taash review FILE [--deal D] [--seat S] [--json]`` command, stepping
   through a deal in the terminal or printing it (and its analysis) for programs.
 

@@ -15,6 +15,15 @@
   exact within its time limit (early Goat positions, say) the action is marked "not exact" and
   not judged.
 
+Four-player single sar is whist with a trump suit, so there the tricks come from DDS, the bridge
+solver (``taash.review.dds``, through ``endplay``), wherever it can be imported: exact for every
+position in milliseconds.  DDS plays every trick out; the deal stops at 7 tricks, so its counts
+are cut there (``dds.clamp``): exact in taash's unit on a won line, whist's count (every trick
+played) on a lost one, where a coat conceded is asked of the own solver instead.  Whether a
+coat can still be had needs the stop at 7, so the own solver answers that in both cases.
+Elsewhere, or without endplay, the own solver does it all.  ``DealAnalysis.solver`` and each
+``Open.solver`` say which solver gave the tricks: "dds" or "taash".
+
 ``analyse_deal`` does both for the seats asked (every seat by default) and sums them up per
 seat: blunders, mistakes, plays that matched the best play and plays that matched ``hard``.
 """
@@ -39,6 +48,7 @@ from taash.review.replay import DealReplay
 BOT_BUDGET_MS: float | None = None
 BOT_SEED = 26
 SOLVER = "taash.review.solver"
+DDS = "taash.review.dds"
 
 Verdict = Literal["best", "mistake", "blunder"]
 Standing = Literal["won", "drawn", "lost"]
@@ -81,7 +91,9 @@ class Open:
     there; ``coat_*``: whether the side could still coat (court) the others (None where they
     already have a trick, the deal is not won, or the solver was not exact); ``best``: the
     best actions; ``defeat_*`` (Goat): the defeat points the side would
-    take (counting the tricks it has so far)."""
+    take (counting the tricks it has so far); ``coated_*`` (single sar judged by DDS, a
+    lost side with no trick yet): whether the others could keep it off every trick (a coat
+    conceded is a mistake); ``solver``: which solver gave the values, "dds" or "taash"."""
 
     verdict: Verdict | None
     note: str | None = None
@@ -95,15 +107,22 @@ class Open:
     best: tuple[str, ...] = ()
     defeat_before: int | None = None
     defeat_after: int | None = None
+    solver: str | None = None
+    coated_before: bool | None = None
+    coated_after: bool | None = None
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {"verdict": self.verdict, "note": self.note}
         if self.before is not None:
             out.update({"unit": self.unit, "before": self.before, "after": self.after,
                         "standing_before": self.standing_before,
-                        "standing_after": self.standing_after, "best": list(self.best)})
+                        "standing_after": self.standing_after, "best": list(self.best),
+                        "solver": self.solver})
             if self.unit == "tricks":
                 out.update({"coat_before": self.coat_before, "coat_after": self.coat_after})
+                if self.coated_before is not None or self.coated_after is not None:
+                    out.update({"coated_before": self.coated_before,
+                                "coated_after": self.coated_after})
             else:
                 out.update({"defeat_before": self.defeat_before,
                             "defeat_after": self.defeat_after})
@@ -149,9 +168,12 @@ class SeatSummary:
 
 @dataclass(frozen=True)
 class DealAnalysis:
+    """``solver``: which exact solver gave the open-cards values: "dds", "taash", both as
+    "dds+taash" (DDS refused a position), or None (none was available, or not asked)."""
+
     actions: tuple[ActionReview, ...]
     seats: tuple[SeatSummary, ...]
-    solver: bool
+    solver: str | None
     notes: tuple[str, ...] = field(default=())
 
     def for_step(self, step: int) -> ActionReview | None:
@@ -166,6 +188,19 @@ def load_solver() -> ModuleType | None:
         if e.name != SOLVER:
             raise
         return None
+
+
+def load_dds() -> ModuleType | None:
+    """``taash.review.dds`` where endplay can be imported (DDS for single sar), else None."""
+    mod = importlib.import_module(DDS)
+    return mod if mod.available() else None
+
+
+def is_single_sar(deal: DealReplay) -> bool:
+    """Four-player Court Piece in single sar: the game DDS solves."""
+    state = deal.positions[0].state if deal.positions else None
+    return (deal.game == "court-piece" and deal.num_seats == 4
+            and not getattr(state, "double", False))
 
 
 def hard_search(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGET_MS
@@ -233,23 +268,37 @@ def _standing(deal: DealReplay, state: MatchState, mine: int, side: int,
 
 
 def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
-              time_limit: float = 2.0) -> Open:
-    """With all cards open: the side's best total before and after action ``step``."""
-    if solver is None:
-        return Open(None, "not available: the exact solver is not installed")
+              time_limit: float = 2.0, dds: ModuleType | None = None) -> Open:
+    """With all cards open: the side's best total before and after action ``step``, from DDS
+    (``dds``, ``taash.review.dds``) where it applies, else from the own ``solver``."""
     s = deal.steps[step]
     state = deal.positions[step].state
+    use_dds = dds is not None and dds.applies(state)
+    if solver is None and not use_dds:
+        return Open(None, "not available: the exact solver is not installed")
     if state.turn() != s.seat:
         return Open(None, "not analysed: an out-of-turn molodka")
     seat = s.seat
     side = deal.side_of(seat)
     played = state.action_id(seat, s.action)
     legal = state.legal_ids(seat)
-    values: Mapping[int, int] = solver.action_values(state.clone(), time_limit=time_limit)
+    have = so_far(deal, step, side)
+    values: Mapping[int, int] | None = None
+    used = "taash"
+    if use_dds:
+        assert dds is not None and isinstance(state, TrickPlay)
+        try:
+            values = dds.clamp(dds.action_values(state.clone()), have, state.win_target)
+            used = "dds"
+        except (RuntimeError, ValueError):
+            values = None  # DDS refused it: the own solver answers
+    if values is None:
+        if solver is None:
+            return Open(None, "not available: the exact solver is not installed")
+        values = solver.action_values(state.clone(), time_limit=time_limit)
     limit = f"{time_limit:g} s"
     if played not in values or not set(legal) <= set(values):
         return Open(None, f"not exact within {limit}")
-    have = so_far(deal, step, side)
     best_v = max(values[a] for a in legal)
     before, after = have + best_v, have + values[played]
     best = tuple(sorted(state.action_text(a) for a in legal if values[a] == best_v))
@@ -257,20 +306,27 @@ def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
     sb, db = _standing(deal, state, before, side, tricks)
     sa, da = _standing(deal, state, after, side, tricks)
     unit = "points" if deal.game == "goat" else "tricks"
-    coat_b = coat_a = None
+    coat_b = coat_a = coated_b = coated_a = None
     note = None
-    if unit == "tricks" and sb == "won" and _theirs(deal, step, side) == 0:
-        coat_b, coat_a = _coats(deal, step, solver, time_limit, side)
+    if unit == "tricks" and sb == "won" and _tricks_of(deal, step, 1 - side) == 0:
+        coat_b, coat_a = _coats(deal, step, solver, time_limit, 1 - side)
         if coat_b is None or coat_a is None:
             note = f"whether a coat could be had: not exact within {limit}"
+    elif used == "dds" and sb == "lost" and have == 0:
+        # whist's counts do not see the stop at 7 a coat depends on: the own solver does
+        coated_b, coated_a = _coats(deal, step, solver, time_limit, side)
+        if coated_b is None or coated_a is None:
+            note = f"whether a coat was conceded: not exact within {limit}"
     verdict: Verdict
     if RANK[sb] == 2 and RANK[sa] == 0:
         verdict = "blunder"
-    elif after < before or RANK[sa] < RANK[sb] or (coat_b and not coat_a):
+    elif (after < before or RANK[sa] < RANK[sb] or (coat_b and not coat_a)
+          or (coated_b is False and coated_a)):
         verdict = "mistake"
     else:
         verdict = "best"
-    return Open(verdict, note, unit, before, after, sb, sa, coat_b, coat_a, best, db, da)
+    return Open(verdict, note, unit, before, after, sb, sa, coat_b, coat_a, best, db, da,
+                used, coated_b, coated_a)
 
 
 def _sides_tricks(deal: DealReplay, step: int) -> tuple[int, int]:
@@ -281,21 +337,26 @@ def _sides_tricks(deal: DealReplay, step: int) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-def _theirs(deal: DealReplay, step: int, side: int) -> int:
-    return int(deal.positions[step].view["tricks"][1 - side])
+def _tricks_of(deal: DealReplay, step: int, team: int) -> int:
+    return int(deal.positions[step].view["tricks"][team])
 
 
-def _coats(deal: DealReplay, step: int, solver: ModuleType, time_limit: float,
-           side: int) -> tuple[bool | None, bool | None]:
-    """Whether the side could still coat the others before and after action ``step``: the
-    others can be kept off every trick (the solver counting their tricks gives 0)."""
+def _coats(deal: DealReplay, step: int, solver: ModuleType | None, time_limit: float,
+           kept: int) -> tuple[bool | None, bool | None]:
+    """Whether team ``kept`` could still be kept off every trick before and after action
+    ``step`` (the solver counting its tricks gives 0): the mover's side coating the others
+    (``kept`` the others) or conceding a coat (``kept`` its own side).  None: not settled
+    in time, or no solver."""
     out: list[bool | None] = []
     for i in (step, step + 1):
         st = deal.positions[i].state
         if i > step and st.turn() is None:
-            out.append(_theirs(deal, i, side) == 0)
+            out.append(_tricks_of(deal, i, kept) == 0)
             continue
-        sol = solver.solve(st.clone(), time_limit=time_limit, team=1 - side)
+        if solver is None:
+            out.append(None)
+            continue
+        sol = solver.solve(st.clone(), time_limit=time_limit, team=kept)
         out.append(sol.value == 0 if sol.exact else None)
     return out[0], out[1]
 
@@ -303,17 +364,20 @@ def _coats(deal: DealReplay, step: int, solver: ModuleType, time_limit: float,
 def analyse_deal(deal: DealReplay, seats: Iterable[int] | None = None, *,
                  hard: bool = True, open_cards: bool = True, time_limit: float = 2.0,
                  budget_ms: float | None = BOT_BUDGET_MS,
-                 progress: Callable[[int, int], None] | None = None) -> DealAnalysis:
+                 progress: Callable[[int, int], None] | None = None,
+                 use_dds: bool = True) -> DealAnalysis:
     """Every action of ``seats`` (all by default) reviewed both ways, and a summary per seat;
-    ``progress(done, total)`` is called after each action."""
+    ``progress(done, total)`` is called after each action; ``use_dds`` False: the own
+    solver even where DDS applies (to compare them)."""
     wanted = set(range(deal.num_seats) if seats is None else seats)
     solver = load_solver() if open_cards else None
+    dds = load_dds() if open_cards and use_dds and is_single_sar(deal) else None
     todo = [s for s in deal.steps if s.seat in wanted]
     out: list[ActionReview] = []
     summaries = {seat: SeatSummary(seat) for seat in sorted(wanted)}
     for n, s in enumerate(todo):
         known = known_part(deal, s.index, budget_ms) if hard else None
-        opened = open_part(deal, s.index, solver, time_limit) if open_cards else None
+        opened = open_part(deal, s.index, solver, time_limit, dds) if open_cards else None
         out.append(ActionReview(s.index, s.trick, s.seat, s.action, known, opened))
         sm = summaries[s.seat]
         sm.actions += 1
@@ -330,10 +394,14 @@ def analyse_deal(deal: DealReplay, seats: Iterable[int] | None = None, *,
         if progress is not None:
             progress(n + 1, len(todo))
     notes = []
-    if open_cards and solver is None:
+    used = sorted({r.open.solver for r in out if r.open is not None and r.open.solver})
+    label = "+".join(used) if used else ("dds" if dds is not None else
+                                        "taash" if solver is not None else None)
+    if open_cards and label is None:
         notes.append("with all cards open: not available (the exact solver is not installed)")
-    return DealAnalysis(tuple(out), tuple(summaries.values()), solver is not None, tuple(notes))
+    return DealAnalysis(tuple(out), tuple(summaries.values()), label, tuple(notes))
 
 
 __all__ = ["ActionReview", "BOT_BUDGET_MS", "DealAnalysis", "Known", "Open", "SeatSummary",
-           "analyse_deal", "hard_choice", "hard_search", "load_solver", "open_part"]
+           "analyse_deal", "hard_choice", "hard_search", "is_single_sar", "load_dds",
+           "load_solver", "open_part"]

@@ -152,6 +152,7 @@ def deal_json(d: DealReplay, a: DealAnalysis | None) -> dict[str, Json]:
                                                  "reason": d.outcome.reason},
     }
     if a is not None:
+        out["solver"] = a.solver
         out["seats"] = [s.as_json() for s in a.seats]
         out["notes"] = list(a.notes)
     return out
@@ -318,6 +319,8 @@ class Pages:
                 f"{o.unit} ({o.standing_before}), after it {o.after} ({o.standing_after})")
         if o.coat_before and not o.coat_after:
             text += " \u00b7 gives up the coat"
+        if o.coated_before is False and o.coated_after:
+            text += " \u00b7 concedes a coat"
         if o.verdict != "best":
             text += " \u00b7 best: " + ", ".join(o.best)
         if o.note:
@@ -358,7 +361,8 @@ class Pages:
                                           f"{self.side(d, int(o.winner or 0))} wins"),
                     "bold"), f" ({o.reason}).")
         if a is not None:
-            sc.say(("Review per seat:", "bold"))
+            sc.say(("Review per seat:", "bold"),
+                   f" (all cards open: {solver_name(a.solver)})" if a.solver else "")
             for s in a.seats:
                 sc.say(f"  {self.name(s.seat):<14}", f"{s.matched_hard} of {s.actions} "
                        "actions as hard would (only what it knew)")
@@ -380,6 +384,15 @@ class Pages:
         for k in range(len(d.tricks) + 1):
             self.show(d, a, k)
             self.sc.console.print()
+
+
+SOLVER_NAMES = {"dds": "DDS, the bridge solver, through endplay",
+                "taash": "taash's own solver"}
+
+
+def solver_name(label: str) -> str:
+    """The exact solver a label names ("dds", "taash", or both joined by "+"), for people."""
+    return " and ".join(SOLVER_NAMES.get(p, p) for p in label.split("+"))
 
 
 def style_of(good: bool) -> str:

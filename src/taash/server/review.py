@@ -37,7 +37,7 @@ log = logging.getLogger("taash.server")
 
 JsonObject = dict[str, Json]
 # bump when the analysis's JSON changes, so that kept analyses are made again
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2  # 2: single sar solved by DDS, `solver` names the solver
 
 
 def checked_record(source: str | bytes | dict[str, Json]

@@ -358,6 +358,7 @@ class Review {
         a.solver ? t('review_summary_open', { blunders: s.blunders, mistakes: s.mistakes, best: s.best, judged: s.judged }) : null,
         h('br'),
         t('review_summary_known', { hard: s.matched_hard, actions: s.actions })))),
+      a.solver ? h('p', { class: 'sub', 'data-review-solver': a.solver }, t('review_solver', { name: solverName(a.solver) })) : null,
       h('p', { class: 'sub' }, t('review_labels_note')),
       (a.notes || []).map((n) => h('p', { class: 'sub' }, n))];
   }
@@ -395,6 +396,12 @@ class Review {
 }
 
 /** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
+// "dds", "taash" or both ("dds+taash"): the exact solvers that judged the cards
+function solverName(label) {
+  const names = { dds: t('review_solver_dds'), taash: t('review_solver_taash') };
+  return label.split('+').map((p) => names[p] || p).join(', ');
+}
+
 function actionText(action) {
   const [verb, arg] = String(action).split(':');
   if (verb === 'trump') return `${t('trump')} ${SUIT_SIGN[arg] || arg}`;

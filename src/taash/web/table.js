@@ -9,6 +9,7 @@ import { FairWatch } from './fair.js';
 import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
 import { Hand } from './hand.js';
+import { dealIn } from './motion.js';
 import { t } from './i18n.js';
 import { openMenu } from './menu.js';
 import { showRefusal } from './refusal.js';
@@ -422,8 +423,10 @@ class TableView {
       pending: new Set(this.pending ? this.pending.cards : []),
       hinted: new Set(this.hint && this.hint.action ? cardsOf(this.hint.action) : []),
     };
-    this.hand.update(this.game.handItems(v, cards, marks), trumpSuit);
+    const arrived = this.hand.update(this.game.handItems(v, cards, marks), trumpSuit);
     this.handBox.classList.toggle('my-turn', this.yourTurn());
+    // dealt cards come from the middle of the felt, Goat's drawn ones from its stock
+    if (arrived.length) dealIn(arrived, this.info2.querySelector('.stock:not(.out)') || this.trick.parentElement);
   }
 
   // -- acting ---------------------------------------------------------------------------------

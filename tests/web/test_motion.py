@@ -164,20 +164,30 @@ SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'runnin
   || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
-def arriving(game: str) -> tuple[dict[str, Any], dict[str, Any], str, int]:
-    """Two views of one seat, before and after cards came into its hand: (before, after, where
-    they come from, how many).  Court Piece: the five cards of the trump call, then all
-    thirteen (the seat leads).  Goat: a hand of four after the stock gave it one."""
-    if game == "court-piece":
-        m, seat = state_where(game, lambda m, s: m.view(s)["phase"] == "play"
+def arriving(case: str) -> tuple[str, dict[str, Any], dict[str, Any], str, list[str]]:
+    """Two views of one seat, before and after cards came into its hand: (the game, before,
+    after, where the cards come from, the cards that fly).  "deal": Court Piece's five cards
+    of the trump call, then all thirteen (the seat leads).  "next-deal": a deal ended with
+    cards in the hand, then the next deal's thirteen, some of them kept from the last hand
+    (they are dealt anew all the same).  "draw": a Goat hand of four after the stock gave it
+    one."""
+    if case in ("deal", "next-deal"):
+        m, seat = state_where("court-piece", lambda m, s: m.view(s)["phase"] == "play"
                               and len(m.view(s)["hand"]) == 13)
         after = m.view(seat)
-        return {**after, "hand": after["hand"][:5]}, after, ".center", 8
-    m, seat = state_where(game, lambda m, s: not m.view(s)["trick"] and m.view(s)["stock"] > 0
+        if case == "deal":
+            before = {**after, "hand": after["hand"][:5]}
+            return "court-piece", before, after, ".center", sorted(after["hand"][5:])
+        other = next(f"{r}{s}" for r in "23456789TJQKA" for s in "SHDC"
+                     if f"{r}{s}" not in after["hand"])
+        before = {**after, "hand": [*after["hand"][:2], other]}
+        after = {**after, "deal_number": after["deal_number"] + 1}
+        return "court-piece", before, after, ".center", sorted(after["hand"])
+    m, seat = state_where("goat", lambda m, s: not m.view(s)["trick"] and m.view(s)["stock"] > 0
                           and len(m.view(s)["hand"]) == 4 and m.view(s)["legal_actions"])
     after = m.view(seat)
-    return ({**after, "hand": after["hand"][1:], "stock": after["stock"] + 4}, after,
-            ".stock:not(.out)", 1)
+    before = {**after, "hand": after["hand"][1:], "stock": after["stock"] + 4}
+    return "goat", before, after, ".stock:not(.out)", [after["hand"][0]]
 
 
 def serve_two(page: Any, game: str, before: dict[str, Any], posted: list[Any]) -> list[Any]:
@@ -208,13 +218,14 @@ def serve_two(page: Any, game: str, before: dict[str, Any], posted: list[Any]) -
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-@pytest.mark.parametrize("game", ["court-piece", "goat"])
+@pytest.mark.parametrize("case", ["deal", "next-deal", "draw"])
 def test_cards_fly_into_the_hand_and_are_playable_at_once(new_page: Any, server: Server,
-                                                          game: str, motion: str) -> None:
+                                                          case: str, motion: str) -> None:
     """Cards dealt fly from the middle of the felt, a card drawn from Goat's stock flies from
     the stock: one after the other, all landed within 300 ms; the hand takes a tap while they
     fly.  With reduced motion, they are simply there."""
-    before, after, source, n = arriving(game)
+    game, before, after, source, new = arriving(case)
+    n = len(new)
     posted: list[Any] = []
     page = new_page("phone", server.base)
     page.emulate_media(reduced_motion=motion)
@@ -224,7 +235,6 @@ def test_cards_fly_into_the_hand_and_are_playable_at_once(new_page: Any, server:
     page.wait_for_selector("main.table[data-version='7']")
     page.wait_for_function(SETTLED)
     assert page.evaluate(ARRIVALS) == [], "the hand the page opens on does not fly in"
-    new = sorted(set(after["hand"]) - set(before["hand"]))
     # the cards' flights run at a tenth of their speed: still flying when the card is tapped
     cdp = page.context.new_cdp_session(page)
     cdp.send("Animation.enable")
@@ -246,7 +256,7 @@ def test_cards_fly_into_the_hand_and_are_playable_at_once(new_page: Any, server:
             .map((a) => a.effect.target.dataset.card)""")
         assert sorted(flying) == new
         misses = page.evaluate(STARTS, page.evaluate(MIDDLE, source))
-        assert len(misses) == n and all(m < 3 for m in misses), misses
+        assert len(misses) == n and all(m < 8 for m in misses), misses  # a fan's turn: a few px
     # a tap (Court Piece: a card played; Goat: a card selected, then Lead) is taken at once
     card = new[-1]
     page.locator(f"[data-hand] [data-card='{card}']").focus()

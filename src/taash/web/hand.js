@@ -26,6 +26,16 @@ export class Hand {
     this.resize.disconnect();
   }
 
+  /** A new deal: every card of the next update arrives (a code kept from the last deal's
+   * hand is a card dealt anew). */
+  newDeal() {
+    this.refocus = this.box.contains(document.activeElement); // the new hand's first card
+    for (const el of this.els.values()) el.remove();
+    this.els.clear();
+    this.press = null;
+    this.codes = [];
+  }
+
   /** cards: [{code, playable, dim, selected, trump, pending, hinted}] in display order.
    * Returns the elements of the cards that came into the hand (dealt, drawn), for motion. */
   update(cards, trump) {
@@ -66,6 +76,10 @@ export class Hand {
     this.codes = cards.map((c) => c.code);
     if (wasIn && !this.box.contains(document.activeElement) && this.codes.length) {
       this.els.get(this.codes[Math.min(focused, this.codes.length - 1)]).focus({ preventScroll: true });
+    }
+    if (this.refocus && this.codes.length) {
+      this.refocus = false;
+      this.els.get(this.codes[0]).focus({ preventScroll: true });
     }
     this.box.dataset.count = String(cards.length);
     this.drawn = true;

@@ -64,8 +64,9 @@ function deal(els, source) {
   live.forEach((el, i) => {
     const to = el.getBoundingClientRect();
     if (!to.width) return;
-    // a hand card turns and scales about its bottom's middle: at the start, scaled down, its
-    // middle lies (1 - START) half-heights lower than the frame's offset says
+    // a hand card scales about its bottom's middle: at the start, scaled down, its middle
+    // lies (1 - START) half-heights lower than the offset says (its small turn in the fan
+    // aside: a few pixels at the ends)
     const dx = cx - (to.left + to.width / 2);
     const dy = cy - (to.top + to.height / 2) - ((1 - START) * el.offsetHeight) / 2;
     el.animate([

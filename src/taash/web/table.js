@@ -423,6 +423,12 @@ class TableView {
       pending: new Set(this.pending ? this.pending.cards : []),
       hinted: new Set(this.hint && this.hint.action ? cardsOf(this.hint.action) : []),
     };
+    // a deal being played that is not the one the hand was dealt for: every card is dealt
+    // anew (between deals a hand keeps its last cards, still)
+    if (v.phase === 'trump' || v.phase === 'play') {
+      if (this.handDeal !== undefined && this.handDeal !== v.deal_number) this.hand.newDeal();
+      this.handDeal = v.deal_number;
+    }
     const arrived = this.hand.update(this.game.handItems(v, cards, marks), trumpSuit);
     this.handBox.classList.toggle('my-turn', this.yourTurn());
     // dealt cards come from the middle of the felt, Goat's drawn ones from its stock

@@ -1,9 +1,9 @@
 // Motion at the table: a card played flies to the trick from where it was (the player's hand,
-// or the seat that played it); cards dealt (or drawn from Goat's stock) fly into the hand.  Short (at most 300 ms), made with the Web Animations API on
-// the `translate` and `scale` properties (the play's own `transform` places it), never in the
-// way: the flying play takes no pointer events, nothing waits for it, and a new view simply
-// draws the trick anew (the animation goes with the old element).  With reduced motion asked
-// for, nothing moves.
+// or the seat that played it); cards dealt (or drawn from Goat's stock) fly into the hand.
+// Short (at most 300 ms), made with the Web Animations API on the `translate` and `scale`
+// properties (the element's own `transform` places it), never in the way: the flying play
+// takes no pointer events, nothing waits for it, and a new view simply draws the trick anew
+// (the animation goes with the old element).  With reduced motion asked for, nothing moves.
 export const FLY_MS = 240;
 /** Cards coming into the hand: each flies for DEAL_FLY_MS, one after the other, all of them
  * landed within DEAL_MS. */

@@ -39,8 +39,8 @@ export class CourtPiece extends TrickGame {
   }
 
   /** With double sar, a trick just won sweeps onto the pile or to its collector with the
-   * pile (done.sweep, done.pile: the pile before it), and says what became of the pile: who collected how many
-   * tricks, or that a trick won by an ace did not collect (CP-8). */
+   * pile (done.sweep; done.pile: the pile before it), and says what became of the pile: who
+   * collected how many tricks, or that a trick won by an ace did not collect (CP-8). */
   completedTrick(prev, v, events, ev) {
     const done = super.completedTrick(prev, v, events, ev);
     const o = v.options || {};

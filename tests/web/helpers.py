@@ -125,9 +125,11 @@ def tap_card(page: Any, code: str) -> None:
     """Press and release a hand card where it shows (the fan overlaps cards), by finger on a
     touch screen, else by mouse."""
     card = page.locator(f"[data-hand] [data-card='{code}']")
-    # Cards glide to their places when the hand changes: aim once they have arrived.
+    # Cards glide to their places when the hand changes, and fly in when dealt or drawn: aim
+    # once they have arrived.
     page.wait_for_function("""() => [...document.querySelectorAll('[data-hand] .card')]
-        .every((c) => !c.getAnimations().some((a) => a.transitionProperty === 'left'))""")
+        .every((c) => !c.getAnimations().some((a) => a.transitionProperty === 'left'
+          || (!(a instanceof CSSAnimation) && !(a instanceof CSSTransition))))""")
     point = card.evaluate(VISIBLE_POINT)
     assert point, f"card {code} is nowhere visible"
     if is_touch(page):

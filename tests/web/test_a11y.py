@@ -13,6 +13,7 @@ from tests.web.helpers import (
     SUMMARY_CONTINUE,
     Server,
     attr,
+    play_to_end,
     play_turn,
     press,
     serve_fixed,
@@ -163,4 +164,36 @@ def test_a_match_is_played_from_the_keyboard_and_heard(new_page: Any, server: Se
         document.querySelector('[data-announce]').textContent)""")
     text = log.inner_text()
     assert "You: Play: " in text and "won the trick" in text, text
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize(("game", "scheme"), [("court-piece-2p", "dark"), ("goat", "light")])
+def test_the_review_page_has_no_violations(new_page: Any, server: Server, game: str,
+                                           scheme: str) -> None:
+    """A finished deal's review at its first step, at its first trick's end (the winner
+    marked) and at its end, and the page a record is pasted into: on a phone in dark (two-player
+    Court Piece) and on a desktop in light (Goat, its passes turned up)."""
+    page = new_page("phone" if scheme == "dark" else "desktop", server.base)
+    page.emulate_media(color_scheme=scheme)
+    start_against_bots(page, game)
+    play_to_end([page])
+    press(page, f"{MATCH_SUMMARY} [data-action='review-deal']")
+    page.wait_for_selector("main.review [data-review-at]")
+    assert_clean(page)
+    for _ in range(8):  # on to the first trick's end: its winner marked
+        press(page, "[data-action='review-forward']")
+        if page.locator("[data-review-table] .won-mark").count():
+            break
+    page.wait_for_selector("[data-review-table] .won-mark")
+    assert_clean(page)
+    # the deal's end, with its result, one seat's hand alone
+    last = page.locator("[data-field='jump'] option").count() - 1
+    page.select_option("[data-field='jump']", str(last))
+    page.select_option("[data-field='hands']", "1")
+    page.wait_for_selector("[data-review-result]")
+    assert_clean(page)
+    # a record of one's own: the page to paste it in
+    page.goto("/review")
+    page.wait_for_selector("[data-field='record']")
+    assert_clean(page)
     assert page.js_errors == []

@@ -1,15 +1,16 @@
 """Motion (issue 27): a card played flies to the trick in at most 300 ms and the trick sweeps to
-its winner, never delaying the player's next input; with reduced motion asked for, nothing
-moves."""
+its winner; cards dealt or drawn from Goat's stock fly into the hand, all within 300 ms; none
+of it delays the player's next input; with reduced motion asked for, nothing moves."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, attr, call, tap_card, wait_version_after
+from tests.web.helpers import Server, attr, call, state_where, tap_card, wait_version_after
 from tests.web.test_web import two_player_friends
 
 # Every animation the page starts, with its duration (Web Animations and CSS ones alike).
@@ -124,3 +125,154 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
     assert page.evaluate(FLYING), "the tap waited for the card to land"
     assert page.js_errors == []
 
+
+
+# -- cards coming into the hand: dealt (Court Piece) or drawn from the stock (Goat) ----------
+ANIMS = """(() => {
+  window.__anims = [];
+  const seen = new WeakSet();
+  const look = () => {
+    for (const a of document.getAnimations()) {
+      if (!seen.has(a)) { seen.add(a); window.__anims.push(a); }
+    }
+    requestAnimationFrame(look);
+  };
+  document.addEventListener('DOMContentLoaded', look);
+})();"""
+# Each flight into the hand: its card, when it ends (its delay included).
+ARRIVALS = """() => window.__anims.filter((a) => a.effect && a.effect.target
+      && a.effect.target.closest('[data-hand]') && !(a instanceof CSSTransition)
+      && !(a instanceof CSSAnimation))
+    .map((a) => ({ card: a.effect.target.dataset.card,
+                   end: a.effect.getComputedTiming().endTime }))"""
+# How far from a point (the source's middle) each card flying into the hand starts: each
+# flight is shown at its start for a moment, its card measured, and let go on.
+STARTS = """(s) => window.__anims.filter((a) => a.playState === 'running'
+      && a.effect.target.closest('[data-hand]') && !(a instanceof CSSTransition))
+    .map((a) => {
+      const at = a.currentTime;
+      a.pause();
+      a.currentTime = 0;
+      const r = a.effect.target.getBoundingClientRect();
+      a.currentTime = at;
+      a.play();
+      return Math.hypot(r.left + r.width / 2 - s[0], r.top + r.height / 2 - s[1]);
+    })"""
+MIDDLE = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2]; }"""
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def arriving(case: str) -> tuple[str, dict[str, Any], dict[str, Any], str, list[str]]:
+    """Two views of one seat, before and after cards came into its hand: (the game, before,
+    after, where the cards come from, the cards that fly).  "deal": Court Piece's five cards
+    of the trump call, then all thirteen (the seat leads).  "next-deal": a deal ended with
+    cards in the hand, then the next deal's thirteen, some of them kept from the last hand
+    (they are dealt anew all the same).  "draw": a Goat hand of four after the stock gave it
+    one."""
+    if case in ("deal", "next-deal"):
+        m, seat = state_where("court-piece", lambda m, s: m.view(s)["phase"] == "play"
+                              and len(m.view(s)["hand"]) == 13)
+        after = m.view(seat)
+        if case == "deal":
+            before = {**after, "hand": after["hand"][:5]}
+            return "court-piece", before, after, ".center", sorted(after["hand"][5:])
+        other = next(f"{r}{s}" for r in "23456789TJQKA" for s in "SHDC"
+                     if f"{r}{s}" not in after["hand"])
+        before = {**after, "hand": [*after["hand"][:2], other]}
+        after = {**after, "deal_number": after["deal_number"] + 1}
+        return "court-piece", before, after, ".center", sorted(after["hand"])
+    m, seat = state_where("goat", lambda m, s: not m.view(s)["trick"] and m.view(s)["stock"] > 0
+                          and len(m.view(s)["hand"]) == 4 and m.view(s)["legal_actions"])
+    after = m.view(seat)
+    before = {**after, "hand": after["hand"][1:], "stock": after["stock"] + 4}
+    return "goat", before, after, ".stock:not(.out)", [after["hand"][0]]
+
+
+def serve_two(page: Any, game: str, before: dict[str, Any], posted: list[Any]) -> list[Any]:
+    """Table "f" served from `before` (version 7); returns the list its WebSocket lands in,
+    for the test to send the next view through."""
+    n = len(before.get("hand_counts") or [0] * 4)
+    table = {"id": "f", "game": game, "version": 7, "seats": [
+        {"seat": i, "type": "human" if i == before.get("seat") else "bot", "level": "easy",
+         "name": None, "connected": True} for i in range(n)]}
+    view = {**before, "version": 7, "table": table}
+    sockets: list[Any] = []
+
+    def api(route: Any) -> None:
+        if route.request.method == "POST" and "/actions" in route.request.url:
+            posted.append(json.loads(route.request.post_data or "{}"))
+            route.fulfill(status=409, content_type="application/json", body=json.dumps(
+                {"error": {"code": "illegal", "rule": "CP-3", "message": "test refuses"}}))
+        else:
+            route.fulfill(content_type="application/json", body=json.dumps(view))
+
+    def ws(socket: Any) -> None:
+        sockets.append(socket)
+        socket.send(json.dumps({"type": "view", "version": 7, "view": view}))
+
+    page.route("**/api/tables/f/**", api)
+    page.route_web_socket("**/api/tables/f/ws**", ws)
+    return sockets
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+@pytest.mark.parametrize("case", ["deal", "next-deal", "draw"])
+def test_cards_fly_into_the_hand_and_are_playable_at_once(new_page: Any, server: Server,
+                                                          case: str, motion: str) -> None:
+    """Cards dealt fly from the middle of the felt, a card drawn from Goat's stock flies from
+    the stock: one after the other, all landed within 300 ms; the hand takes a tap while they
+    fly.  With reduced motion, they are simply there."""
+    game, before, after, source, new = arriving(case)
+    n = len(new)
+    posted: list[Any] = []
+    page = new_page("phone", server.base)
+    page.emulate_media(reduced_motion=motion)
+    page.add_init_script(ANIMS)
+    sockets = serve_two(page, game, before, posted)
+    page.goto(f"/t/f?seat={before['seat']}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.wait_for_function(SETTLED)
+    assert page.evaluate(ARRIVALS) == [], "the hand the page opens on does not fly in"
+    # the cards' flights run at a tenth of their speed: still flying when the card is tapped
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
+    table = {"id": "f", "game": game, "version": 8, "seats": []}
+    sockets[0].send(json.dumps({"type": "view", "version": 8,
+                                "view": {**after, "version": 8, "table": table}}))
+    page.wait_for_selector("main.table[data-version='8']")
+    page.wait_for_function("(n) => document.querySelectorAll('[data-hand] [data-card]')"
+                           ".length === n", arg=len(after["hand"]))
+    if motion == "reduce":
+        assert page.evaluate("() => document.getAnimations().length") == 0
+    else:
+        page.wait_for_function("(n) => window.__anims.filter((a) => a.effect.target"
+                               ".closest('[data-hand]') && a.playState === 'running').length"
+                               " >= n", arg=n)
+        flying = page.evaluate("""() => window.__anims.filter((a) => a.playState === 'running'
+            && a.effect.target.closest('[data-hand]') && !(a instanceof CSSTransition))
+            .map((a) => a.effect.target.dataset.card)""")
+        assert sorted(flying) == new
+        misses = page.evaluate(STARTS, page.evaluate(MIDDLE, source))
+        assert len(misses) == n and all(m < 8 for m in misses), misses  # a fan's turn: a few px
+    # a tap (Court Piece: a card played; Goat: a card selected, then Lead) is taken at once
+    card = new[-1]
+    page.locator(f"[data-hand] [data-card='{card}']").focus()
+    page.keyboard.press("Enter")
+    if game == "goat":
+        page.wait_for_selector(f"[data-hand] [data-card='{card}'].selected")
+        page.locator("[data-action='lead']").click(force=True)
+    deadline = time.monotonic() + 5
+    while not posted and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert posted and card in posted[0]["action"], posted
+    if motion != "reduce":
+        assert page.evaluate(FLYING), "the tap waited for the cards to land"
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        page.wait_for_function(SETTLED)
+        flights = page.evaluate(ARRIVALS)
+        assert sorted(f["card"] for f in flights) == new, flights
+        assert all(0 < f["end"] <= 300 for f in flights), flights
+    assert page.js_errors == []

@@ -14,6 +14,7 @@ export class Hand {
     this.els = new Map();
     this.press = null;
     this.codes = [];
+    this.drawn = false; // the first update shows the hand as it was before the page: not new
     this.box.addEventListener('contextmenu', (e) => e.preventDefault());
     this.box.addEventListener('keydown', (e) => this.keydown(e));
     this.size = null; // the box's width and a card's size, kept until the box is resized
@@ -25,9 +26,21 @@ export class Hand {
     this.resize.disconnect();
   }
 
+  /** A new deal: every card of the next update arrives (a code kept from the last deal's
+   * hand is a card dealt anew). */
+  newDeal() {
+    this.refocus = this.box.contains(document.activeElement); // the new hand's first card
+    for (const el of this.els.values()) el.remove();
+    this.els.clear();
+    this.press = null;
+    this.codes = [];
+  }
+
   /** cards: [{code, playable, dim, selected, trump, pending, hinted, lifted}] in display
-   * order. */
+   * order.
+   * Returns the elements of the cards that came into the hand (dealt, drawn), for motion. */
   update(cards, trump) {
+    const arrived = [];
     const keep = new Set(cards.map((c) => c.code));
     // A card played from the keyboard leaves the hand: the focus moves to its neighbour
     // instead of being lost (the next Enter plays again, the arrows go on working).
@@ -45,7 +58,9 @@ export class Hand {
       if (!el || el.classList.contains('trump') !== (c.code[1] === trump)) {
         const fresh = cardEl(c.code, { tag: 'button', trump });
         this.wire(fresh, c.code);
+        // a card drawn anew (the trump called) was there already: only a new code arrives
         if (el) el.replaceWith(fresh);
+        else if (this.drawn) arrived.push(fresh);
         el = fresh;
         this.els.set(c.code, el);
       }
@@ -64,8 +79,14 @@ export class Hand {
     if (wasIn && !this.box.contains(document.activeElement) && this.codes.length) {
       this.els.get(this.codes[Math.min(focused, this.codes.length - 1)]).focus({ preventScroll: true });
     }
+    if (this.refocus && this.codes.length) {
+      this.refocus = false;
+      this.els.get(this.codes[0]).focus({ preventScroll: true });
+    }
     this.box.dataset.count = String(cards.length);
+    this.drawn = true;
     this.layout();
+    return arrived;
   }
 
   layout() {

@@ -57,10 +57,15 @@ export function renderTrick(tb) {
   } else {
     delete tb.trick.dataset.winner;
   }
-  if (v.pile > 0 && !done) {
-    slots.push(h('div', { class: 'pile', title: t('pile'), 'data-pile': String(v.pile) },
-      Array.from({ length: Math.min(v.pile, 4) }, () => backEl({ small: true })),
-      h('span', { class: 'stock-count' }, String(v.pile))));
+  // the double-sar pile; under a trick just won, the pile as it was (the trick sweeps onto
+  // it, or it sweeps with the trick to its collector: data-sweep)
+  if (done && done.sweep) tb.trick.dataset.sweep = done.sweep;
+  else delete tb.trick.dataset.sweep;
+  const pile = done ? done.pile || 0 : v.pile || 0;
+  if (pile > 0) { // under the plays: a trick swept onto it lands on top
+    slots.unshift(h('div', { class: 'pile', title: t('pile'), 'data-pile': String(pile) },
+      Array.from({ length: Math.min(pile, 4) }, () => backEl({ small: true })),
+      h('span', { class: 'stock-count' }, String(pile))));
   }
   if (!plays.length && v.phase === 'trump' && v.caller !== tb.me()) {
     slots.push(h('div', { class: 'trick-note' }, t('waiting_trump', { name: tb.name(v.caller) })));

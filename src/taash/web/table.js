@@ -10,6 +10,7 @@ import { FairWatch } from './fair.js';
 import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
 import { Hand } from './hand.js';
+import { dealIn } from './motion.js';
 import { t } from './i18n.js';
 import { Chat } from './chat.js';
 import { openMenu } from './menu.js';
@@ -487,8 +488,16 @@ class TableView {
       pending: new Set(this.pending ? this.pending.cards : []),
       hinted: new Set(this.hint && this.hint.action ? cardsOf(this.hint.action) : []),
     };
-    this.hand.update(this.game.handItems(v, cards, marks), trumpSuit);
+    // a deal being played that is not the one the hand was dealt for: every card is dealt
+    // anew (between deals a hand keeps its last cards, still)
+    if (v.phase === 'trump' || v.phase === 'play') {
+      if (this.handDeal !== undefined && this.handDeal !== v.deal_number) this.hand.newDeal();
+      this.handDeal = v.deal_number;
+    }
+    const arrived = this.hand.update(this.game.handItems(v, cards, marks), trumpSuit);
     this.handBox.classList.toggle('my-turn', this.yourTurn());
+    // dealt cards come from the middle of the felt, Goat's drawn ones from its stock
+    if (arrived.length) dealIn(arrived, this.info2.querySelector('.stock:not(.out)') || this.trick.parentElement);
   }
 
   // -- acting ---------------------------------------------------------------------------------

@@ -38,11 +38,18 @@ export class CourtPiece extends TrickGame {
     return out;
   }
 
-  /** With double sar, a trick just won says what became of the pile: who collected how many
-   * tricks, or that a trick won by an ace did not collect (CP-8). */
+  /** With double sar, a trick just won sweeps onto the pile or to its collector with the
+   * pile (done.sweep; done.pile: the pile before it), and says what became of the pile: who
+   * collected how many tricks, or that a trick won by an ace did not collect (CP-8). */
   completedTrick(prev, v, events, ev) {
     const done = super.completedTrick(prev, v, events, ev);
     const o = v.options || {};
+    if (o.sar === 'double') {
+      // the trick goes onto the pile in the middle, or the pile (and the trick) to its
+      // collector: a trick that ends the deal always collects (CP-7)
+      done.pile = prev.pile || 0;
+      done.sweep = v.deal_number === prev.deal_number && (v.pile || 0) > 0 ? 'pile' : 'winner';
+    }
     if (o.sar === 'double' && v.deal_number === prev.deal_number) {
       const tb = this.table;
       const sum = (x) => (x || [0, 0]).reduce((a, b) => a + b, 0);

@@ -68,6 +68,30 @@ def _copy_rng(rng: random.Random | None) -> random.Random | None:
     return new
 
 
+# random.shuffle's swaps of a 36-card deck, last card first: (i, i + 1, bit length of i + 1)
+_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(35, 0, -1))
+
+
+def _shuffled(rng: random.Random) -> tuple[list[int], int]:
+    """A deck shuffled with ``rng`` and the shown trump card drawn from its stock: exactly
+    ``rng.shuffle(deck)`` then ``rng.choice(deck[16:])`` (a ``random.Random`` draws each swap
+    with ``getrandbits``, as those do, but without a Python call per card; any other rng is
+    asked itself)."""
+    cards = list(range(36))
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return cards, rng.choice(cards[DEALT:])
+    bits = rng.getrandbits
+    for i, n, k in _SWAPS:  # random.Random._randbelow(n): k bits, again until below n
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    j = bits(5)  # choice() of the stock's 20 cards
+    while j >= 20:
+        j = bits(5)
+    return cards, cards[DEALT + j]
+
 
 class GoatPlay(MatchBase):
     """A Goat match's state and its fast path: dealing, who may act, ``legal_ids`` and
@@ -139,9 +163,7 @@ class GoatPlay(MatchBase):
     def deal_from(self, rng: random.Random) -> None:
         """Deal the next game from a deck shuffled with ``rng``, the shown trump card drawn
         uniformly from the stock (GT-4)."""
-        cards = list(range(36))
-        rng.shuffle(cards)
-        self._start(cards, rng.choice(cards[DEALT:]))
+        self._start(*_shuffled(rng))
 
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
         """Start the next game from a deck order and the shown trump card (GT-3, GT-4)."""
@@ -192,9 +214,10 @@ class GoatPlay(MatchBase):
         self.trump_card = tc
         self.trump = SUIT_OF[tc]
         d = self.dealer = self.next_dealer
-        self.hands = [0, 0, 0, 0]
-        for i in range(DEALT):
-            self.hands[(d + 1 + i) % 4] |= 1 << cards[i]
+        hands = self.hands = [0, 0, 0, 0]  # deck[i] to seat d + 1 + i (GT-3)
+        for i in range(4):
+            hands[(d + 1 + i) % 4] = 1 << cards[i] | 1 << cards[i + 4] | 1 << cards[i + 8] | \
+                1 << cards[i + 12]
         self.stock_pos = DEALT
         leader = (d + 1) % 4 if self.next_leader < 0 else self.next_leader  # GT-5
         self.game_leader = leader

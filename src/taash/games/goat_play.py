@@ -273,18 +273,22 @@ class GoatPlay(MatchBase):
         # ids, in the same order, as enumerating its cards and subsets one by one
         if seat == self.to_move and self.phase == PLAY:
             hand = self.hands[seat]
-            k = self.k
-            if not self.plays:
-                out = [*LEAD_T0[hand & 511], *LEAD_T1[hand >> 9 & 511],
-                       *LEAD_T2[hand >> 18 & 511], *LEAD_T3[hand >> 27]]
-            elif k == 1:  # one card: a pass of each card, and a beat of each that beats the top
+            k = self.k  # 0 until the trick is led
+            if k == 1:  # one card: a pass of each card, and a beat of each that beats the top
                 # card; in each suit the cards that do not beat it are below those that do
                 b = hand & BEATERS[self.trump][self.top.bit_length() - 1]
-                p = hand ^ b
-                out = [*PASS_T0[p & 511], *PASS_BEAT_T0[b & 511],
-                       *PASS_T1[p >> 9 & 511], *PASS_BEAT_T1[b >> 9 & 511],
-                       *PASS_T2[p >> 18 & 511], *PASS_BEAT_T2[b >> 18 & 511],
-                       *PASS_T3[p >> 27], *PASS_BEAT_T3[b >> 27]]
+                if b:
+                    p = hand ^ b
+                    out = [*PASS_T0[p & 511], *PASS_BEAT_T0[b & 511],
+                           *PASS_T1[p >> 9 & 511], *PASS_BEAT_T1[b >> 9 & 511],
+                           *PASS_T2[p >> 18 & 511], *PASS_BEAT_T2[b >> 18 & 511],
+                           *PASS_T3[p >> 27], *PASS_BEAT_T3[b >> 27]]
+                else:
+                    out = [*PASS_T0[hand & 511], *PASS_T1[hand >> 9 & 511],
+                           *PASS_T2[hand >> 18 & 511], *PASS_T3[hand >> 27]]
+            elif not k:
+                out = [*LEAD_T0[hand & 511], *LEAD_T1[hand >> 9 & 511],
+                       *LEAD_T2[hand >> 18 & 511], *LEAD_T3[hand >> 27]]
             elif k == 2:  # two cards beat two when each beats one of them
                 top = self.top
                 lo = top & -top
@@ -309,7 +313,8 @@ class GoatPlay(MatchBase):
                     out.append(PASS_ID | sub)
                     if _pair(sub, top, beaten):
                         out.append(BEAT_ID | sub)
-            if self._molodkas >> seat & 1 and self.can_molodka(seat):
+            mol = self._molodkas
+            if mol and mol >> seat & 1 and self.can_molodka(seat):
                 out.append(MOLODKA << SHIFT | hand)
             return out
         if self._molodkas >> seat & 1 and self.can_molodka(seat):
@@ -336,13 +341,13 @@ class GoatPlay(MatchBase):
         self.played |= 1 << seat
         if verb != PASS:
             if verb != BEAT:  # a lead or a molodka
-                if cards.bit_count() == 4:
+                k = self.k = cards.bit_count()
+                if k == 4:
                     self.molodka_done = True
-                self.k = cards.bit_count()
             self.top = cards
             self.top_seat = seat
         if len(plays) < 4:
-            self.to_move = (seat + 1) % 4
+            self.to_move = (seat + 1) & 3
             return
         # GT-7, GT-9: the trick is won by the cards on top; the winner leads the next trick
         # after everyone draws one card at a time from the winner on
@@ -360,16 +365,28 @@ class GoatPlay(MatchBase):
                 n = 36 - pos if 4 * need > 36 - pos else 4 * need
                 if n == 4:
                     hands[w] |= 1 << deck[pos]
-                    hands[(w + 1) % 4] |= 1 << deck[pos + 1]
-                    hands[(w + 2) % 4] |= 1 << deck[pos + 2]
-                    hands[(w + 3) % 4] |= 1 << deck[pos + 3]
+                    hands[(w + 1) & 3] |= 1 << deck[pos + 1]
+                    hands[(w + 2) & 3] |= 1 << deck[pos + 2]
+                    hands[(w + 3) & 3] |= 1 << deck[pos + 3]
                 else:
                     for i in range(n):
-                        hands[(w + i) % 4] |= 1 << deck[pos + i]
+                        hands[(w + i) & 3] |= 1 << deck[pos + i]
                 pos = self.stock_pos = pos + n
-        self._new_trick(w)
-        if pos >= 36 and not any(hands):
-            self._end_game(w)
+        # the next trick (_new_trick, inline)
+        self.first_leader = self.lead_seat = self.to_move = w
+        self.k = self.top = self.played = 0
+        self.plays = []
+        self.top_seat = -1
+        self.molodka_done = False
+        h0, h1, h2, h3 = hands
+        mols = MOLODKA_HANDS
+        if h0 in mols or h1 in mols or h2 in mols or h3 in mols:
+            self._molodkas = (h0 in mols) | (h1 in mols) << 1 | (h2 in mols) << 2 | \
+                (h3 in mols) << 3
+        else:
+            self._molodkas = 0
+            if pos >= 36 and not (h0 or h1 or h2 or h3):
+                self._end_game(w)
 
     def _end_game(self, last_winner: int) -> None:
         pts = [points(self.taken[0]), points(self.taken[1])]

@@ -335,7 +335,7 @@ class GoatPlay(MatchBase):
             self.played = 0
             self.lead_seat = seat
             self.molodka_done = True
-        hands[seat] &= ~cards
+        hands[seat] ^= cards  # the cards of an id from legal_ids(seat) are in the hand
         plays = self.plays
         plays.append((seat, verb, cards))
         self.played |= 1 << seat

@@ -333,3 +333,65 @@ def test_errors_change_nothing_and_name_the_rule() -> None:
     with pytest.raises(ValueError):
         m.apply(seat, "lead:XX")
     assert (m.record(), [m.view(s) for s in range(4)]) == before
+
+
+# -- the fast path against plain enumeration (issue 29) --------------------------------------
+
+def _reference_ids(m: Goat, seat: int) -> list[int]:
+    """legal_ids by enumerating cards and subsets one by one, in the fast path's order."""
+    from taash.games.goat_rules import BEAT, LEAD, MOLODKA, PASS, SHIFT, SUIT_MASK, beats_all
+
+    def subsets(mask: int, k: int) -> list[int]:  # k-card subsets by value, lowest first
+        cards = [1 << c for c in range(36) if mask >> c & 1]
+        return sorted(sum(c) for c in combinations(cards, k))
+
+    out: list[int] = []
+    if m.phase == 1 and seat == m.to_move:
+        hand = m.hands[seat]
+        if not m.plays:
+            for sm in SUIT_MASK:
+                part = hand & sm
+                for k in range(1, part.bit_count() + 1):
+                    out += [LEAD << SHIFT | sub for sub in subsets(part, k)]
+        else:
+            for sub in subsets(hand, m.k):
+                out.append(PASS << SHIFT | sub)
+                if beats_all(sub, m.top, m.trump):
+                    out.append(BEAT << SHIFT | sub)
+    if m.can_molodka(seat):
+        out.append(MOLODKA << SHIFT | m.hands[seat])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_legal_ids_are_plain_enumeration(seed: int) -> None:
+    rng = random.Random(seed)
+    m = Goat.new_match({"target": 1000}, rng=rng)
+    for _ in range(600):
+        if m.is_over():
+            break
+        for s in range(4):
+            assert m.legal_ids(s) == _reference_ids(m, s)
+        actors = m.actors()
+        seat = rng.choice(actors)
+        ids = m.legal_ids(seat)
+        mol = [a for a in ids if a >> 36 == 4]
+        m.apply_id(seat, mol[0] if mol and rng.random() < 0.5 else rng.choice(ids))
+
+
+def test_deal_from_is_random_shuffle_then_choice() -> None:
+    """deal_from's own loop over getrandbits deals what rng.shuffle and rng.choice would, and
+    leaves the rng where they would; any other rng is asked itself."""
+    class Other(random.Random):
+        pass
+
+    for seed in range(200):
+        for rng, ref in ((random.Random(seed), random.Random(seed)),
+                         (Other(seed), Other(seed))):
+            m = Goat.new_match(first_dealer=seed % 4, deal=False)
+            m.deal_from(rng)
+            deck = list(range(36))
+            ref.shuffle(deck)
+            assert m.deck == deck
+            assert m.trump_card == ref.choice(deck[16:])
+            assert rng.random() == ref.random()

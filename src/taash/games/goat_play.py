@@ -33,24 +33,31 @@ from taash.games.goat_rules import (
     CODES,
     DEALT,
     DEFAULTS,
-    LEAD,
+    LEAD_T,
     MOLODKA,
+    MOLODKA_HANDS,
     OVER,
     PACK,
+    PASS,
+    PASS_BEAT_T,
     PASS_ID,
+    PASS_T,
     PLAY,
     SHIFT,
     STOCK,
     SUIT_OF,
     WAIT,
     _answers,
-    _leads,
     _pair,
     defeat_points,
     is_molodka,
     points,
 )
 from taash.games.types import GoatDeal
+
+LEAD_T0, LEAD_T1, LEAD_T2, LEAD_T3 = LEAD_T
+PASS_T0, PASS_T1, PASS_T2, PASS_T3 = PASS_T
+PASS_BEAT_T0, PASS_BEAT_T1, PASS_BEAT_T2, PASS_BEAT_T3 = PASS_BEAT_T
 
 
 def _copy_rng(rng: random.Random | None) -> random.Random | None:
@@ -60,6 +67,30 @@ def _copy_rng(rng: random.Random | None) -> random.Random | None:
     new.setstate(rng.getstate())
     return new
 
+
+# random.shuffle's swaps of a 36-card deck, last card first: (i, i + 1, bit length of i + 1)
+_SWAPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(35, 0, -1))
+
+
+def _shuffled(rng: random.Random) -> tuple[list[int], int]:
+    """A deck shuffled with ``rng`` and the shown trump card drawn from its stock: exactly
+    ``rng.shuffle(deck)`` then ``rng.choice(deck[16:])`` (a ``random.Random`` draws each swap
+    with ``getrandbits``, as those do, but without a Python call per card; any other rng is
+    asked itself)."""
+    cards = list(range(36))
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return cards, rng.choice(cards[DEALT:])
+    bits = rng.getrandbits
+    for i, n, k in _SWAPS:  # random.Random._randbelow(n): k bits, again until below n
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    j = bits(5)  # choice() of the stock's 20 cards
+    while j >= 20:
+        j = bits(5)
+    return cards, cards[DEALT + j]
 
 
 class GoatPlay(MatchBase):
@@ -132,9 +163,7 @@ class GoatPlay(MatchBase):
     def deal_from(self, rng: random.Random) -> None:
         """Deal the next game from a deck shuffled with ``rng``, the shown trump card drawn
         uniformly from the stock (GT-4)."""
-        cards = list(range(36))
-        rng.shuffle(cards)
-        self._start(cards, rng.choice(cards[DEALT:]))
+        self._start(*_shuffled(rng))
 
     def deal(self, deck: Sequence[str], trump_card: str | None = None) -> None:
         """Start the next game from a deck order and the shown trump card (GT-3, GT-4)."""
@@ -185,9 +214,10 @@ class GoatPlay(MatchBase):
         self.trump_card = tc
         self.trump = SUIT_OF[tc]
         d = self.dealer = self.next_dealer
-        self.hands = [0, 0, 0, 0]
-        for i in range(DEALT):
-            self.hands[(d + 1 + i) % 4] |= 1 << cards[i]
+        hands = self.hands = [0, 0, 0, 0]  # deck[i] to seat d + 1 + i (GT-3)
+        for i in range(4):
+            hands[(d + 1 + i) % 4] = 1 << cards[i] | 1 << cards[i + 4] | 1 << cards[i + 8] | \
+                1 << cards[i + 12]
         self.stock_pos = DEALT
         leader = (d + 1) % 4 if self.next_leader < 0 else self.next_leader  # GT-5
         self.game_leader = leader
@@ -208,12 +238,13 @@ class GoatPlay(MatchBase):
         self.played = 0
         # seats holding a molodka (GT-8) as the trick starts: a hand only loses cards until
         # the trick ends (a molodka's return ends every other molodka), so this holds for it
-        mol = 0
-        for s, h in enumerate(self.hands):  # four cards whose lowest and highest share a suit
-            if h.bit_count() == 4 and SUIT_OF[(h & -h).bit_length() - 1] == \
-                    SUIT_OF[h.bit_length() - 1]:
-                mol |= 1 << s
-        self._molodkas = mol
+        h0, h1, h2, h3 = self.hands
+        mols = MOLODKA_HANDS
+        if h0 in mols or h1 in mols or h2 in mols or h3 in mols:
+            self._molodkas = (h0 in mols) | (h1 in mols) << 1 | (h2 in mols) << 2 | \
+                (h3 in mols) << 3
+        else:
+            self._molodkas = 0
 
     # -- who may act -------------------------------------------------------------------------
     def can_molodka(self, seat: int) -> bool:
@@ -227,55 +258,68 @@ class GoatPlay(MatchBase):
 
     def actors(self) -> list[int]:
         """Seats that may act now, in GT-8 order: from the trick's first leader onwards."""
-        if self.phase != PLAY:
-            return []
-        if self.molodka_done or not self._molodkas & ~self.played:
-            return [self.to_move]
-        out = []
-        for i in range(4):
-            s = (self.first_leader + i) % 4
-            if s == self.to_move or self.can_molodka(s):
-                out.append(s)
-        return out
+        mol = self._molodkas
+        if mol and mol & ~self.played and not self.molodka_done and self.phase == PLAY:
+            out = []
+            for i in range(4):
+                s = (self.first_leader + i) % 4
+                if s == self.to_move or self.can_molodka(s):
+                    out.append(s)
+            return out
+        return [self.to_move] if self.phase == PLAY else []
 
     def legal_ids(self, seat: int) -> list[int]:
-        if self.phase != PLAY:
-            return []
-        out: list[int] = []
-        if seat == self.to_move:
+        # the ids of a hand come suit by suit from per-suit tables (goat_rules): the same
+        # ids, in the same order, as enumerating its cards and subsets one by one
+        if seat == self.to_move and self.phase == PLAY:
             hand = self.hands[seat]
-            if not self.plays:
-                out.extend(_leads(hand))
-            elif self.k == 1:  # one card: it beats the top card or it does not
-                beaters = BEATERS[self.trump][self.top.bit_length() - 1]
-                h = hand
-                while h:
-                    low = h & -h
-                    h ^= low
-                    out.append(PASS_ID | low)
-                    if low & beaters:
-                        out.append(BEAT_ID | low)
-            elif self.k == 2:  # two cards beat two when each beats one of them
+            k = self.k  # 0 until the trick is led
+            if k == 1:  # one card: a pass of each card, and a beat of each that beats the top
+                # card; in each suit the cards that do not beat it are below those that do
+                b = hand & BEATERS[self.trump][self.top.bit_length() - 1]
+                if b:
+                    p = hand ^ b
+                    out = [*PASS_T0[p & 511], *PASS_BEAT_T0[b & 511],
+                           *PASS_T1[p >> 9 & 511], *PASS_BEAT_T1[b >> 9 & 511],
+                           *PASS_T2[p >> 18 & 511], *PASS_BEAT_T2[b >> 18 & 511],
+                           *PASS_T3[p >> 27], *PASS_BEAT_T3[b >> 27]]
+                else:
+                    out = [*PASS_T0[hand & 511], *PASS_T1[hand >> 9 & 511],
+                           *PASS_T2[hand >> 18 & 511], *PASS_T3[hand >> 27]]
+            elif not k:
+                out = [*LEAD_T0[hand & 511], *LEAD_T1[hand >> 9 & 511],
+                       *LEAD_T2[hand >> 18 & 511], *LEAD_T3[hand >> 27]]
+            elif k == 2:  # two cards beat two when each beats one of them
                 top = self.top
                 lo = top & -top
                 by_card = BEATERS[self.trump]
-                b_lo = by_card[lo.bit_length() - 1]
-                b_hi = by_card[(top ^ lo).bit_length() - 1]
-                for sub in _answers(hand, 2):
-                    out.append(PASS_ID | sub)
-                    x = sub & -sub
-                    y = sub ^ x
-                    if (x & b_lo and y & b_hi) or (x & b_hi and y & b_lo):
-                        out.append(BEAT_ID | sub)
+                b_lo = hand & by_card[lo.bit_length() - 1]
+                b_hi = hand & by_card[(top ^ lo).bit_length() - 1]
+                subs = _answers(hand, 2)
+                if not b_lo or not b_hi:  # no card beats one of them: passes only
+                    out = [PASS_ID | sub for sub in subs]
+                else:
+                    out = []
+                    for sub in subs:
+                        out.append(PASS_ID | sub)
+                        x = sub & -sub
+                        y = sub ^ x
+                        if (x & b_lo and y & b_hi) or (x & b_hi and y & b_lo):
+                            out.append(BEAT_ID | sub)
             else:
+                out = []
                 top, beaten = self.top, BEATEN[self.trump]
-                for sub in _answers(hand, self.k):
+                for sub in _answers(hand, k):
                     out.append(PASS_ID | sub)
                     if _pair(sub, top, beaten):
                         out.append(BEAT_ID | sub)
+            mol = self._molodkas
+            if mol and mol >> seat & 1 and self.can_molodka(seat):
+                out.append(MOLODKA << SHIFT | hand)
+            return out
         if self._molodkas >> seat & 1 and self.can_molodka(seat):
-            out.append(MOLODKA << SHIFT | self.hands[seat])
-        return out
+            return [MOLODKA << SHIFT | self.hands[seat]]
+        return []
 
     # -- the fast path -----------------------------------------------------------------------
     def apply_id(self, seat: int, a: int) -> None:
@@ -291,42 +335,58 @@ class GoatPlay(MatchBase):
             self.played = 0
             self.lead_seat = seat
             self.molodka_done = True
-        hands[seat] &= ~cards
-        self.plays.append((seat, verb, cards))
+        hands[seat] ^= cards  # the cards of an id from legal_ids(seat) are in the hand
+        plays = self.plays
+        plays.append((seat, verb, cards))
         self.played |= 1 << seat
-        if verb == LEAD or verb == MOLODKA:
-            self.k = cards.bit_count()
-            if self.k == 4:
-                self.molodka_done = True
-            self.top, self.top_seat = cards, seat
-        elif verb == BEAT:
-            self.top, self.top_seat = cards, seat
-        if len(self.plays) < 4:
-            self.to_move = (seat + 1) % 4
+        if verb != PASS:
+            if verb != BEAT:  # a lead or a molodka
+                k = self.k = cards.bit_count()
+                if k == 4:
+                    self.molodka_done = True
+            self.top = cards
+            self.top_seat = seat
+        if len(plays) < 4:
+            self.to_move = (seat + 1) & 3
             return
-        self._finish_trick()
-
-    def _finish_trick(self) -> None:
+        # GT-7, GT-9: the trick is won by the cards on top; the winner leads the next trick
+        # after everyone draws one card at a time from the winner on
         w = self.top_seat
         team = w & 1
-        for _, _, m in self.plays:
-            self.taken[team] |= m
+        p0, p1, p2, p3 = plays
+        self.taken[team] |= p0[2] | p1[2] | p2[2] | p3[2]
         self.tricks[team] += 1
-        self.last_trick = (w, self.plays)
-        hands, deck = self.hands, self.deck
-        need = 4 - hands[w].bit_count()  # GT-9: draw one at a time from the winner on
+        self.last_trick = (w, plays)
         pos = self.stock_pos
-        if need and pos < 36:
-            order = (w, (w + 1) % 4, (w + 2) % 4, (w + 3) % 4)
-            for _ in range(need):
-                for s in order:
-                    if pos < 36:
-                        hands[s] |= 1 << deck[pos]
-                        pos += 1
-            self.stock_pos = pos
-        self._new_trick(w)
-        if self.stock_pos >= 36 and not any(hands):
-            self._end_game(w)
+        if pos < 36:
+            need = 4 - hands[w].bit_count()
+            if need:
+                deck = self.deck
+                n = 36 - pos if 4 * need > 36 - pos else 4 * need
+                if n == 4:
+                    hands[w] |= 1 << deck[pos]
+                    hands[(w + 1) & 3] |= 1 << deck[pos + 1]
+                    hands[(w + 2) & 3] |= 1 << deck[pos + 2]
+                    hands[(w + 3) & 3] |= 1 << deck[pos + 3]
+                else:
+                    for i in range(n):
+                        hands[(w + i) & 3] |= 1 << deck[pos + i]
+                pos = self.stock_pos = pos + n
+        # the next trick (_new_trick, inline)
+        self.first_leader = self.lead_seat = self.to_move = w
+        self.k = self.top = self.played = 0
+        self.plays = []
+        self.top_seat = -1
+        self.molodka_done = False
+        h0, h1, h2, h3 = hands
+        mols = MOLODKA_HANDS
+        if h0 in mols or h1 in mols or h2 in mols or h3 in mols:
+            self._molodkas = (h0 in mols) | (h1 in mols) << 1 | (h2 in mols) << 2 | \
+                (h3 in mols) << 3
+        else:
+            self._molodkas = 0
+            if pos >= 36 and not (h0 or h1 or h2 or h3):
+                self._end_game(w)
 
     def _end_game(self, last_winner: int) -> None:
         pts = [points(self.taken[0]), points(self.taken[1])]

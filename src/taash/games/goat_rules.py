@@ -10,7 +10,7 @@ Action ids are ``verb << SHIFT | cards`` (a card bitmask); text is ``verb:card,c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from taash.cards import Pack
 from taash.games.base import Check, Json, at_most, one_of, positive_int
@@ -137,6 +137,47 @@ def _leads(hand: int) -> list[int]:
             for k in range(1, n + 1):
                 out.extend(LEAD << SHIFT | sub for sub in _answers(part, k))
     return out
+
+
+# Per-suit tables for ``GoatPlay.legal_ids``, a hand's ids being its suits' pieces suit by suit:
+# LEAD_T[s][part] are the lead ids of the cards ``part << 9 * s`` (what ``_leads`` gives them),
+# PASS_T[s][part] a pass of each card, PASS_BEAT_T[s][part] a pass and a beat of each card.
+def _suit_leads(part: int) -> list[int]:
+    """``_leads`` of one suit's cards (a 9-bit part), without the verb."""
+    cards = _cards(part)
+    n = len(cards)
+    if n <= 4:  # every subset, by size, then by value
+        subs = []
+        sub = part
+        while sub:
+            subs.append(sub)
+            sub = (sub - 1) & part
+        return sorted(subs, key=lambda m: (m.bit_count(), m))
+    return cards + [part ^ c for c in reversed(cards)] + [part]  # as _answers has it
+
+
+def _suit_table(ids: Callable[[int], list[int]], verbs: tuple[int, ...]
+                ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    base = [ids(p) for p in range(512)]
+    out = []
+    for s in range(4):  # comprehensions rather than generators: a few ms at import, not 40
+        sh = 9 * s
+        if len(verbs) == 1:
+            v = verbs[0] << SHIFT
+            out.append(tuple([tuple([v | m << sh for m in ms]) for ms in base]))
+        else:
+            v, w = verbs[0] << SHIFT, verbs[1] << SHIFT
+            out.append(tuple([tuple([x for m in ms for x in (v | m << sh, w | m << sh)])
+                              for ms in base]))
+    return tuple(out)
+
+
+LEAD_T = _suit_table(_suit_leads, (LEAD,))
+PASS_T = _suit_table(_cards, (PASS,))
+PASS_BEAT_T = _suit_table(_cards, (PASS, BEAT))
+# the four-card hands of one suit (GT-8)
+MOLODKA_HANDS = frozenset(sub << 9 * s for s in range(4) for sub in range(512)
+                          if sub.bit_count() == 4)
 
 
 def is_molodka(mask: int) -> bool:

@@ -1,4 +1,4 @@
-"""The frame budget (issue 27): with motion on, a whole four-player Court Piece deal against
+"""The frame budget (issue 27): with motion on, whole four-player Court Piece deals against
 bots (double sar, so that tricks also sweep onto the pile and the pile to its collector) runs
 with no long task (over 50 ms) in Chromium's performance timeline, read by a
 PerformanceObserver the page has from its first script on; on a crowded machine, by the CPU
@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from tests.web.helpers import Server, press
-from tests.web.test_a11y import MATCH_SUMMARY, until_summary
+from tests.web.test_a11y import MATCH_SUMMARY, SUMMARY_CONTINUE, until_summary
 
 # Bots move at once; the page holds each finished trick for 400 ms (its sweep: 140 ms), so the
 # motion runs but the deal takes seconds.  Every long task, and every animation the page starts
@@ -76,7 +76,9 @@ def test_a_deal_against_bots_has_no_long_task(new_page: Any, server: Server) -> 
     press(page, "[data-game-choice='court-piece']")
     press(page, ".options-box summary")
     page.select_option("[data-option='session_end']", "deals")
-    page.fill("[data-option='session_n']", "1")
+    # two deals: the first deal's hand may be dealt before the page opens (when a bot calls
+    # trump at once), so only the second is sure to be dealt in front of the player
+    page.fill("[data-option='session_n']", "2")
     page.select_option("[data-option='sar']", "double")
     press(page, "[data-level='easy']")
     # the deal's own tasks: from the tap that opens the table (the home page's load is not
@@ -87,6 +89,9 @@ def test_a_deal_against_bots_has_no_long_task(new_page: Any, server: Server) -> 
     press(page, "[data-action='play-bots']")
     page.wait_for_selector("main.table[data-game='court-piece'][data-version]")
     until_summary(page)
+    if not page.locator(MATCH_SUMMARY).count():
+        press(page, SUMMARY_CONTINUE)
+        until_summary(page)
     page.locator(MATCH_SUMMARY).wait_for()
     tasks = busiest_tasks(browser.stop_tracing())
     long = page.evaluate("() => window.__long")

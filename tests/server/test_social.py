@@ -67,7 +67,8 @@ def wait_profile(b: Browser, pid: str, game: str) -> dict[str, Any]:
     deadline = time.monotonic() + 30
     while True:
         p: dict[str, Any] = b.http.get(f"/api/players/{pid}").json()
-        if p["recent"] or time.monotonic() > deadline:
+        # the ratings are written after the result: wait for both
+        if (p["recent"] and game in p["ratings"]) or time.monotonic() > deadline:
             return p
         time.sleep(0.05)
 

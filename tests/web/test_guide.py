@@ -26,6 +26,11 @@ from tests.web.helpers import (
 from tests.web.test_feel import COVERED
 from tests.web.test_web import goat_state
 
+# the cards flying into the hand have landed (dealt from the felt, they pass over the
+# message row on their way)
+LANDED = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || !(a.effect && a.effect.target && a.effect.target.closest('[data-hand]')))"""
+
 SEEN = "() => JSON.parse(localStorage.getItem('taash.tips') || '[]')"
 
 
@@ -93,6 +98,9 @@ def test_the_follow_tip_comes_when_a_follow_is_required(new_page: Any, server: S
     assert ui[f"suit_{led}"] in tip.inner_text()
     assert page.locator("[data-tip]").count() == 1
     # in the message row: over no card, button or status line (its own buttons aside)
+    # once the cards dealt into the hand have landed (on their way from the felt they pass
+    # over the message row)
+    page.wait_for_function(LANDED)
     covered = [c for c in page.evaluate(COVERED, "[data-tip]") if not str(c).startswith("tip-")]
     assert covered == [], covered
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
@@ -161,6 +169,7 @@ def test_the_trump_and_molodka_tips(new_page: Any, server: Server, lang: str) ->
                 "{trump}", ui[f"suit_{v['trump']}"])
         else:
             assert text == ui["tip_molodka"]
+        page.wait_for_function(LANDED)
         covered = [c for c in page.evaluate(COVERED, "[data-tip]") if not str(c).startswith("tip-")]
         assert covered == [], covered
         assert page.js_errors == []

@@ -248,9 +248,11 @@ def test_cards_fly_into_the_hand_and_are_playable_at_once(new_page: Any, server:
     if motion == "reduce":
         assert page.evaluate("() => document.getAnimations().length") == 0
     else:
+        # the flights themselves, not a card's CSS transition (a playable card rising), which
+        # may run before the flights begin
         page.wait_for_function("(n) => window.__anims.filter((a) => a.effect.target"
-                               ".closest('[data-hand]') && a.playState === 'running').length"
-                               " >= n", arg=n)
+                               ".closest('[data-hand]') && a.playState === 'running'"
+                               " && !(a instanceof CSSTransition)).length >= n", arg=n)
         flying = page.evaluate("""() => window.__anims.filter((a) => a.playState === 'running'
             && a.effect.target.closest('[data-hand]') && !(a instanceof CSSTransition))
             .map((a) => a.effect.target.dataset.card)""")

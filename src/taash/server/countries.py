@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from taash.server.errors import BadRequest
 
-CODES = frozenset("""
+COUNTRY_CODES = frozenset("""
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR
 BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ
 EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW
@@ -31,7 +31,7 @@ def clean_country(raw: object) -> str | None:
         raise BadRequest(f"country must be two letters, an ISO 3166-1 alpha-2 code such as "
                          f"PK or IN (or \"\" for none), not {raw!r}")
     code = raw.upper()
-    if code not in CODES:
+    if code not in COUNTRY_CODES:
         raise BadRequest(f"country {raw!r} is not an ISO 3166-1 alpha-2 country code")
     return code
 

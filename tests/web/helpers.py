@@ -199,7 +199,11 @@ def play_turn(page: Any) -> bool:
             raise AssertionError(f"no Goat action enabled for {codes}")
     else:
         tap_card(page, playable.first.get_attribute("data-card"))
-    wait_version_after(page, before)
+    # the move is taken, or the last deal's summary opened over it (the next deal's call can
+    # be offered while the last trick is still held on the felt): then the summary first
+    page.wait_for_function(
+        "([v, s]) => Number(document.querySelector('main.table').dataset.version) > v"
+        " || !!document.querySelector(s)", arg=[before, SUMMARY_CONTINUE], timeout=10_000)
     return True
 
 

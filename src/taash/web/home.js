@@ -334,11 +334,11 @@ class Home {
     }
   }
 
-  async playBots(button) {
-    const level = setting('level', 'easy');
-    const n = SEATS[this.game];
+  /** A live table of this player against bots of `level`, their seat saved in this
+   * browser; `then(table)` runs before the page goes to it. */
+  async againstBots(button, level, then = () => {}) {
     const seats = [this.me()];
-    for (let s = 1; s < n; s++) seats.push({ type: 'bot', level });
+    for (let s = 1; s < SEATS[this.game]; s++) seats.push({ type: 'bot', level });
     const res = await this.create({
       game: this.game, options: this.options(), seats, live: true,
       bot_delay_ms: Number(setting('bot_delay_ms', '600')),
@@ -346,26 +346,23 @@ class Home {
     if (!res) return;
     const mine = res.seats.find((s) => s.token);
     saveSeat(res.id, mine.seat, mine.token, this.game);
+    then(res);
     this.navigate(`/t/${res.id}?seat=${mine.seat}`);
+  }
+
+  playBots(button) {
+    return this.againstBots(button, setting('level', 'easy'));
   }
 
   /** "Learn to play": the chosen game against easy bots, with tips at the moments they
    * matter (guide.js); the table is marked as guided in this browser. */
-  async learn(button) {
-    const seats = [this.me()];
-    for (let s = 1; s < SEATS[this.game]; s++) seats.push({ type: 'bot', level: 'easy' });
-    const res = await this.create({
-      game: this.game, options: this.options(), seats, live: true,
-      bot_delay_ms: Number(setting('bot_delay_ms', '600')),
-    }, button);
-    if (!res) return;
-    const mine = res.seats.find((s) => s.token);
-    saveSeat(res.id, mine.seat, mine.token, this.game);
-    let guided = [];
-    try { guided = JSON.parse(setting('guided', '[]')); } catch { /* none yet */ }
-    if (!Array.isArray(guided)) guided = [];
-    setSetting('guided', JSON.stringify([...guided.filter((x) => x !== res.id), res.id].slice(-10)));
-    this.navigate(`/t/${res.id}?seat=${mine.seat}`);
+  learn(button) {
+    return this.againstBots(button, 'easy', (res) => {
+      let guided = [];
+      try { guided = JSON.parse(setting('guided', '[]')); } catch { /* none yet */ }
+      if (!Array.isArray(guided)) guided = [];
+      setSetting('guided', JSON.stringify([...guided.filter((x) => x !== res.id), res.id].slice(-10)));
+    });
   }
 
   async createFriends(button) {

@@ -30,14 +30,26 @@ import queue
 import random
 import sys
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import Stats, Table, fsync_probe, pct
+from load import GAMES, Stats, fsync_probe, pct
+
+try:  # the generator's JSON: orjson where installed (the server's own choice), else json
+    import orjson
+
+    loads: Any = orjson.loads
+
+    def dumps(obj: Any) -> str:
+        return orjson.dumps(obj).decode()
+except ImportError:
+    loads, dumps = json.loads, json.dumps
 
 TOKEN = "loadgen-metrics-token-0123456789"
 
@@ -48,25 +60,175 @@ def draw_of(dist: str, mean: float, rng: random.Random) -> Any:
     return lambda: mean * (0.5 + rng.random())
 
 
+class Lean:
+    """One table driven as load.py's ``Table`` drives it (each human seat on its own
+    WebSocket, acting through the HTTP API when its view says it may, the same latency), on
+    aiohttp: its HTTP parser and WebSocket frames are in C, so a generator process drives
+    several times the tables httpx and websockets could (bench/RESULTS.md, 2026-12-04).  The
+    sockets offer permessage-deflate as browsers do, so the server compresses as it would for
+    them."""
+
+    def __init__(self, base: str, http: aiohttp.ClientSession, stats: Stats,
+                 rng: random.Random, draw: Any) -> None:
+        self.base, self.http, self.stats, self.rng, self.draw = base, http, stats, rng, draw
+        self.id = ""
+        self.tokens: dict[int, str] = {}
+        self.sent: dict[int, float] = {}  # version expected -> when its action was posted
+        self.arrived: dict[int, int] = {}  # version -> seats that saw it
+        self.acting: set[int] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.last = time.perf_counter()  # when this table last moved
+        self.latest: dict[int, dict[str, Any]] = {}
+
+    async def create(self, game: str, bot_delay_ms: int) -> None:
+        options, kinds = GAMES[game]
+        seats = [{"type": k} if k == "human" else {"type": "bot", "level": "random"}
+                 for k in kinds]
+        body = {"game": game, "options": options, "seats": seats, "live": True,
+                "bot_delay_ms": bot_delay_ms}
+        for attempt in range(10):
+            try:
+                async with self.http.post("/api/tables", json=body,
+                                          headers={"Origin": self.base}) as r:
+                    if r.status in (429, 503) and attempt < 9:  # as a real client: wait
+                        self.stats.kinds[f"create {r.status} (retried)"] += 1
+                        await asyncio.sleep(float(r.headers.get("Retry-After") or 1))
+                        continue
+                    if r.status != 201 and r.status != 200:
+                        raise RuntimeError(f"create answered {r.status}")
+                    got = await r.json(loads=loads)
+                    break
+            except aiohttp.ClientConnectionError:
+                if attempt == 9:
+                    raise
+                await asyncio.sleep(0.5)
+        self.id = got["id"]
+        self.tokens = {s["seat"]: s["token"] for s in got["seats"] if "token" in s}
+
+    async def run(self, stop: asyncio.Event) -> None:
+        tasks = [asyncio.create_task(self.seat(s, tok, stop)) for s, tok in self.tokens.items()]
+        await stop.wait()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def seat(self, seat: int, token: str, stop: asyncio.Event) -> None:
+        url = f"{self.base}/api/tables/{self.id}/ws?token={token}"
+        try:
+            async with self.http.ws_connect(url, compress=15, autoping=True,
+                                            max_msg_size=2**22) as ws:
+                async for m in ws:
+                    if m.type != aiohttp.WSMsgType.TEXT:
+                        if m.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
+                            break
+                        continue
+                    self.heard(seat, token, loads(m.data), stop)
+            if not stop.is_set():
+                self.stats.fail("socket closed by the server")
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # counted, as a player would notice it
+            if not stop.is_set():
+                self.stats.fail(f"socket {type(e).__name__}")
+
+    def heard(self, seat: int, token: str, msg: dict[str, Any], stop: asyncio.Event) -> None:
+        kind = msg.get("type")
+        if kind != "view" and kind != "event":
+            return
+        now = time.perf_counter()
+        v = msg["version"]
+        self.last = now
+        stats = self.stats
+        if kind == "event" and stats.measuring and seat == min(self.tokens):
+            stats.events += 1
+        t0 = self.sent.get(v)
+        if t0 is not None:
+            got = self.arrived.get(v, 0) + 1
+            if got == len(self.tokens):
+                del self.sent[v]
+                self.arrived.pop(v, None)
+                if stats.measuring:
+                    stats.latencies.append(now - t0)
+            else:
+                self.arrived[v] = got
+        view = msg["view"]
+        self.latest[seat] = view
+        if view.get("to_move") == seat and view.get("legal_actions") and \
+                seat not in self.acting and not stop.is_set():
+            self.spawn(seat, token, v, view["legal_actions"])
+
+    def spawn(self, seat: int, token: str, version: int, legal: list[str]) -> None:
+        self.acting.add(seat)
+        task = asyncio.create_task(self.act(seat, token, version, legal))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def act(self, seat: int, token: str, version: int, legal: list[str]) -> None:
+        again: dict[str, Any] | None = None
+        url = f"/api/tables/{self.id}/actions"
+        auth = {"Authorization": f"Bearer {token}"}
+        try:
+            await asyncio.sleep(self.draw())
+            self.sent[version + 1] = time.perf_counter()
+            body = {"action": self.rng.choice(legal), "id": uuid.uuid4().hex}
+            for attempt in range(2):
+                try:
+                    async with self.http.post(url, json=body, headers=auth) as r:
+                        status = r.status
+                        await r.read()
+                    break
+                except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
+                    # a kept-alive connection closed as this went out: send it again, as a
+                    # browser does; the same client id makes it count once
+                    if attempt:
+                        raise
+                    self.stats.kinds["action resent (keep-alive closed)"] += 1
+            if status != 200:
+                self.sent.pop(version + 1, None)
+                if status != 409:  # 409: a bot moved first (a molodka); not an error
+                    self.stats.fail(f"action {status}")
+                else:  # look again: if it is still this seat's turn, act on the new view
+                    async with self.http.get(f"/api/tables/{self.id}/view",
+                                             headers=auth) as r:
+                        v = await r.json(loads=loads)
+                    if v.get("to_move") == seat and v.get("legal_actions"):
+                        again = v
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self.stats.fail(f"action {type(e).__name__}")
+        finally:
+            self.acting.discard(seat)
+        newest = self.latest.get(seat, {})
+        if again is None and newest.get("version", -1) > version and \
+                newest.get("to_move") == seat and newest.get("legal_actions"):
+            again = newest  # its turn again (a caller who leads): the news came while posting
+        if again is not None and again.get("version", -1) >= version:
+            self.spawn(seat, token, again["version"], again["legal_actions"])
+
+
 async def worker_main(base: str, plan: list[tuple[float, float, float, int]], rate: float,
                       think: float, dist: str, bot_delay_ms: int, games: list[str],
                       seed: int) -> list[dict[str, Any]]:
     """Run this process's tables through the plan: (step start, window start, window end,
-    tables this process should have).  Per step: latencies, events, errors in the window."""
+    tables this process should have).  Per step: latencies, events, errors in the window, and
+    this process's CPU seconds in it."""
     rng = random.Random(seed)
-    ws_base = base.replace("http://", "ws://")
     idle = Stats()
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
     out: list[dict[str, Any]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        tables: list[Table] = []
+    # keep-alive shorter than the server's 5 s: the client closes an idle connection first
+    conn = aiohttp.TCPConnector(limit=0, keepalive_timeout=3, force_close=False)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(base_url=base, connector=conn, timeout=timeout,
+                                     json_serialize=dumps) as http:
+        tables: list[Lean] = []
         runners: list[asyncio.Task[None]] = []
         stop = asyncio.Event()
         for start, w0, w1, want in plan:
             await asyncio.sleep(max(0.0, start - time.time()))
             created_errors: Counter[str] = Counter()
-            while len(tables) < want:
-                t = Table(base, ws_base, http, idle, think, rng, draw_of(dist, think, rng))
+            while len(tables) < want and time.time() < w0:
+                t = Lean(base, http, idle, rng, draw_of(dist, think, rng))
                 try:
                     await t.create(games[(len(tables) * 7 + seed) % len(games)], bot_delay_ms)
                 except Exception as e:
@@ -76,17 +238,21 @@ async def worker_main(base: str, plan: list[tuple[float, float, float, int]], ra
                 tables.append(t)
                 runners.append(asyncio.create_task(t.run(stop)))
                 await asyncio.sleep(1 / rate if rate > 0 else 0)
+            if len(tables) < want:
+                created_errors["tables not created by the window's start"] += want - len(tables)
             await asyncio.sleep(max(0.0, w0 - time.time()))
             stats = Stats(measuring=True)
             for t in tables:
                 t.stats = stats
+            cpu0 = time.process_time()
             await asyncio.sleep(max(0.0, w1 - time.time()))
+            cpu = time.process_time() - cpu0
             for t in tables:
                 t.stats = idle
             stats.kinds.update(created_errors)
             out.append({"latencies": stats.latencies, "events": stats.events,
                         "errors": stats.errors + sum(created_errors.values()),
-                        "kinds": dict(stats.kinds), "tables": len(tables),
+                        "kinds": dict(stats.kinds), "tables": len(tables), "cpu_s": cpu,
                         "stalled": sum(time.perf_counter() - t.last > 15 for t in tables)})
         stop.set()
         await asyncio.gather(*runners, return_exceptions=True)
@@ -99,7 +265,13 @@ async def worker_main(base: str, plan: list[tuple[float, float, float, int]], ra
 
 def worker(args: tuple[Any, ...], results: Any) -> None:
     try:
-        results.put(asyncio.run(worker_main(*args)))
+        try:
+            import uvloop
+            factory: Any = uvloop.new_event_loop
+        except ImportError:
+            factory = None
+        with asyncio.Runner(loop_factory=factory) as runner:
+            results.put(runner.run(worker_main(*args)))
     except BaseException as e:  # the parent reports it
         results.put({"crashed": f"{type(e).__name__}: {e}"})
 
@@ -147,6 +319,8 @@ def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, f
     batches = b.get("taash_db_batch_actions_count", 0) - a.get("taash_db_batch_actions_count", 0)
     batched = b.get("taash_db_batch_actions_sum", 0) - a.get("taash_db_batch_actions_sum", 0)
     errors = sum(p["errors"] for p in parts)
+    gen_cpu = sum(p.get("cpu_s", 0.0) for p in parts)
+    events = sum(p["events"] for p in parts)
     return {
         "tables": sum(p["tables"] for p in parts), "seconds": secs,
         "actions_per_s": round(sum(p["events"] for p in parts) / secs, 1),
@@ -154,6 +328,8 @@ def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, f
                        "n": len(lat)},
         "errors": errors, "errors_by_kind": dict(kinds),
         "stalled_tables": sum(p["stalled"] for p in parts),
+        "generator": {"cpu_cores": round(gen_cpu / secs, 2),
+                      "cpu_ms_per_action": round(1000 * gen_cpu / events, 3) if events else None},
         "server": {
             "accepted_per_s": round(accepted / secs, 1),
             "cpu_cores": round(cpu / secs, 2),
@@ -259,7 +435,7 @@ def main() -> None:
             # the generator fell behind its plan (it could not create or drive the tables in
             # time): the server's own figures of each step are still worth printing, marked
             steps = [dict(step_report(k + 1, [], args.step_seconds, a, b),
-                          generator=f"{len(procs) - len(parts)} of {len(procs)} processes "
+                          generator_late=f"{len(procs) - len(parts)} of {len(procs)} processes "
                           "fell behind the plan and never reported", ok=False)
                      for k, (a, b) in enumerate(scrapes)]
         else:

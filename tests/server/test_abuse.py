@@ -557,6 +557,28 @@ def test_a_head_sent_a_byte_at_a_time_is_closed(strict: Server) -> None:
         assert time.monotonic() - t0 < 6
 
 
+def test_a_head_over_the_bound_is_refused(strict: Server) -> None:
+    """A request head past MAX_HEAD bytes is answered 431 and closed, before its deadline."""
+    from taash.server.deadline import MAX_HEAD
+
+    with raw_socket(strict) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (MAX_HEAD + 10))
+        t0 = time.monotonic()
+        closed, got = closed_within(s, 4)
+        assert closed and got.startswith(b"HTTP/1.1 431"), got[:100]
+        assert time.monotonic() - t0 < 0.9  # not the 1 s deadline
+
+
+def test_the_server_speaks_http_through_httptools() -> None:
+    """The speed lever stays pulled: where httptools is installed (uvicorn[standard]) the
+    server's protocol is uvicorn's C-parser one, with the deadline."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from taash.server.deadline import deadline_protocol
+
+    assert issubclass(deadline_protocol(1.0), HttpToolsProtocol)
+
+
 def test_an_idle_kept_alive_connection_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -622,3 +644,12 @@ def test_every_page_and_asset_has_the_security_headers(srv: Server, path: str) -
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.headers["referrer-policy"] == "strict-origin-when-cross-origin"
     assert r.headers["x-request-id"]
+
+
+def test_the_server_runs_on_uvloop() -> None:
+    """`taash serve` runs its event loop on uvloop where it is installed (uvicorn[standard])."""
+    import uvloop
+
+    from taash.server.cli import _loop_factory
+
+    assert _loop_factory() is uvloop.new_event_loop

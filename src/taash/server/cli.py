@@ -12,7 +12,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -206,7 +206,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         hub = await open_hub(settings)
         gc.freeze()
         app = create_app(settings, hub=hub)
-        from taash.server.deadline import deadline_protocol
+        from taash.server.deadline import MAX_HEAD, deadline_protocol
 
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 # JSON: uvicorn's own records go through our handler too
@@ -221,7 +221,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
                                 # (503 past it)
                                 http=deadline_protocol(settings.header_timeout_s),
                                 timeout_keep_alive=max(1, round(settings.keep_alive_s)),
-                                h11_max_incomplete_event_size=16 * 1024,
+                                h11_max_incomplete_event_size=MAX_HEAD,
                                 limit_concurrency=settings.max_connections or None)
         server = _StoppingServer(config)
         server.hub = hub
@@ -242,12 +242,24 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
                 log.warning("the database did not close in %s s", SHUTDOWN_S)
 
     try:
-        asyncio.run(main())
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            runner.run(main())
     except ConfigError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
         pass
     typer.echo("taash: server stopped")
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (uvicorn[standard] brings it, except on
+    Windows): its sockets, timers and callbacks cost the server a fraction of asyncio's own
+    loop's CPU per action (bench/RESULTS.md, 2026-12-04).  None: asyncio's default."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,11 @@
 timeout covers only the quiet time between two requests and restarts at every byte): a client
 that connects and says nothing, or sends half a header, or one byte at a time, is closed once
 ``header_timeout`` seconds pass without a whole request head.  The body has its own deadline,
-in the app's guard (408)."""
+in the app's guard (408).
+
+Two variants of one rule: on uvicorn's httptools protocol (llhttp, in C: the server's choice,
+since it costs a fraction of h11's CPU per request, bench/RESULTS.md 2026-12-04) and on its
+h11 protocol (pure Python, where httptools is not installed)."""
 
 from __future__ import annotations
 
@@ -11,8 +15,81 @@ import asyncio
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+MAX_HEAD = 16 * 1024  # bytes of a request's line and headers; a longer head is refused
 
-def deadline_protocol(header_timeout: float) -> type[H11Protocol]:
+_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; "
+              b"charset=utf-8\r\ncontent-length: 29\r\nconnection: close\r\n\r\n"
+              b"the request's head is too big")
+
+
+def deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]:
+    """The fastest HTTP protocol installed, with the deadline and the bound on a head."""
+    try:
+        return httptools_deadline_protocol(header_timeout)
+    except ImportError:
+        return h11_deadline_protocol(header_timeout)
+
+
+def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with a deadline on each request head (from the connection,
+    and again from the end of each answer) and a bound of ``MAX_HEAD`` bytes on it.  ImportError
+    where httptools is not installed."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class DeadlineProtocol(HttpToolsProtocol):
+        _head_timer: asyncio.TimerHandle | None = None
+        _open_heads = 0  # heads received whose answers are not complete (pipelining)
+        _head_bytes = 0  # bytes received towards the next head
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._head_bytes = 0
+            if header_timeout > 0:
+                self._head_timer = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _too_slow(self) -> None:
+            self._head_timer = None
+            if self._open_heads == 0 and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            waiting = self._open_heads == 0
+            super().data_received(data)
+            if waiting and self._open_heads == 0 and not self.transport.is_closing():
+                self._head_bytes += len(data)
+                if self._head_bytes > MAX_HEAD:
+                    self._disarm()
+                    self.transport.write(_TOO_LARGE)
+                    self.transport.close()
+
+        def on_headers_complete(self) -> None:
+            self._open_heads += 1  # a head came (or an upgrade): no deadline while it is served
+            self._disarm()
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            self._open_heads = max(0, self._open_heads - 1)
+            super().on_response_complete()
+            if self._open_heads == 0 and not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return DeadlineProtocol
+
+
+def h11_deadline_protocol(header_timeout: float) -> type[H11Protocol]:
     """uvicorn's h11 protocol with a deadline on each request head: from the connection, and
     again from the end of each answer (the next request on a kept-alive connection)."""
 

@@ -13,15 +13,29 @@ import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, event, func, select, text, true, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
 
 from taash.games.base import Json
 from taash.server.schema import (
@@ -75,6 +89,50 @@ class VersionConflict(Exception):
     """Another writer took this version of the table first (or the client id was used)."""
 
 
+def _apply_batch(conn: Connection, batch: list[_Pending], now: float) -> list[_Pending]:
+    """Write a group commit's actions in ``conn``'s transaction; those whose table was still at
+    the version expected (the rest lost to another writer).  Three round trips for the whole
+    batch: lock the tables' rows (in id order, so two instances never deadlock), keep the
+    actions whose version is still the one expected, bump those tables and insert those
+    actions."""
+    ids = sorted({i.table_id for i in batch})
+    found = conn.execute(
+        select(game_tables.c.id, game_tables.c.version)
+        .where(game_tables.c.id.in_(ids)).order_by(game_tables.c.id).with_for_update())
+    current = {str(r.id): int(r.version) for r in found}
+    won: list[_Pending] = []
+    for item in batch:
+        if current.get(item.table_id) == item.expected:
+            won.append(item)
+            current[item.table_id] = item.expected + 1  # one action per version
+    if won:
+        conn.execute(_BUMP, [{"tid": i.table_id, "expected": i.expected,
+                              "new_version": i.expected + 1, "now": now, "tm": i.to_move,
+                              "ov": i.over} for i in won])
+        conn.execute(actions.insert(), [
+            {"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
+             "action": i.action, "client_id": i.client_id, "events": i.events,
+             "created": now} for i in won])
+    return won
+
+
+def _commit_batch(engine: Engine, batch: list[_Pending], now: float) -> list[_Pending]:
+    """``_apply_batch`` in a transaction of its own on a blocking engine (the writer thread)."""
+    with engine.begin() as conn:
+        return _apply_batch(conn, batch, now)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
+    cur.execute("PRAGMA busy_timeout=10000")
+    # a commit that takes the log past 1000 pages copies it back (passive); the log's size is
+    # bounded by _checkpoints, which truncates it between writes
+    cur.execute("PRAGMA wal_autocheckpoint=1000")
+    cur.close()
+
+
 def migrations_path() -> str:
     return str(resources.files("taash.server") / "migrations")
 
@@ -105,17 +163,15 @@ class Store(PlayerQueries):
         if not self.is_sqlite:
             kw.update(pool_size=10, max_overflow=20, pool_pre_ping=False)
         self.engine: AsyncEngine = create_async_engine(url, **kw)
+        #: SQLite: the group commit's own blocking engine and the one thread it runs in
+        self._sync_writer: tuple[Engine, ThreadPoolExecutor] | None = None
         if self.is_sqlite:
-            @event.listens_for(self.engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
-                cur.execute("PRAGMA busy_timeout=10000")
-                # a commit that takes the log past 1000 pages copies it back (passive); the
-                # log's size is bounded by _checkpoints, which truncates it between writes
-                cur.execute("PRAGMA wal_autocheckpoint=1000")
-                cur.close()
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            writer = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool,
+                                   connect_args={"check_same_thread": False})
+            event.listen(writer, "connect", _sqlite_pragmas)
+            self._sync_writer = (writer, ThreadPoolExecutor(
+                1, thread_name_prefix="taash-sqlite-writer"))
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[_Pending] = []
@@ -183,6 +239,10 @@ class Store(PlayerQueries):
             except Exception as e:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
+        if self._sync_writer is not None:
+            engine, pool = self._sync_writer
+            await asyncio.get_running_loop().run_in_executor(pool, engine.dispose)
+            pool.shutdown(wait=False)
 
     async def ping(self) -> None:
         """Raise if the database cannot answer a query (readiness)."""
@@ -310,36 +370,21 @@ class Store(PlayerQueries):
 
     async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()
-        params = [{"tid": i.table_id, "expected": i.expected, "new_version": i.expected + 1,
-                   "now": now, "tm": i.to_move, "ov": i.over} for i in batch]
-
-        def rows(items: list[_Pending]) -> list[dict[str, object]]:
-            return [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
-                     "action": i.action, "client_id": i.client_id, "events": i.events,
-                     "created": now} for i in items]
-
-        # three round trips for the whole batch: lock the tables' rows (in id order, so two
-        # instances never deadlock), keep the actions whose version is still the one expected,
-        # bump those tables and insert those actions
-        ids = sorted({i.table_id for i in batch})
-        async with self._writing(), self.engine.begin() as conn:
-            found = await conn.execute(
-                select(game_tables.c.id, game_tables.c.version)
-                .where(game_tables.c.id.in_(ids)).order_by(game_tables.c.id).with_for_update())
-            current = {str(r.id): int(r.version) for r in found}
-            won: list[_Pending] = []
-            for item in batch:
-                if current.get(item.table_id) == item.expected:
-                    won.append(item)
-                    current[item.table_id] = item.expected + 1  # one action per version
-            if won:
-                keep = {id(i) for i in won}
-                await conn.execute(_BUMP, [p for i, p in zip(batch, params, strict=True)
-                                           if id(i) in keep])
-                await conn.execute(actions.insert(), rows(won))
+        if self._sync_writer is not None:
+            # SQLite: the whole transaction in one hop to the writer's thread, on a plain
+            # (blocking) connection: a transaction through the asyncio driver costs a thread
+            # hop and an event-loop wake-up per driver call (bench/RESULTS.md, 2026-12-04)
+            engine, pool = self._sync_writer
+            loop = asyncio.get_running_loop()
+            async with self._writing():
+                won = await loop.run_in_executor(pool, _commit_batch, engine, batch, now)
+        else:
+            async with self.engine.begin() as conn:
+                won = await conn.run_sync(_apply_batch, batch, now)
+        kept = {id(i) for i in won}
         for item in batch:
             if not item.done.done():
-                if item in won:
+                if id(item) in kept:
                     item.done.set_result(now)
                 else:
                     item.done.set_exception(VersionConflict(item.table_id))

@@ -3,9 +3,10 @@ record.  Shaping only: nothing here changes a room."""
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
+
+import orjson
 
 from taash.games.base import Json, MatchState
 from taash.server.autoplay import turn_deadline
@@ -20,7 +21,14 @@ JsonObject = dict[str, Json]
 
 
 def dumps(obj: object) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    """Compact JSON text, as ``json.dumps(obj, separators=(",", ":"))`` writes it for every
+    value the server sends (non-ASCII as UTF-8 rather than escaped), in a fraction of its time
+    (orjson): each accepted action is serialised once per seat that watches it.
+
+    >>> dumps({"a": [1, "é"], 2: None})
+    '{"a":[1,"é"],"2":null}'
+    """
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def iso(t: float, timespec: str = "seconds") -> str:

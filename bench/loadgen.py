@@ -336,6 +336,9 @@ def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, f
             "cpu_ms_per_action": round(1000 * cpu / accepted, 3) if accepted else None,
             "action_p99_ms": hist_p99(a, b, "taash_action_seconds"),
             "loop_lag_p99_ms": hist_p99(a, b, "taash_event_loop_lag_seconds"),
+            "gc_pause_p99_ms": hist_p99(a, b, "taash_gc_pause_seconds"),
+            "gc_seconds": round(b.get("taash_gc_pause_seconds_sum", 0)
+                                - a.get("taash_gc_pause_seconds_sum", 0), 3),
             "db_batch_mean": round(batched / batches, 2) if batches else None,
             "live_tables": b.get("taash_live_tables"),
         },

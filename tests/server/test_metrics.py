@@ -20,7 +20,7 @@ from tests.server.helpers import Api, Server, pick_actor, tokens_of
 TOKEN = "metrics-token-for-the-test"
 SERIES = ["taash_actions", "taash_action_seconds", "taash_connections", "taash_live_tables",
           "taash_bot_queue", "taash_bot_think_seconds", "taash_db_write_seconds",
-          "taash_db_batch_actions", "taash_event_loop_lag_seconds"]
+          "taash_db_batch_actions", "taash_event_loop_lag_seconds", "taash_gc_pause_seconds"]
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +118,5 @@ def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> None:
     assert value(after, "taash_bot_think_seconds_count", level="easy") > 0
     assert value(after, "taash_bot_queue") >= 0
     assert value(after, "taash_event_loop_lag_seconds_count") > 0
+    # the server's collections are timed (its collector is set up: taash.server.gcpause)
+    assert value(after, "taash_gc_pause_seconds_count", generation="0") > 0

@@ -197,14 +197,16 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
             await super().shutdown(sockets)
 
     async def main() -> None:
-        # rooms keep many small, long-lived objects: collect young garbage less often and keep
-        # what start-up loaded out of the full collections that would pause every table
-        gc.set_threshold(20_000, 50, 100)
         # the database driver's thread waits for the event loop's GIL at every step: hand it
         # over sooner than the default 5 ms, or a busy loop slows every commit
         sys.setswitchinterval(0.0005)
         hub = await open_hub(settings)
-        gc.freeze()
+        gc.freeze()  # what start-up loaded stays out of every collection
+        from taash.server.gcpause import GcPauses
+
+        # thousands of tables' long-lived objects: short collections, survivors frozen
+        hub.metrics.gc = pauses = GcPauses()
+        pauses.start()
         app = create_app(settings, hub=hub)
         from taash.server.deadline import MAX_HEAD, deadline_protocol
 
@@ -236,6 +238,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
                 await asyncio.wait_for(hub.close(), SHUTDOWN_S)
             except TimeoutError:
                 log.warning("the hub did not close in %s s", SHUTDOWN_S)
+            pauses.stop()
             try:
                 await asyncio.wait_for(hub.store.close(), SHUTDOWN_S)
             except TimeoutError:

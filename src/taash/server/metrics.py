@@ -13,6 +13,7 @@ figures.  What is counted, and where:
 - ``taash_bot_queue``: bot decisions waiting or thinking; ``taash_bot_think_seconds{level}``;
 - ``taash_db_write_seconds`` and ``taash_db_batch_actions``: the group commit's transactions;
 - ``taash_event_loop_lag_seconds``: how late a 0.25 s timer fires on the event loop;
+- ``taash_gc_pause_seconds{generation}``: each garbage collection, which stops the loop;
 - ``process_cpu_seconds_total`` and the other ``process_*`` figures of this process.
 """
 
@@ -35,6 +36,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
+    from taash.server.gcpause import GcPauses
     from taash.server.hub import Hub
 
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -90,10 +92,17 @@ class Metrics:
         self.loop_lag = Histogram("taash_event_loop_lag_seconds",
                                   "how late a 0.25 s timer fired on the event loop",
                                   buckets=FAST, registry=r)
+        self.gc_pause = Histogram("taash_gc_pause_seconds",
+                                  "a garbage collection (the event loop waits for it)",
+                                  ["generation"], buckets=FAST, registry=r)
+        #: the process's collector, when the server set it up (taash.server.gcpause)
+        self.gc: GcPauses | None = None
         self._lag_task: asyncio.Task[None] | None = None
         from taash.bots import LEVELS
         from taash.games import GAMES
 
+        for generation in ("0", "1", "2"):
+            self.gc_pause.labels(generation)
         for game in GAMES:  # every series shows from the first scrape, at zero
             self.actions.labels(game, "accepted")
             self.action_seconds.labels(game)
@@ -113,6 +122,13 @@ class Metrics:
             start = loop.time()
             await asyncio.sleep(every)
             self.loop_lag.observe(max(0.0, loop.time() - start - every))
+            self.gc_pauses()
+
+    def gc_pauses(self) -> None:
+        """Move the collections timed since the last call into the histogram."""
+        if self.gc is not None:
+            for generation, seconds in self.gc.drain():
+                self.gc_pause.labels(str(generation)).observe(seconds)
 
     def stop(self) -> None:
         if self._lag_task is not None:
@@ -142,6 +158,7 @@ class Metrics:
         return done
 
     def exposition(self) -> bytes:
+        self.gc_pauses()
         return generate_latest(self.registry)
 
 

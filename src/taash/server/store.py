@@ -9,8 +9,11 @@ with ``VersionConflict`` and catches up.  A match is rebuilt by replaying its ac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,23 +22,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    and_,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    select,
-    text,
-    true,
-    update,
-)
+from sqlalchemy import Connection, and_, bindparam, event, func, select, text, true, update
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import StaticPool
 
 from taash.games.base import Json
 from taash.server.schema import (
@@ -116,10 +107,100 @@ def _apply_batch(conn: Connection, batch: list[_Pending], now: float) -> list[_P
     return won
 
 
-def _commit_batch(engine: Engine, batch: list[_Pending], now: float) -> list[_Pending]:
-    """``_apply_batch`` in a transaction of its own on a blocking engine (the writer thread)."""
-    with engine.begin() as conn:
-        return _apply_batch(conn, batch, now)
+def _positional(stmt: Any) -> tuple[str, list[str]]:
+    """A statement's SQLite text and the order of its parameters' names."""
+    c = stmt.compile(dialect=sqlite_dialect())
+    return str(c), list(c.positiontup or [])
+
+
+class _SqliteWriter:
+    """The group commit on SQLite: its own connection to the file, in one thread of its own,
+    a batch's transaction in one hop there.  Plain ``sqlite3`` with the statements SQLAlchemy
+    compiles from the schema (``_BUMP``, the actions' insert): through SQLAlchemy's engine the
+    same transaction cost 4x the CPU, held under the GIL that the event loop needs
+    (bench/RESULTS.md, 2026-12-04).  Same rules as ``_apply_batch``."""
+
+    BUMP, BUMP_KEYS = _positional(_BUMP)
+    INSERT, INSERT_KEYS = _positional(actions.insert().values(
+        {k: bindparam(k) for k in ("table_id", "version", "seat", "action", "client_id",
+                                   "events", "created")}))
+    FIND = (f"SELECT {game_tables.c.id.name}, {game_tables.c.version.name} "
+            f"FROM {game_tables.name} WHERE {game_tables.c.id.name} IN ")
+
+    def __init__(self, path: str, wal_limit: int) -> None:
+        self.path = path
+        self.wal = f"{path}-wal"
+        self.wal_limit = wal_limit
+        self.truncated = 0  # checkpoints made here (the log went past wal_limit)
+        self.conn: sqlite3.Connection | None = None
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="taash-sqlite-writer")
+
+    async def commit(self, batch: list[_Pending], now: float) -> list[_Pending]:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, self._commit,
+                                                                batch, now)
+
+    def _commit(self, batch: list[_Pending], now: float) -> list[_Pending]:
+        if self.conn is None:
+            self.conn = sqlite3.connect(self.path, isolation_level=None,
+                                        check_same_thread=False)
+            _sqlite_pragmas(self.conn, None)
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            ids = sorted({i.table_id for i in batch})
+            current = dict(c.execute(self.FIND + f"({','.join('?' * len(ids))})", ids))
+            won: list[_Pending] = []
+            for item in batch:
+                if current.get(item.table_id) == item.expected:
+                    won.append(item)
+                    current[item.table_id] = item.expected + 1  # one action per version
+            if won:
+                bump = [{"tid": i.table_id, "expected": i.expected,
+                         "new_version": i.expected + 1, "now": now, "tm": i.to_move,
+                         "ov": i.over} for i in won]
+                c.executemany(self.BUMP, [[b[k] for k in self.BUMP_KEYS] for b in bump])
+                rows = [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
+                         "action": i.action, "client_id": i.client_id, "events": i.events,
+                         "created": now} for i in won]
+                c.executemany(self.INSERT, [[r[k] for k in self.INSERT_KEYS] for r in rows])
+            c.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                c.execute("ROLLBACK")
+            raise
+        self._bound_log(c)
+        return won
+
+    def _bound_log(self, c: sqlite3.Connection) -> None:
+        """Past ``wal_limit`` bytes, copy the log back and empty it now, between two batches
+        (the caller holds the store's write lock): at thousands of actions a second the log
+        grows by megabytes between two looks of the store's periodic checkpoint."""
+        try:
+            if os.path.getsize(self.wal) <= self.wal_limit:
+                return
+        except OSError:
+            return
+        # readers are short: wait for them a little, not the writers' 10 s
+        c.execute("PRAGMA busy_timeout=2000")
+        try:
+            busy = c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy and busy[0]:
+                log.info("checkpoint: busy, the log is truncated later")
+            else:
+                self.truncated += 1
+        except sqlite3.Error as e:
+            log.warning("checkpoint: %s", e)
+        finally:
+            c.execute("PRAGMA busy_timeout=10000")
+
+    async def close(self) -> None:
+        def shut() -> None:
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None
+
+        await asyncio.get_running_loop().run_in_executor(self.pool, shut)
+        self.pool.shutdown(wait=False)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -131,6 +212,11 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # bounded by _checkpoints, which truncates it between writes
     cur.execute("PRAGMA wal_autocheckpoint=1000")
     cur.close()
+
+
+# a row the database refuses (a client id used twice): SQLAlchemy's, or sqlite3's from the
+# SQLite writer
+_INTEGRITY = (IntegrityError, sqlite3.IntegrityError)
 
 
 def migrations_path() -> str:
@@ -163,15 +249,11 @@ class Store(PlayerQueries):
         if not self.is_sqlite:
             kw.update(pool_size=10, max_overflow=20, pool_pre_ping=False)
         self.engine: AsyncEngine = create_async_engine(url, **kw)
-        #: SQLite: the group commit's own blocking engine and the one thread it runs in
-        self._sync_writer: tuple[Engine, ThreadPoolExecutor] | None = None
+        #: SQLite: the group commit's own connection, in a thread of its own
+        self._sqlite_writer: _SqliteWriter | None = None
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            writer = create_engine(url.set(drivername="sqlite"), poolclass=StaticPool,
-                                   connect_args={"check_same_thread": False})
-            event.listen(writer, "connect", _sqlite_pragmas)
-            self._sync_writer = (writer, ThreadPoolExecutor(
-                1, thread_name_prefix="taash-sqlite-writer"))
+            self._sqlite_writer = _SqliteWriter(str(url.database), wal_limit)
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[_Pending] = []
@@ -192,7 +274,6 @@ class Store(PlayerQueries):
         so under steady writes the log only grows; so now and then (``truncate_every``
         seconds, or as soon as it is over ``wal_limit`` bytes) a TRUNCATE checkpoint runs
         between two batches of writes, holding the write lock, and empties it."""
-        import os
 
         wal = f"{self.url.database}-wal"
         last = time.monotonic()
@@ -239,10 +320,8 @@ class Store(PlayerQueries):
             except Exception as e:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
-        if self._sync_writer is not None:
-            engine, pool = self._sync_writer
-            await asyncio.get_running_loop().run_in_executor(pool, engine.dispose)
-            pool.shutdown(wait=False)
+        if self._sqlite_writer is not None:
+            await self._sqlite_writer.close()
 
     async def ping(self) -> None:
         """Raise if the database cannot answer a query (readiness)."""
@@ -355,7 +434,7 @@ class Store(PlayerQueries):
                 # one bad apple (a client id used twice, a row the database refuses) must not
                 # fail the other tables' actions: write them one at a time, so only its own
                 # action fails
-                if len(batch) > 1 and not isinstance(e, IntegrityError):
+                if len(batch) > 1 and not isinstance(e, _INTEGRITY):
                     log.warning("a batch of %d actions failed (%s): writing them one by one",
                                 len(batch), type(e).__name__)
                 for item in batch:
@@ -363,21 +442,19 @@ class Store(PlayerQueries):
                         continue
                     try:
                         await self._write_batch([item])
-                    except IntegrityError:
+                    except _INTEGRITY:
                         item.done.set_exception(VersionConflict(item.table_id))
                     except Exception as e1:
                         item.done.set_exception(e1)
 
     async def _write_batch(self, batch: list[_Pending]) -> None:
         now = time.time()
-        if self._sync_writer is not None:
+        if self._sqlite_writer is not None:
             # SQLite: the whole transaction in one hop to the writer's thread, on a plain
             # (blocking) connection: a transaction through the asyncio driver costs a thread
             # hop and an event-loop wake-up per driver call (bench/RESULTS.md, 2026-12-04)
-            engine, pool = self._sync_writer
-            loop = asyncio.get_running_loop()
             async with self._writing():
-                won = await loop.run_in_executor(pool, _commit_batch, engine, batch, now)
+                won = await self._sqlite_writer.commit(batch, now)
         else:
             async with self.engine.begin() as conn:
                 won = await conn.run_sync(_apply_batch, batch, now)

@@ -375,9 +375,9 @@ async def _pg(sql: str, admin: str) -> None:
 
 
 def stop_server(server: subprocess.Popen[str], dbname: str | None, pg_admin: str,
-                tmp: tempfile.TemporaryDirectory[str]) -> None:
+                tmp: tempfile.TemporaryDirectory[str] | None) -> None:
     """Stop the bench's server (SIGTERM, then SIGKILL after 20 s), drop its PostgreSQL
-    database if it made one, and remove its folder."""
+    database if it made one, and remove its folder (if given)."""
     server.terminate()
     with contextlib.suppress(subprocess.TimeoutExpired):
         server.wait(20)
@@ -385,7 +385,8 @@ def stop_server(server: subprocess.Popen[str], dbname: str | None, pg_admin: str
         server.kill()
     if dbname:
         asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)', pg_admin))
-    tmp.cleanup()
+    if tmp is not None:
+        tmp.cleanup()
 
 
 def main() -> None:

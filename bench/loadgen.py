@@ -3,6 +3,7 @@ steps, with the server's own figures beside each step (not a test).
 
     python bench/loadgen.py --ramp 500,1000,2000 --step-seconds 45 --warmup 15 --procs 2
     python bench/loadgen.py --ramp 1000,5000 --db postgres --think-dist exp
+    python bench/loadgen.py --ramp 1000,2000 --db postgres --instances 2   # + Redis's bus
 
 Each process runs its share of the tables (bench/load.py's ``Table``: each human seat on its
 own WebSocket, acting through the HTTP API when its view says it may, bots in the other seats),
@@ -68,9 +69,12 @@ class Lean:
     sockets offer permessage-deflate as browsers do, so the server compresses as it would for
     them."""
 
-    def __init__(self, base: str, http: aiohttp.ClientSession, stats: Stats,
+    def __init__(self, bases: list[str], http: aiohttp.ClientSession, stats: Stats,
                  rng: random.Random, draw: Any) -> None:
-        self.base, self.http, self.stats, self.rng, self.draw = base, http, stats, rng, draw
+        # with several server instances each request and socket goes to any of them, as
+        # behind a load balancer without sticky sessions (deploy/Caddyfile.cluster)
+        self.bases, self.http, self.stats, self.rng, self.draw = bases, http, stats, rng, draw
+        self.base = rng.choice(bases)
         self.id = ""
         self.tokens: dict[int, str] = {}
         self.sent: dict[int, float] = {}  # version expected -> when its action was posted
@@ -88,7 +92,7 @@ class Lean:
                 "bot_delay_ms": bot_delay_ms}
         for attempt in range(10):
             try:
-                async with self.http.post("/api/tables", json=body,
+                async with self.http.post(self.base + "/api/tables", json=body,
                                           headers={"Origin": self.base}) as r:
                     if r.status in (429, 503) and attempt < 9:  # as a real client: wait
                         self.stats.kinds[f"create {r.status} (retried)"] += 1
@@ -113,7 +117,8 @@ class Lean:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def seat(self, seat: int, token: str, stop: asyncio.Event) -> None:
-        url = f"{self.base}/api/tables/{self.id}/ws?token={token}"
+        base = self.rng.choice(self.bases)
+        url = f"{base}/api/tables/{self.id}/ws?token={token}"
         try:
             async with self.http.ws_connect(url, compress=15, autoping=True,
                                             max_msg_size=2**22) as ws:
@@ -165,7 +170,8 @@ class Lean:
 
     async def act(self, seat: int, token: str, version: int, legal: list[str]) -> None:
         again: dict[str, Any] | None = None
-        url = f"/api/tables/{self.id}/actions"
+        base = self.rng.choice(self.bases)
+        url = f"{base}/api/tables/{self.id}/actions"
         auth = {"Authorization": f"Bearer {token}"}
         try:
             await asyncio.sleep(self.draw())
@@ -188,7 +194,7 @@ class Lean:
                 if status != 409:  # 409: a bot moved first (a molodka); not an error
                     self.stats.fail(f"action {status}")
                 else:  # look again: if it is still this seat's turn, act on the new view
-                    async with self.http.get(f"/api/tables/{self.id}/view",
+                    async with self.http.get(f"{base}/api/tables/{self.id}/view",
                                              headers=auth) as r:
                         v = await r.json(loads=loads)
                     if v.get("to_move") == seat and v.get("legal_actions"):
@@ -207,7 +213,7 @@ class Lean:
             self.spawn(seat, token, again["version"], again["legal_actions"])
 
 
-async def worker_main(base: str, plan: list[tuple[float, float, float, int]], rate: float,
+async def worker_main(bases: list[str], plan: list[tuple[float, float, float, int]], rate: float,
                       think: float, dist: str, bot_delay_ms: int, games: list[str],
                       seed: int) -> list[dict[str, Any]]:
     """Run this process's tables through the plan: (step start, window start, window end,
@@ -219,7 +225,7 @@ async def worker_main(base: str, plan: list[tuple[float, float, float, int]], ra
     # keep-alive shorter than the server's 5 s: the client closes an idle connection first
     conn = aiohttp.TCPConnector(limit=0, keepalive_timeout=3, force_close=False)
     timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(base_url=base, connector=conn, timeout=timeout,
+    async with aiohttp.ClientSession(connector=conn, timeout=timeout,
                                      json_serialize=dumps) as http:
         tables: list[Lean] = []
         runners: list[asyncio.Task[None]] = []
@@ -228,7 +234,7 @@ async def worker_main(base: str, plan: list[tuple[float, float, float, int]], ra
             await asyncio.sleep(max(0.0, start - time.time()))
             created_errors: Counter[str] = Counter()
             while len(tables) < want and time.time() < w0:
-                t = Lean(base, http, idle, rng, draw_of(dist, think, rng))
+                t = Lean(bases, http, idle, rng, draw_of(dist, think, rng))
                 try:
                     await t.create(games[(len(tables) * 7 + seed) % len(games)], bot_delay_ms)
                 except Exception as e:
@@ -276,14 +282,22 @@ def worker(args: tuple[Any, ...], results: Any) -> None:
         results.put({"crashed": f"{type(e).__name__}: {e}"})
 
 
-def scrape(base: str) -> dict[str, float]:
-    """The server's /metrics, summed over labels: name{le=...} kept for histograms."""
+def scrape(bases: list[str]) -> dict[str, float]:
+    """The servers' /metrics, summed over labels and instances: name{le=...} kept for
+    histograms."""
     from prometheus_client.parser import text_string_to_metric_families
 
-    r = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
-    r.raise_for_status()
     out: dict[str, float] = {}
-    for fam in text_string_to_metric_families(r.text):
+    for base in bases:
+        r = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"},
+                      timeout=30)
+        r.raise_for_status()
+        _add_samples(out, text_string_to_metric_families(r.text))
+    return out
+
+
+def _add_samples(out: dict[str, float], families: Any) -> None:
+    for fam in families:
         for s in fam.samples:
             labels = s.labels
             key = s.name
@@ -292,7 +306,6 @@ def scrape(base: str) -> dict[str, float]:
             if s.name == "taash_actions_total":
                 key += "|" + ("accepted" if labels.get("result") == "accepted" else "refused")
             out[key] = out.get(key, 0.0) + s.value
-    return out
 
 
 def hist_p99(a: dict[str, float], b: dict[str, float], name: str) -> float | None:
@@ -340,6 +353,7 @@ def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, f
             "gc_seconds": round(b.get("taash_gc_pause_seconds_sum", 0)
                                 - a.get("taash_gc_pause_seconds_sum", 0), 3),
             "db_batch_mean": round(batched / batches, 2) if batches else None,
+            "gc_frozen": [a.get("taash_gc_frozen_objects"), b.get("taash_gc_frozen_objects")],
             "live_tables": b.get("taash_live_tables"),
         },
         "ok": errors == 0 and bool(lat) and pct(lat, 99) < 100,
@@ -361,6 +375,11 @@ def main() -> None:
     ap.add_argument("--db", default="sqlite", help="sqlite, postgres, or a database URL")
     ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--server-args", default="", help="more `taash serve` flags")
+    ap.add_argument("--instances", type=int, default=1,
+                    help="server processes, each on its own port (more than one: on "
+                    "PostgreSQL and Redis, each request and socket to any of them)")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/0",
+                    help="the bus of several instances")
     ap.add_argument("--profile", metavar="FILE",
                     help="run the server under cProfile, write its stats to FILE and print "
                     "the functions that took the most of its time (the profiler slows it)")
@@ -385,22 +404,32 @@ def main() -> None:
         db += f"/{dbname}"
     else:
         db = args.db
-    port = free_port()
+    if args.instances > 1 and args.db == "sqlite":
+        raise SystemExit("several instances share PostgreSQL: add --db postgres")
     profiled = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-    server = subprocess.Popen(
-        [sys.executable, *profiled, "-m", "taash", "serve", "--port", str(port), "--db", db,
-         "--rate-limit", "0", "--metrics-token", TOKEN, *args.server_args.split()],
-        stdout=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
+    # each live seat is a connection: past the default cap of 4,096 they would be refused
+    env = {**os.environ, "TAASH_MAX_CONNECTIONS": os.environ.get("TAASH_MAX_CONNECTIONS",
+                                                                 "19000")}
+    bus = ["--redis", args.redis] if args.instances > 1 else []
+    servers = []
+    bases = []
+    for _ in range(args.instances):
+        port = free_port()
+        servers.append(subprocess.Popen(
+            [sys.executable, *profiled, "-m", "taash", "serve", "--port", str(port), "--db",
+             db, "--rate-limit", "0", "--metrics-token", TOKEN, *bus,
+             *args.server_args.split()], stdout=subprocess.PIPE, text=True, env=env))
+        bases.append(f"http://127.0.0.1:{port}")
     procs: list[Any] = []
     try:
-        assert server.stdout is not None
-        print(server.stdout.readline().strip(), file=sys.stderr)
-        for _ in range(100):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/api/health").status_code == 200:
-                    break
-            time.sleep(0.1)
+        for server, base in zip(servers, bases, strict=True):
+            assert server.stdout is not None
+            print(server.stdout.readline().strip(), file=sys.stderr)
+            for _ in range(100):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + "/api/health").status_code == 200:
+                        break
+                time.sleep(0.1)
         # the schedule, in wall-clock time, shared by every process
         t = time.time() + 2
         plan_all = []
@@ -416,7 +445,7 @@ def main() -> None:
         for i in range(args.procs):
             share = [(s, w0, w1, n // args.procs + (1 if i < n % args.procs else 0))
                      for s, w0, w1, n in plan_all]
-            wargs = (base, share, args.create_rate / args.procs, args.think_ms / 1000,
+            wargs = (bases, share, args.create_rate / args.procs, args.think_ms / 1000,
                      args.think_dist, args.bot_delay_ms, games, i + 1)
             p = ctx.Process(target=worker, args=(wargs, results), daemon=True)
             p.start()
@@ -424,9 +453,9 @@ def main() -> None:
         scrapes = []
         for _s, w0, w1, _n in plan_all:
             time.sleep(max(0.0, w0 - time.time()))
-            a = scrape(base)
+            a = scrape(bases)
             time.sleep(max(0.0, w1 - time.time()))
-            scrapes.append((a, scrape(base)))
+            scrapes.append((a, scrape(bases)))
         parts = []
         with contextlib.suppress(queue.Empty):
             for _ in procs:  # a process still creating its tables when the plan ended is late
@@ -446,7 +475,8 @@ def main() -> None:
                      for k, (a, b) in enumerate(scrapes)]
         good = [s["tables"] for s in steps if s["ok"]]
         print(json.dumps({
-            "db": args.db, "procs": args.procs, "think_ms": args.think_ms,
+            "db": args.db, "instances": args.instances, "procs": args.procs,
+            "think_ms": args.think_ms,
             "think_dist": args.think_dist, "bot_delay_ms": args.bot_delay_ms, "games": games,
             "cpus": os.cpu_count(), "steps": steps,
             "knee_tables": max(good) if good else None,
@@ -458,7 +488,9 @@ def main() -> None:
             p.join(5)
             if p.is_alive():
                 p.kill()
-        stop_server(server, dbname, args.pg_admin, tmp)
+        for server in servers[1:]:
+            stop_server(server, None, args.pg_admin, None)
+        stop_server(servers[0], dbname, args.pg_admin, tmp)
     if args.profile:
         print_profile(args.profile)
 

@@ -20,7 +20,8 @@ from tests.server.helpers import Api, Server, pick_actor, tokens_of
 TOKEN = "metrics-token-for-the-test"
 SERIES = ["taash_actions", "taash_action_seconds", "taash_connections", "taash_live_tables",
           "taash_bot_queue", "taash_bot_think_seconds", "taash_db_write_seconds",
-          "taash_db_batch_actions", "taash_event_loop_lag_seconds", "taash_gc_pause_seconds"]
+          "taash_db_batch_actions", "taash_event_loop_lag_seconds", "taash_gc_pause_seconds",
+          "taash_gc_frozen_objects"]
 
 
 @pytest.fixture(scope="module")

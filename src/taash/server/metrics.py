@@ -14,12 +14,14 @@ figures.  What is counted, and where:
 - ``taash_db_write_seconds`` and ``taash_db_batch_actions``: the group commit's transactions;
 - ``taash_event_loop_lag_seconds``: how late a 0.25 s timer fires on the event loop;
 - ``taash_gc_pause_seconds{generation}``: each garbage collection, which stops the loop;
+  ``taash_gc_frozen_objects``: what it leaves alone until thawed (taash.server.gcpause);
 - ``process_cpu_seconds_total`` and the other ``process_*`` figures of this process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -68,6 +70,10 @@ class _Live(Collector):
         tables = GaugeMetricFamily("taash_live_tables", "tables held in memory")
         tables.add_metric([], len(self.hub.rooms))
         yield tables
+        frozen = GaugeMetricFamily("taash_gc_frozen_objects",
+                                   "objects the garbage collector leaves alone until thawed")
+        frozen.add_metric([], gc.get_freeze_count())
+        yield frozen
 
 
 class Metrics:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import gc
 import logging
 import signal
 import socket
@@ -201,10 +200,10 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         # over sooner than the default 5 ms, or a busy loop slows every commit
         sys.setswitchinterval(0.0005)
         hub = await open_hub(settings)
-        gc.freeze()  # what start-up loaded stays out of every collection
         from taash.server.gcpause import GcPauses
 
-        # thousands of tables' long-lived objects: short collections, survivors frozen
+        # thousands of tables' long-lived objects: young garbage collected less often, what
+        # start-up loaded frozen out of the collections, every pause timed
         hub.metrics.gc = pauses = GcPauses()
         pauses.start()
         app = create_app(settings, hub=hub)

@@ -48,6 +48,10 @@ class Bus:
         return None
 
 
+POOL = 32  # connections to Redis per instance (one of them held by the subscription)
+PUBLISH_WAIT = 10.0  # seconds a publish waits for a free connection
+
+
 class RedisBus(Bus):
     """Redis publish/subscribe on one channel per database."""
 
@@ -58,7 +62,13 @@ class RedisBus(Bus):
 
         self.url = url
         self.channel = channel
-        self.redis: aioredis.Redis = aioredis.from_url(url)
+        # a burst of commits publishes at once: past POOL connections in use a publish waits
+        # for one (up to PUBLISH_WAIT s) rather than fail, as redis-py's own pool does past
+        # 100 ("Too many connections"), which lost the message and stalled the other
+        # instances' seats
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL,
+                                                        timeout=PUBLISH_WAIT)
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self.live = False

@@ -276,3 +276,66 @@ def test_an_unexpected_error_is_json_without_a_traceback(
     errors = [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
     assert len(errors) == 1 and rid in errors[0].getMessage()
     assert errors[0].exc_info is None and "\n" not in errors[0].getMessage()
+
+
+def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
+        tmp_path: Path) -> None:
+    """Two instances on one database: a move committed on one, the next move sent to the
+    other before its bus brought the news.  It is taken (the room reads what it missed from
+    the store and judges again), not refused on the old state; a move that is illegal on the
+    latest state too is still refused, and so is a stale version."""
+    from typing import Any
+
+    from taash.games.base import IllegalAction
+    from taash.server.bus import Bus
+    from taash.server.errors import Stale
+
+    class Deaf(Bus):  # shared, but nothing published reaches the other instance
+        shared = True
+
+        async def publish(self, message: dict[str, Any]) -> None:
+            return None
+
+    async def go() -> None:
+        url = f"sqlite:///{tmp_path / 'two.db'}"
+        hubs: list[Hub] = []
+        stores: list[Store] = []
+        try:
+            for _ in range(2):
+                settings = Settings(db_url=url, sweep_s=60)
+                store = Store(settings.resolved_db_url())
+                await store.migrate()
+                stores.append(store)
+                hubs.append(Hub(settings, store, Deaf()))
+            a, b = hubs
+            seats = [{"type": "human"}, {"type": "human"}]
+            t, _ = await a.tables.create("court-piece-2p", None, seats, True, False, None,
+                                         None, 0)  # type: ignore[arg-type]
+            on_a, on_b = a.rooms[t.id], await b.room(t.id)
+            for n in range(3):  # b moves; the next move goes to a, which has not heard
+                seat = on_b.state.turn()
+                assert seat is not None
+                await on_b.submit(seat, on_b.state.legal_actions(seat)[0], f"b{n}")
+                assert on_a.version == on_b.version - 1  # a is behind
+                nxt = on_b.state.turn()
+                assert nxt is not None
+                move = on_b.state.legal_actions(nxt)[0]
+                # with the version acted on (the page's way), then without (the terminal's)
+                answer = await on_a.submit(nxt, move, f"a{n}",
+                                           expected=on_b.version if n % 2 == 0 else None)
+                assert answer["version"] == on_a.version == on_b.version + 1
+                await on_b.on_remote(on_a.version)  # b hears of it (as by the bus)
+            with pytest.raises(Stale):  # acted on an old version: refused all the same
+                await on_a.submit(nxt, move, "old", expected=1)
+            now = on_a.state.turn()
+            assert now is not None
+            wrong = 1 - now
+            with pytest.raises(IllegalAction):  # illegal on the latest state too
+                await on_a.submit(wrong, on_a.state.legal_actions(now)[0], "wrong")
+        finally:
+            for h in hubs:
+                await h.close()
+            for s in stores:
+                await s.close()
+
+    asyncio.run(go())

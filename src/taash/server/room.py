@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from taash.games.base import Json, MatchState, RecordError
+from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
 from taash.server import wire
 from taash.server.autoplay import Autoplay
 from taash.server.errors import BadRequest, Conflict, Stale
@@ -211,16 +211,34 @@ class Room:
     async def _submit(self, seat: int, text: str, client_id: str | None,
                       expected: int | None, auto: bool = False) -> Answer:
         async with self.lock:
+            # with other instances, this room may not have heard of their latest moves yet:
+            # an action that looks stale or illegal here is judged again after reading them
+            # from the store, not refused on an old state
+            caught_up = not self.hub.bus.shared
             for _ in range(5):
                 if client_id is not None:
                     done = self.answers.get((seat, client_id))
                     if done is not None:
                         return done
                 if expected is not None and expected != self.version:
+                    if expected > self.version and not caught_up:
+                        caught_up = True
+                        await self._catch_up_locked()
+                        continue
                     raise Stale("stale")
                 trial = fork(self.state)
-                canonical = trial.action_text(trial.action_id(seat, text))
-                events = trial.apply(seat, canonical)
+                try:
+                    canonical = trial.action_text(trial.action_id(seat, text))
+                    events = trial.apply(seat, canonical)
+                except (IllegalAction, MalformedAction):
+                    if caught_up:
+                        raise
+                    caught_up = True
+                    before = self.version
+                    await self._catch_up_locked()
+                    if self.version == before:
+                        raise
+                    continue
                 dealt = False
                 if self.meta.fair and trial.needs_deal() and not trial.is_over():
                     self.meta.fair = await self.hub.store.load_fair(self.id)  # its last seeds

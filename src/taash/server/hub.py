@@ -215,9 +215,20 @@ class Hub:
 
                 deliver(room, str(msg["m"]))
         elif kind == "act":
-            await room.on_remote(int(msg.get("v", 0)))
+            # each room catches up on its own: one message's read of the store does not hold
+            # up the next ones (read one after another, a busy bus fell seconds behind)
+            v = int(msg.get("v", 0))
+            if v > room.version:
+                self.spawn(self._caught_up(room, v))
         elif kind == "meta":
             await room.reload_meta()
+
+    async def _caught_up(self, room: Room, version: int) -> None:
+        try:
+            await room.on_remote(version)
+        except Exception:
+            log.exception("table %s: could not read version %d from the store", room.id,
+                          version)
 
     async def meta_changed(self, room: Room) -> None:
         await self.bus.publish({"k": "meta", "t": room.id})

@@ -653,3 +653,46 @@ def test_the_server_runs_on_uvloop() -> None:
     from taash.server.cli import _loop_factory
 
     assert _loop_factory() is uvloop.new_event_loop
+
+
+@pytest.mark.parametrize("kind", ["httptools", "h11"])
+def test_each_protocol_keeps_the_head_deadline(kind: str) -> None:
+    """Both variants of the deadline (httptools, the server's; h11, where httptools is not
+    installed) close a connection that sends no whole head, and answer one that does."""
+    import asyncio
+    import threading
+
+    import uvicorn
+
+    from taash.server.deadline import h11_deadline_protocol, httptools_deadline_protocol
+
+    async def app(scope: dict[str, object], receive: object, send: object) -> None:
+        assert scope["type"] == "http"
+        await send({"type": "http.response.start", "status": 200, "headers": []})  # type: ignore[operator]
+        await send({"type": "http.response.body", "body": b"ok"})  # type: ignore[operator]
+
+    make = httptools_deadline_protocol if kind == "httptools" else h11_deadline_protocol
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, http=make(0.5), lifespan="off", log_level="error",  # type: ignore[arg-type]
+                            timeout_keep_alive=30)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # half a head
+            t0 = time.monotonic()
+            assert closed_within(s, 3) == (True, b"")
+            assert time.monotonic() - t0 < 2
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            closed, got = closed_within(s, 2)
+            assert got.startswith(b"HTTP/1.1 200") and closed  # and idle again: closed
+    finally:
+        server.should_exit = True
+        thread.join(10)

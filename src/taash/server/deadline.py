@@ -22,6 +22,34 @@ _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: te
               b"the request's head is too big")
 
 
+class _HeadTimer:
+    """The deadline's timer, shared by both protocols: armed when a head is awaited, and on
+    expiry the connection is closed if ``_waiting_for_head()`` still says so."""
+
+    header_timeout = 0.0
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def _waiting_for_head(self) -> bool:
+        raise NotImplementedError
+
+    def _arm(self) -> None:
+        self._disarm()
+        if self.header_timeout > 0:
+            self._head_timer = self.loop.call_later(self.header_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _too_slow(self) -> None:
+        self._head_timer = None
+        if self._waiting_for_head() and not self.transport.is_closing():
+            self.transport.close()
+
+
 def deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]:
     """The fastest HTTP protocol installed, with the deadline and the bound on a head."""
     try:
@@ -36,26 +64,16 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
     where httptools is not installed."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    class DeadlineProtocol(HttpToolsProtocol):
-        _head_timer: asyncio.TimerHandle | None = None
+    class DeadlineProtocol(_HeadTimer, HttpToolsProtocol):
         _open_heads = 0  # heads received whose answers are not complete (pipelining)
         _head_bytes = 0  # bytes received towards the next head
 
+        def _waiting_for_head(self) -> bool:
+            return self._open_heads == 0
+
         def _arm(self) -> None:
-            self._disarm()
+            super()._arm()
             self._head_bytes = 0
-            if header_timeout > 0:
-                self._head_timer = self.loop.call_later(header_timeout, self._too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _too_slow(self) -> None:
-            self._head_timer = None
-            if self._open_heads == 0 and not self.transport.is_closing():
-                self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -86,6 +104,7 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
             self._disarm()
             super().connection_lost(exc)
 
+    DeadlineProtocol.header_timeout = header_timeout
     return DeadlineProtocol
 
 
@@ -93,24 +112,10 @@ def h11_deadline_protocol(header_timeout: float) -> type[H11Protocol]:
     """uvicorn's h11 protocol with a deadline on each request head: from the connection, and
     again from the end of each answer (the next request on a kept-alive connection)."""
 
-    class DeadlineProtocol(H11Protocol):
-        _head_timer: asyncio.TimerHandle | None = None
-
-        def _arm(self) -> None:
-            self._disarm()
-            if header_timeout > 0:
-                self._head_timer = self.loop.call_later(header_timeout, self._too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _too_slow(self) -> None:
-            self._head_timer = None
+    class DeadlineProtocol(_HeadTimer, H11Protocol):
+        def _waiting_for_head(self) -> bool:
             # still no whole request head (h11 waits for one while the client is IDLE)
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-                self.transport.close()
+            return self.conn.their_state is h11.IDLE
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -129,4 +134,5 @@ def h11_deadline_protocol(header_timeout: float) -> type[H11Protocol]:
             self._disarm()
             super().connection_lost(exc)
 
+    DeadlineProtocol.header_timeout = header_timeout
     return DeadlineProtocol

@@ -90,21 +90,33 @@ def _apply_batch(conn: Connection, batch: list[_Pending], now: float) -> list[_P
     found = conn.execute(
         select(game_tables.c.id, game_tables.c.version)
         .where(game_tables.c.id.in_(ids)).order_by(game_tables.c.id).with_for_update())
-    current = {str(r.id): int(r.version) for r in found}
+    won = _winners(batch, {str(r.id): int(r.version) for r in found})
+    if won:
+        conn.execute(_BUMP, _bump_params(won, now))
+        conn.execute(actions.insert(), _action_rows(won, now))
+    return won
+
+
+def _winners(batch: list[_Pending], current: dict[str, int]) -> list[_Pending]:
+    """The actions whose table is still at the version they expect (``current``: each
+    table's version now), one action per version."""
     won: list[_Pending] = []
     for item in batch:
         if current.get(item.table_id) == item.expected:
             won.append(item)
-            current[item.table_id] = item.expected + 1  # one action per version
-    if won:
-        conn.execute(_BUMP, [{"tid": i.table_id, "expected": i.expected,
-                              "new_version": i.expected + 1, "now": now, "tm": i.to_move,
-                              "ov": i.over} for i in won])
-        conn.execute(actions.insert(), [
-            {"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
-             "action": i.action, "client_id": i.client_id, "events": i.events,
-             "created": now} for i in won])
+            current[item.table_id] = item.expected + 1
     return won
+
+
+def _bump_params(won: list[_Pending], now: float) -> list[dict[str, object]]:
+    return [{"tid": i.table_id, "expected": i.expected, "new_version": i.expected + 1,
+             "now": now, "tm": i.to_move, "ov": i.over} for i in won]
+
+
+def _action_rows(won: list[_Pending], now: float) -> list[dict[str, object]]:
+    return [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
+             "action": i.action, "client_id": i.client_id, "events": i.events,
+             "created": now} for i in won]
 
 
 def _positional(stmt: Any) -> tuple[str, list[str]]:
@@ -148,21 +160,13 @@ class _SqliteWriter:
         c.execute("BEGIN IMMEDIATE")
         try:
             ids = sorted({i.table_id for i in batch})
-            current = dict(c.execute(self.FIND + f"({','.join('?' * len(ids))})", ids))
-            won: list[_Pending] = []
-            for item in batch:
-                if current.get(item.table_id) == item.expected:
-                    won.append(item)
-                    current[item.table_id] = item.expected + 1  # one action per version
+            won = _winners(batch, dict(
+                c.execute(self.FIND + f"({','.join('?' * len(ids))})", ids)))
             if won:
-                bump = [{"tid": i.table_id, "expected": i.expected,
-                         "new_version": i.expected + 1, "now": now, "tm": i.to_move,
-                         "ov": i.over} for i in won]
-                c.executemany(self.BUMP, [[b[k] for k in self.BUMP_KEYS] for b in bump])
-                rows = [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
-                         "action": i.action, "client_id": i.client_id, "events": i.events,
-                         "created": now} for i in won]
-                c.executemany(self.INSERT, [[r[k] for k in self.INSERT_KEYS] for r in rows])
+                c.executemany(self.BUMP, [[b[k] for k in self.BUMP_KEYS]
+                                          for b in _bump_params(won, now)])
+                c.executemany(self.INSERT, [[r[k] for k in self.INSERT_KEYS]
+                                            for r in _action_rows(won, now)])
             c.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):

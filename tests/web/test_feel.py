@@ -637,9 +637,10 @@ def test_the_ace_rule_box_and_the_session_number(new_page: Any, server: Server,
 
 
 # -- 5. smaller: the deal summary comes before the next deal's trump call ---------------------
-def next_deal_moment() -> tuple[Any, Any, Any, Any]:
+def next_deal_moment(caller: int = 1) -> tuple[Any, Any, Any, Any]:
     """Two-player Court Piece, seat 0's views: before the last card of a deal, the next deal
-    dealt (the other player to call trumps), and that call made; and the deal's last trick."""
+    dealt (`caller` to call trumps: the other player unless asked), and that call made; and
+    the deal's last trick."""
     import random
 
     from taash.games import new_match
@@ -653,9 +654,9 @@ def next_deal_moment() -> tuple[Any, Any, Any, Any]:
             m.apply(mover, act)
             dealt = m.view(0)
             if (dealt["deal_number"] == before["deal_number"] or dealt["phase"] != "trump"
-                    or dealt["caller"] != 1 or len(before["trick"]) != 1):
+                    or dealt["caller"] != caller or len(before["trick"]) != 1):
                 continue
-            m.apply(1, m.legal_actions(1)[0])
+            m.apply(caller, m.legal_actions(caller)[0])
             lead = before["trick"][0]
             ev = {"type": "trick", "winner": mover, "leader": lead["seat"],
                   "cards": [lead["card"], act[len("play:"):]]}
@@ -694,4 +695,65 @@ def test_the_deal_summary_comes_before_the_next_trump_call(new_page: Any,
     assert attr(page, "data-version") == "8"
     page.locator("dialog[data-dialog='deal-summary'] [data-action='continue']").tap()
     page.wait_for_selector("main.table[data-version='9']")
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("pace", [0, 1500])
+def test_the_next_trump_call_is_offered_only_after_the_deal_summary(
+        new_page: Any, server: Server, pace: int) -> None:
+    """The player's own call in the next deal is not offered while the last trick is held on
+    the felt (pace > 0) or behind the deal's summary: a tap on it could land on the summary
+    as it opens, and be lost without a word."""
+    before, dealt, _, ev = next_deal_moment(caller=0)
+    table = {"id": "f", "game": "court-piece-2p", "version": 7, "seats": [
+        {"seat": 0, "type": "human", "level": "easy", "name": None, "connected": True},
+        {"seat": 1, "type": "bot", "level": "easy", "name": None, "connected": True}]}
+    sockets: list[Any] = []
+    posted: list[Any] = []
+    view = {**before, "version": 7, "table": table}
+
+    def api(route: Any) -> None:
+        if route.request.method == "POST" and "/actions?" in route.request.url + "?":
+            posted.append(json.loads(route.request.post_data or "{}"))
+            route.fulfill(content_type="application/json", body=json.dumps({"version": 9}))
+        else:
+            route.fulfill(content_type="application/json", body=json.dumps(view))
+
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.pace', '{pace}')")
+    page.route("**/api/tables/f/**", api)
+
+    def connect(ws: Any) -> None:
+        sockets.append(ws)
+        ws.send(json.dumps({"type": "view", "version": 7, "view": view}))
+
+    page.route_web_socket("**/api/tables/f/ws**", connect)
+    page.goto("/t/f?seat=0&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    for _ in range(100):  # the live channel may open after the first view was fetched
+        if sockets:
+            break
+        page.wait_for_timeout(50)
+    assert sockets, "the page opened no live channel"
+    view = {**dealt, "version": 8, "table": table}
+    sockets[0].send(json.dumps({"type": "event", "version": 8, "events": [ev], "view": view}))
+    page.wait_for_selector("main.table[data-version='8']")
+    call_buttons = page.locator("[data-action^='trump:']")
+    if pace:
+        # the last trick on the felt, the summary still to come: nothing of the next deal
+        assert page.locator("dialog[data-dialog='deal-summary']").count() == 0
+        assert call_buttons.count() == 0
+        assert attr(page, "data-your-turn") == "false"
+    page.locator("dialog[data-dialog='deal-summary']").wait_for()
+    assert call_buttons.count() == 0
+    assert attr(page, "data-your-turn") == "false"
+    page.locator("dialog[data-dialog='deal-summary'] [data-action='continue']").tap()
+    page.wait_for_selector("main.table[data-your-turn='true']")
+    page.locator("[data-action^='trump:'][aria-disabled='false']").first.tap()
+    for _ in range(100):
+        if posted:
+            break
+        page.wait_for_timeout(50)
+    assert [p["action"][:6] for p in posted] == ["trump:"]
+    assert posted[0]["version"] == 8
     assert page.js_errors == []

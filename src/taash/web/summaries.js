@@ -28,6 +28,13 @@ export class Summaries {
     }
   }
 
+  /** A deal's end is being shown: its last trick held on the felt, its summary open or still
+   * to open.  The next deal waits behind it: nothing of it is offered to play (a tap on the
+   * next trump call could land on the summary as it opens, and be lost). */
+  showing() {
+    return this.open || this.queue.some((s) => !(s.match && s.match.over));
+  }
+
   show() {
     if (this.open || !this.queue.length) return;
     const s = this.queue.shift();
@@ -47,7 +54,10 @@ export class Summaries {
         this.open = false;
         this.holding = false;
         this.show();
-        if (!this.holding) this.table.pump();
+        if (!this.holding) {
+          this.table.pump();
+          this.table.render(); // the next deal's call or play, now offered
+        }
       },
     });
   }

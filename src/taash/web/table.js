@@ -415,7 +415,7 @@ class TableView {
 
   yourTurn() {
     const v = this.view;
-    return !!v && !v.over && this.me() !== null && v.to_move === this.me();
+    return !!v && !v.over && this.me() !== null && v.to_move === this.me() && !this.summaries.showing();
   }
 
   // -- render ---------------------------------------------------------------------------------
@@ -471,7 +471,9 @@ class TableView {
   }
 
   renderActions() {
-    const { className, buttons } = this.game.actions(this.view);
+    // while a deal's end is shown, the next deal's buttons wait for the player to go on
+    const { className, buttons } = this.summaries.showing()
+      ? { className: 'actions', buttons: [] } : this.game.actions(this.view);
     // The buttons are made anew: one that had the focus gives it to its successor.
     const had = this.actions.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     this.actions.className = className;
@@ -502,7 +504,7 @@ class TableView {
 
   // -- acting ---------------------------------------------------------------------------------
   cardActivated(code) {
-    if (!this.view || !this.token) return;
+    if (!this.view || !this.token || this.summaries.showing()) return;
     this.game.cardActivated(code);
   }
 

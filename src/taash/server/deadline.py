@@ -22,9 +22,10 @@ _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: te
               b"the request's head is too big")
 
 
-class _HeadTimer:
-    """The deadline's timer, shared by both protocols: armed when a head is awaited, and on
-    expiry the connection is closed if ``_waiting_for_head()`` still says so."""
+class _HeadTimer(asyncio.Protocol):
+    """The deadline's timer, shared by both protocols (a mixin before uvicorn's protocol):
+    armed from the connection and whenever a head is awaited again, and on expiry the
+    connection is closed if ``_waiting_for_head()`` still says so."""
 
     header_timeout = 0.0
     loop: asyncio.AbstractEventLoop
@@ -48,6 +49,14 @@ class _HeadTimer:
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
 
 
 def deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]:
@@ -75,10 +84,6 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
             super()._arm()
             self._head_bytes = 0
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
-
         def data_received(self, data: bytes) -> None:
             waiting = self._open_heads == 0
             super().data_received(data)
@@ -100,10 +105,6 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
             if self._open_heads == 0 and not self.transport.is_closing():
                 self._arm()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
     DeadlineProtocol.header_timeout = header_timeout
     return DeadlineProtocol
 
@@ -117,10 +118,6 @@ def h11_deadline_protocol(header_timeout: float) -> type[H11Protocol]:
             # still no whole request head (h11 waits for one while the client is IDLE)
             return self.conn.their_state is h11.IDLE
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
-
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             if self.conn.their_state is not h11.IDLE:  # a head came (or an upgrade): no limit
@@ -129,10 +126,6 @@ def h11_deadline_protocol(header_timeout: float) -> type[H11Protocol]:
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
 
     DeadlineProtocol.header_timeout = header_timeout
     return DeadlineProtocol

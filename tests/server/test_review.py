@@ -18,8 +18,11 @@ from tests.server.test_fair_tables import play_deal
 
 
 def two_player_table(api: Api, seed: int = 1) -> tuple[str, dict[int, str], dict[str, Any]]:
-    """A two-player Court Piece table with its first deal played and the second dealt."""
-    t = api.create("court-piece-2p", {"target": 3}, [{"type": "human"}] * 2)
+    """A two-player Court Piece table with its first deal played and the second dealt.
+
+    The target is 5: one deal scores at most 4 (a court, TW-5), so the match cannot end with
+    the first deal whatever the server's fair deal holds (at 3 a court ended it, now and then)."""
+    t = api.create("court-piece-2p", {"target": 5}, [{"type": "human"}] * 2)
     tid, tokens = t["id"], tokens_of(t)
     pub = play_deal(api, tid, tokens, random.Random(seed), [])
     assert not pub["over"] and pub["table"]["fair"]["deal"] == 1

@@ -9,26 +9,28 @@ with ``VersionConflict`` and catches up.  A match is rebuilt by replaying its ac
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, event, func, select, text, true, update
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy import Connection, and_, event, func, select, text, true, update
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from taash.games.base import Json
+from taash.server.group_commit import (
+    INTEGRITY,
+    Pending,
+    SqliteWriter,
+    apply_batch,
+    sqlite_pragmas,
+)
 from taash.server.schema import (
     ActionRow,
     FairRow,
@@ -56,171 +58,9 @@ log = logging.getLogger("taash.server")
 
 BATCH = 64
 
-_BUMP = (update(game_tables)
-         .where(and_(game_tables.c.id == bindparam("tid"),
-                     game_tables.c.version == bindparam("expected")))
-         .values(version=bindparam("new_version"), updated=bindparam("now"),
-                 to_move=bindparam("tm"), over=bindparam("ov")))
-
-
-@dataclass(eq=False)
-class _Pending:
-    table_id: str
-    expected: int
-    seat: int
-    action: str
-    client_id: str | None
-    events: str
-    to_move: int | None
-    over: bool
-    done: asyncio.Future[float]
-
 
 class VersionConflict(Exception):
     """Another writer took this version of the table first (or the client id was used)."""
-
-
-def _apply_batch(conn: Connection, batch: list[_Pending], now: float) -> list[_Pending]:
-    """Write a group commit's actions in ``conn``'s transaction; those whose table was still at
-    the version expected (the rest lost to another writer).  Three round trips for the whole
-    batch: lock the tables' rows (in id order, so two instances never deadlock), keep the
-    actions whose version is still the one expected, bump those tables and insert those
-    actions."""
-    ids = sorted({i.table_id for i in batch})
-    found = conn.execute(
-        select(game_tables.c.id, game_tables.c.version)
-        .where(game_tables.c.id.in_(ids)).order_by(game_tables.c.id).with_for_update())
-    won = _winners(batch, {str(r.id): int(r.version) for r in found})
-    if won:
-        conn.execute(_BUMP, _bump_params(won, now))
-        conn.execute(actions.insert(), _action_rows(won, now))
-    return won
-
-
-def _winners(batch: list[_Pending], current: dict[str, int]) -> list[_Pending]:
-    """The actions whose table is still at the version they expect (``current``: each
-    table's version now), one action per version."""
-    won: list[_Pending] = []
-    for item in batch:
-        if current.get(item.table_id) == item.expected:
-            won.append(item)
-            current[item.table_id] = item.expected + 1
-    return won
-
-
-def _bump_params(won: list[_Pending], now: float) -> list[dict[str, object]]:
-    return [{"tid": i.table_id, "expected": i.expected, "new_version": i.expected + 1,
-             "now": now, "tm": i.to_move, "ov": i.over} for i in won]
-
-
-def _action_rows(won: list[_Pending], now: float) -> list[dict[str, object]]:
-    return [{"table_id": i.table_id, "version": i.expected + 1, "seat": i.seat,
-             "action": i.action, "client_id": i.client_id, "events": i.events,
-             "created": now} for i in won]
-
-
-def _positional(stmt: Any) -> tuple[str, list[str]]:
-    """A statement's SQLite text and the order of its parameters' names."""
-    c = stmt.compile(dialect=sqlite_dialect())
-    return str(c), list(c.positiontup or [])
-
-
-class _SqliteWriter:
-    """The group commit on SQLite: its own connection to the file, in one thread of its own,
-    a batch's transaction in one hop there.  Plain ``sqlite3`` with the statements SQLAlchemy
-    compiles from the schema (``_BUMP``, the actions' insert): through SQLAlchemy's engine the
-    same transaction cost 4x the CPU, held under the GIL that the event loop needs
-    (bench/RESULTS.md, 2026-12-04).  Same rules as ``_apply_batch``."""
-
-    BUMP, BUMP_KEYS = _positional(_BUMP)
-    INSERT, INSERT_KEYS = _positional(actions.insert().values(
-        {k: bindparam(k) for k in ("table_id", "version", "seat", "action", "client_id",
-                                   "events", "created")}))
-    FIND = (f"SELECT {game_tables.c.id.name}, {game_tables.c.version.name} "
-            f"FROM {game_tables.name} WHERE {game_tables.c.id.name} IN ")
-
-    def __init__(self, path: str, wal_limit: int) -> None:
-        self.path = path
-        self.wal = f"{path}-wal"
-        self.wal_limit = wal_limit
-        self.truncated = 0  # checkpoints made here (the log went past wal_limit)
-        self.conn: sqlite3.Connection | None = None
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="taash-sqlite-writer")
-
-    async def commit(self, batch: list[_Pending], now: float) -> list[_Pending]:
-        return await asyncio.get_running_loop().run_in_executor(self.pool, self._commit,
-                                                                batch, now)
-
-    def _commit(self, batch: list[_Pending], now: float) -> list[_Pending]:
-        if self.conn is None:
-            self.conn = sqlite3.connect(self.path, isolation_level=None,
-                                        check_same_thread=False)
-            _sqlite_pragmas(self.conn, None)
-        c = self.conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            ids = sorted({i.table_id for i in batch})
-            won = _winners(batch, dict(
-                c.execute(self.FIND + f"({','.join('?' * len(ids))})", ids)))
-            if won:
-                c.executemany(self.BUMP, [[b[k] for k in self.BUMP_KEYS]
-                                          for b in _bump_params(won, now)])
-                c.executemany(self.INSERT, [[r[k] for k in self.INSERT_KEYS]
-                                            for r in _action_rows(won, now)])
-            c.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                c.execute("ROLLBACK")
-            raise
-        self._bound_log(c)
-        return won
-
-    def _bound_log(self, c: sqlite3.Connection) -> None:
-        """Past ``wal_limit`` bytes, copy the log back and empty it now, between two batches
-        (the caller holds the store's write lock): at thousands of actions a second the log
-        grows by megabytes between two looks of the store's periodic checkpoint."""
-        try:
-            if os.path.getsize(self.wal) <= self.wal_limit:
-                return
-        except OSError:
-            return
-        # readers are short: wait for them a little, not the writers' 10 s
-        c.execute("PRAGMA busy_timeout=2000")
-        try:
-            busy = c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            if busy and busy[0]:
-                log.info("checkpoint: busy, the log is truncated later")
-            else:
-                self.truncated += 1
-        except sqlite3.Error as e:
-            log.warning("checkpoint: %s", e)
-        finally:
-            c.execute("PRAGMA busy_timeout=10000")
-
-    async def close(self) -> None:
-        def shut() -> None:
-            if self.conn is not None:
-                self.conn.close()
-                self.conn = None
-
-        await asyncio.get_running_loop().run_in_executor(self.pool, shut)
-        self.pool.shutdown(wait=False)
-
-
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")  # committed means on disk
-    cur.execute("PRAGMA busy_timeout=10000")
-    # a commit that takes the log past 1000 pages copies it back (passive); the log's size is
-    # bounded by _checkpoints, which truncates it between writes
-    cur.execute("PRAGMA wal_autocheckpoint=1000")
-    cur.close()
-
-
-# a row the database refuses (a client id used twice): SQLAlchemy's, or sqlite3's from the
-# SQLite writer
-_INTEGRITY = (IntegrityError, sqlite3.IntegrityError)
 
 
 def migrations_path() -> str:
@@ -254,13 +94,13 @@ class Store(PlayerQueries):
             kw.update(pool_size=10, max_overflow=20, pool_pre_ping=False)
         self.engine: AsyncEngine = create_async_engine(url, **kw)
         #: SQLite: the group commit's own connection, in a thread of its own
-        self._sqlite_writer: _SqliteWriter | None = None
+        self._sqlite_writer: SqliteWriter | None = None
         if self.is_sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            self._sqlite_writer = _SqliteWriter(str(url.database), wal_limit)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
+            self._sqlite_writer = SqliteWriter(str(url.database), wal_limit)
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         #: told (start time, actions) after each group commit: the metrics
@@ -296,15 +136,9 @@ class Store(PlayerQueries):
                 log.warning("checkpoint: %s", e)
 
     async def _truncate_wal(self) -> None:
-        async with self._writing(), self.engine.connect() as conn:
-            # readers are short: wait for them a little, not the writers' 10 s
-            await conn.exec_driver_sql("PRAGMA busy_timeout=2000")
-            try:
-                row = (await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")).first()
-            finally:
-                await conn.exec_driver_sql("PRAGMA busy_timeout=10000")
-            if row is not None and row[0]:
-                log.info("checkpoint: busy, the log is truncated later")
+        if self._sqlite_writer is not None:
+            async with self._writing():
+                await self._sqlite_writer.truncate()
 
     async def close(self, grace: float = 5.0) -> None:
         """Finish the writes under way (within ``grace`` seconds), then close; SQLite's log is
@@ -419,7 +253,7 @@ class Store(PlayerQueries):
 
         Actions of many tables arriving together are committed in one transaction (group
         commit): one disk flush for all of them, each still checked on its own."""
-        item = _Pending(table_id, expected, seat, action, client_id, json.dumps(events),
+        item = Pending(table_id, expected, seat, action, client_id, json.dumps(events),
                         to_move, over, asyncio.get_running_loop().create_future())
         self._pending.append(item)
         if self._writer is None or self._writer.done():
@@ -438,7 +272,7 @@ class Store(PlayerQueries):
                 # one bad apple (a client id used twice, a row the database refuses) must not
                 # fail the other tables' actions: write them one at a time, so only its own
                 # action fails
-                if len(batch) > 1 and not isinstance(e, _INTEGRITY):
+                if len(batch) > 1 and not isinstance(e, INTEGRITY):
                     log.warning("a batch of %d actions failed (%s): writing them one by one",
                                 len(batch), type(e).__name__)
                 for item in batch:
@@ -446,12 +280,12 @@ class Store(PlayerQueries):
                         continue
                     try:
                         await self._write_batch([item])
-                    except _INTEGRITY:
+                    except INTEGRITY:
                         item.done.set_exception(VersionConflict(item.table_id))
                     except Exception as e1:
                         item.done.set_exception(e1)
 
-    async def _write_batch(self, batch: list[_Pending]) -> None:
+    async def _write_batch(self, batch: list[Pending]) -> None:
         now = time.time()
         if self._sqlite_writer is not None:
             # SQLite: the whole transaction in one hop to the writer's thread, on a plain
@@ -461,7 +295,7 @@ class Store(PlayerQueries):
                 won = await self._sqlite_writer.commit(batch, now)
         else:
             async with self.engine.begin() as conn:
-                won = await conn.run_sync(_apply_batch, batch, now)
+                won = await conn.run_sync(apply_batch, batch, now)
         kept = {id(i) for i in won}
         for item in batch:
             if not item.done.done():

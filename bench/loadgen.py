@@ -40,7 +40,7 @@ import aiohttp
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import GAMES, Stats, fsync_probe, pct
+from load import GAMES, Stats, Table, fsync_probe, pct
 
 try:  # the generator's JSON: orjson where installed (the server's own choice), else json
     import orjson
@@ -109,12 +109,9 @@ class Lean:
         self.id = got["id"]
         self.tokens = {s["seat"]: s["token"] for s in got["seats"] if "token" in s}
 
-    async def run(self, stop: asyncio.Event) -> None:
-        tasks = [asyncio.create_task(self.seat(s, tok, stop)) for s, tok in self.tokens.items()]
-        await stop.wait()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    # each seat's task until ``stop``, then cancelled: load.py's own (it uses only ``tokens``
+    # and ``seat``)
+    run = Table.run
 
     async def seat(self, seat: int, token: str, stop: asyncio.Event) -> None:
         base = self.rng.choice(self.bases)
@@ -162,11 +159,8 @@ class Lean:
                 seat not in self.acting and not stop.is_set():
             self.spawn(seat, token, v, view["legal_actions"])
 
-    def spawn(self, seat: int, token: str, version: int, legal: list[str]) -> None:
-        self.acting.add(seat)
-        task = asyncio.create_task(self.act(seat, token, version, legal))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+    # one task acting for a seat at a time (load.py's: it uses ``acting``, ``act``, ``tasks``)
+    spawn = Table.spawn
 
     async def act(self, seat: int, token: str, version: int, legal: list[str]) -> None:
         again: dict[str, Any] | None = None

@@ -163,6 +163,45 @@ def test_group_commit_checks_each_action(tmp_path: Path) -> None:
     assert isinstance(out[1], VersionConflict)
 
 
+def test_the_sqlite_log_is_truncated_now_and_then_while_the_store_is_open(
+        tmp_path: Path) -> None:
+    """The periodic checkpoint: a log far under its size limit is still emptied once its time
+    is up, while the store stays open (not only at close, which SQLite does by itself)."""
+    from taash.server.store import SeatRow, TableRow
+
+    db = tmp_path / "t.db"
+    wal = Path(f"{db}-wal")
+
+    async def go() -> tuple[int, int, int]:
+        store = Store(Settings(db_url=f"sqlite:///{db}").resolved_db_url())
+        await store.migrate()
+        writer = store._sqlite_writer
+        assert writer is not None
+        try:
+            await store.create_table(TableRow(
+                id="a", game="goat", options={}, seed=1, first_seat=0, live=False, open=False,
+                bot_delay_ms=0, turn_timer_s=None, created=0, updated=0,
+                seats=[SeatRow(s, "human") for s in range(4)]))
+            await store.append_action("a", 0, 1, "lead:6S", None, [], 2, False)
+            before = wal.stat().st_size
+            truncated = writer.truncated
+            task = asyncio.create_task(store._checkpoints(every=0.05, truncate_every=0.3))
+            end = asyncio.get_running_loop().time() + 10
+            while writer.truncated == truncated and asyncio.get_running_loop().time() < end:
+                await asyncio.sleep(0.05)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            after = wal.stat().st_size if wal.exists() else 0
+            assert [r.action for r in await store.load_actions("a")] == ["lead:6S"]
+            return before, writer.truncated - truncated, after
+        finally:
+            await store.close()
+
+    before, made, after = asyncio.run(go())
+    assert 0 < before < 16 * 1024 * 1024  # written, and far under the size limit
+    assert made >= 1 and after == 0, (made, after)
+
+
 def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
     """What other instances tell of their connected seats: shown, ordered by message number,
     forgotten when they go or fall silent; and this instance tells its own."""

@@ -54,10 +54,8 @@ export class Summaries {
         this.open = false;
         this.holding = false;
         this.show();
-        if (!this.holding) {
-          this.table.pump();
-          this.table.render(); // the next deal's call or play, now offered
-        }
+        // the next deal's call or play, now offered: drawn by the next view if one waited
+        if (!this.holding && !this.table.pump()) this.table.render();
       },
     });
   }

@@ -94,6 +94,9 @@ class TableView {
     // a friend's challenge while at the table: a notice in the message row (Accept, Decline)
     this.stopChallenges = watchChallenges(this.notices, this.navigate, () => (knownMe() ? knownMe().id : null));
     this.ticker = setInterval(() => tickTimers(this.root, this.info, this.clockOffset), 1000);
+    // a page hidden with a backlog drawing a view a frame (no frames come): it draws the rest
+    this.onVisibility = () => this.pump();
+    document.addEventListener('visibilitychange', this.onVisibility);
   }
 
   async refreshInfo() {
@@ -143,6 +146,8 @@ class TableView {
     clearInterval(this.poll);
     clearInterval(this.ticker);
     clearTimeout(this.holdTimer);
+    cancelAnimationFrame(this.frameWait);
+    document.removeEventListener('visibilitychange', this.onVisibility);
     this.forced.stop();
     this.chat.destroy();
     if (this.hand) this.hand.destroy();
@@ -181,32 +186,52 @@ class TableView {
 
   /** Handle the messages that came, in order; while a trick is held on screen or a deal's
    * summary is open, the next ones wait (the next deal's trump call is not made behind the
-   * summary, unseen). */
-  pump() {
-    while (!this.holdTimer && !this.summaries.holding && this.queue.length && !this.dead) {
-      this.handle(this.queue.shift());
+   * summary, unseen).  A backlog (the bots' plays that came while a trick was held, the next
+   * deal's behind a summary) is drawn one view a frame: each draw reads the table's layout
+   * and writes it anew, so several in one task each forced a layout of their own and held the
+   * page past its frame budget on a slow phone.  A hidden page draws them all at once.
+   * `drawn`: the caller drew the table in this task already.  Returns whether the table was
+   * drawn in this task. */
+  pump(drawn = false) {
+    if (this.frameWait) {
+      if (document.visibilityState === 'visible') return drawn; // the next frame goes on
+      cancelAnimationFrame(this.frameWait);
+      this.frameWait = 0;
     }
+    while (!this.holdTimer && !this.summaries.holding && this.queue.length && !this.dead) {
+      if (drawn && document.visibilityState === 'visible') {
+        this.frameWait = requestAnimationFrame(() => {
+          this.frameWait = 0;
+          this.pump();
+        });
+        return true;
+      }
+      drawn = this.handle(this.queue.shift()) || drawn;
+    }
+    return drawn;
   }
 
+  /** One message from the server; true when it drew a view. */
   handle(msg) {
     if (msg.type === 'ping') {
       const now = typeof msg.now === 'string' ? Date.parse(msg.now) : NaN;
       if (!Number.isNaN(now)) this.clockOffset = now - Date.now();
       if (typeof msg.version === 'number' && msg.version > this.version) this.resync();
-      return;
+      return false;
     }
     if (msg.type === 'error') {
       this.showError(msg.error || msg);
-      return;
+      return false;
     }
     if (msg.type === 'table') {
       if (msg.table && typeof msg.version === 'number' && msg.version >= this.version) this.setInfo(msg.table);
-      return;
+      return false;
     }
-    if (msg.type !== 'view' && msg.type !== 'event') return;
-    if (!msg.view || typeof msg.version !== 'number') return;
-    if (msg.version < this.version || (msg.version === this.version && this.view)) return;
+    if (msg.type !== 'view' && msg.type !== 'event') return false;
+    if (!msg.view || typeof msg.version !== 'number') return false;
+    if (msg.version < this.version || (msg.version === this.version && this.view)) return false;
     this.setView({ ...msg.view, version: msg.version }, msg.type === 'event' ? msg.events : null);
+    return true;
   }
 
   async resync() {
@@ -250,7 +275,7 @@ class TableView {
         if (this.dead) return;
         this.render();
         this.summaries.show();
-        this.pump();
+        this.pump(true); // drawn just now: the next view waits for a frame
       }, this.pace);
       this.render();
     } else {

@@ -569,6 +569,41 @@ def test_a_head_over_the_bound_is_refused(strict: Server) -> None:
         assert time.monotonic() - t0 < 0.9  # not the 1 s deadline
 
 
+def read_answer(sock: socket.socket) -> bytes:
+    """One whole HTTP answer (its head and its Content-Length of body) from a raw socket."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = sock.recv(65536)
+        assert chunk, got
+        got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    size = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:"))
+    while len(body) < size:
+        chunk = sock.recv(65536)
+        assert chunk, got
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def test_a_body_refused_before_it_is_read_is_not_taken_for_the_next_head(strict: Server) -> None:
+    """A body over the size limit is refused from its Content-Length (413) before it is read;
+    its bytes, which come after that answer, are the rest of that request, not the next
+    request's head: the connection goes on (it used to answer the next request 431, over a
+    kept-alive connection that a client had every right to reuse)."""
+    from taash.server.deadline import MAX_HEAD
+
+    size = 8 * MAX_HEAD  # over the 64 KiB body limit, and the head limit too
+    with raw_socket(strict) as s:
+        s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % size)
+        assert read_answer(s).startswith(b"HTTP/1.1 413")
+        s.sendall(b"x" * size)
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = read_answer(s)
+        assert got.startswith(b"HTTP/1.1 200"), got[:200]
+
+
 def test_the_server_speaks_http_through_httptools() -> None:
     """The speed lever stays pulled: where httptools is installed (uvicorn[standard]) the
     server's protocol is uvicorn's C-parser one, with the deadline."""

@@ -76,6 +76,9 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
     class DeadlineProtocol(_HeadTimer, HttpToolsProtocol):
         _open_heads = 0  # heads received whose answers are not complete (pipelining)
         _head_bytes = 0  # bytes received towards the next head
+        # a request's body is still coming: its bytes are not the next head's, even where the
+        # request was answered before its body was read (a 413 from its Content-Length)
+        _in_body = False
 
         def _waiting_for_head(self) -> bool:
             return self._open_heads == 0
@@ -84,10 +87,13 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
             super()._arm()
             self._head_bytes = 0
 
+        def _counting_head(self) -> bool:
+            return self._open_heads == 0 and not self._in_body
+
         def data_received(self, data: bytes) -> None:
-            waiting = self._open_heads == 0
+            counting = self._counting_head()
             super().data_received(data)
-            if waiting and self._open_heads == 0 and not self.transport.is_closing():
+            if counting and self._counting_head() and not self.transport.is_closing():
                 self._head_bytes += len(data)
                 if self._head_bytes > MAX_HEAD:
                     self._disarm()
@@ -96,8 +102,14 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
 
         def on_headers_complete(self) -> None:
             self._open_heads += 1  # a head came (or an upgrade): no deadline while it is served
+            self._in_body = True
             self._disarm()
             super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._in_body = False  # the next head starts here
+            self._head_bytes = 0
+            super().on_message_complete()
 
         def on_response_complete(self) -> None:
             self._open_heads = max(0, self._open_heads - 1)

@@ -107,8 +107,7 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
-            self._in_body = False  # the next head starts here
-            self._head_bytes = 0
+            self._in_body = False  # the next head starts here (counted from the answer's end)
             super().on_message_complete()
 
         def on_response_complete(self) -> None:

@@ -7,13 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from taash.bots.arena import ArenaConfig, confidence, play_deal, report, run
+from tests.waiting import wait_until
 
 
 def taash(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
@@ -77,20 +77,24 @@ def pool_workers(pid: int) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.slow
 def test_arena_ctrl_c_stops_cleanly() -> None:
-    p = subprocess.Popen([sys.executable, "-m", "taash", "arena", "--game", "court-piece",
-                          "--team0", "hard", "--team1", "easy", "--deals", "400", "--jobs", "2"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Ctrl-C once the arena is playing: its two workers are there (not after a guessed delay,
-    # which on a busy machine may still be Python starting up).
-    deadline = time.monotonic() + 60
-    while pool_workers(p.pid) < 2:
-        assert p.poll() is None and time.monotonic() < deadline, "the arena did not start"
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    _out, err = p.communicate(timeout=30)
-    assert p.returncode == 130
-    assert "Traceback" not in err and "interrupted" in err
+    # Ctrl-C as soon as the pool has begun to start its workers (not after a guessed delay):
+    # a Ctrl-C inside Pool() used to leave a worker waiting for ever, holding the pipes open.
+    # Three times, since that window is short.
+    for _ in range(3):
+        p = subprocess.Popen([sys.executable, "-m", "taash", "arena", "--game", "court-piece",
+                              "--team0", "hard", "--team1", "easy", "--deals", "400",
+                              "--jobs", "2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_until(lambda p=p: pool_workers(p.pid) >= 1 or p.poll() is not None, timeout=60,
+                   what="the arena's first worker")
+        assert p.poll() is None, "the arena ended before it was interrupted"
+        p.send_signal(signal.SIGINT)
+        # every process holding the pipes has exited: no worker outlives its arena
+        _out, err = p.communicate(timeout=30)
+        assert p.returncode == 130
+        assert "Traceback" not in err and "interrupted" in err
 
 
 def test_duplicate_swaps_teams_on_the_same_deck() -> None:

@@ -200,8 +200,19 @@ def run(cfg: ArenaConfig, jobs: int = 1,
     import multiprocessing
 
     # Pool.terminate (on leaving the with block, also by Ctrl-C) stops the workers at once;
-    # they ignore SIGINT themselves so that only the parent reports the interruption.
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_sigint) as pool:
+    # they ignore SIGINT themselves so that only the parent reports the interruption.  Ctrl-C
+    # is held back while the pool starts: a KeyboardInterrupt inside Pool() (which cleans up
+    # after Exception only) left its workers running, and its worker-keeping thread forked a
+    # new one as the interpreter exited, which then waited on the task queue for ever.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_sigint)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    with pool:
+        # a Ctrl-C held back lands here, inside the with block, so terminate() runs
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for o in pool.imap_unordered(_play_task, tasks, chunksize=1):
             out.append(o)
             if progress:

@@ -135,8 +135,8 @@ export function pushMenu(tb) {
   return [...parts, control.el];
 }
 
-function hhmm(minutes) {
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+function hhmm(mins) {
+  return `${String(Math.floor(mins / 60)).padStart(2, '0')}:${String(mins % 60).padStart(2, '0')}`;
 }
 
 function minutes(value) {

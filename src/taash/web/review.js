@@ -387,7 +387,7 @@ class Review {
           this.unknown = next.status === 'none' ? (this.unknown || 0) + 1 : 0;
           if (next.status === 'none') next = this.unknown > 120 ? { ...j, status: 'failed' } : { ...j };
           if (!this.dead && this.job && this.job.key === j.key) this.took(next);
-        } catch (e) {
+        } catch {
           if (!this.dead) this.took({ ...j, status: 'failed' });
         }
       }, POLL_MS);

@@ -395,13 +395,13 @@ class Review {
   }
 }
 
-/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
 // "dds", "taash" or both ("dds+taash"): the exact solvers that judged the cards
 function solverName(label) {
   const names = { dds: t('review_solver_dds'), taash: t('review_solver_taash') };
   return label.split('+').map((p) => names[p] || p).join(', ');
 }
 
+/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
 function actionText(action) {
   const [verb, arg] = String(action).split(':');
   if (verb === 'trump') return `${t('trump')} ${SUIT_SIGN[arg] || arg}`;

@@ -1,6 +1,6 @@
 // ESLint (flat config) over the browser page, src/taash/web: plain ES modules with no build
 // step, plus the service worker's two classic scripts.  Run by scripts/js as
-// `npx eslint --max-warnings 0 src/taash/web tests/js`; see docs/contributing.md.
+// `npx eslint --max-warnings 0 src/taash/web tests/js eslint.config.js`; see docs/contributing.md.
 import js from '@eslint/js';
 import globals from 'globals';
 

@@ -186,21 +186,7 @@ class Home {
   }
 
   options() {
-    const get = (f) => this.optionsBox.querySelector(`[data-option="${f}"]`);
-    const int = (f, d) => {
-      const n = parseInt(get(f).value, 10);
-      return Number.isFinite(n) && n >= 1 ? n : d;
-    };
-    if (this.game === 'court-piece') {
-      const end = get('session_end').value;
-      const sar = get('sar').value;
-      return {
-        sar, ace_rule: sar === 'double' && get('ace_rule').checked, trump_rule: get('trump_rule').value,
-        session_end: end === 'open' ? null : { [end]: int('session_n', end === 'coats' ? 2 : 4) },
-      };
-    }
-    if (this.game === 'court-piece-2p') return { target: int('target', 5) };
-    return { target: int('target', 12), eggs: get('eggs').value };
+    return gameOptions(this.game, (f) => this.optionsBox.querySelector(`[data-option="${f}"]`));
   }
 
   renderMode() {
@@ -501,6 +487,26 @@ class Home {
       toast(`${t('error')}: ${e.message}`, 'error');
     }
   }
+}
+
+/** A new table's options (POST /api/tables `options`) from the option fields: `get(field)`
+ * gives a field's input ({value}, and {checked} for a box).  A number that is not a whole
+ * number of at least 1 takes the game's default. */
+export function gameOptions(game, get) {
+  const int = (f, d) => {
+    const n = parseInt(get(f).value, 10);
+    return Number.isFinite(n) && n >= 1 ? n : d;
+  };
+  if (game === 'court-piece') {
+    const end = get('session_end').value;
+    const sar = get('sar').value;
+    return {
+      sar, ace_rule: sar === 'double' && get('ace_rule').checked, trump_rule: get('trump_rule').value,
+      session_end: end === 'open' ? null : { [end]: int('session_n', end === 'coats' ? 2 : 4) },
+    };
+  }
+  if (game === 'court-piece-2p') return { target: int('target', 5) };
+  return { target: int('target', 12), eggs: get('eggs').value };
 }
 
 function when(updated) {

@@ -31,18 +31,18 @@ export function pickLang() {
 }
 
 export async function setLang(code) {
-  const lang = LANGS.find((l) => l.code === code) || LANGS[0];
+  const chosen = LANGS.find((l) => l.code === code) || LANGS[0];
   const [en, other] = await Promise.all([
     Object.keys(fallback).length ? fallback : fetchLang('en'),
-    lang.code === 'en' ? null : fetchLang(lang.code).catch(() => null),
+    chosen.code === 'en' ? null : fetchLang(chosen.code).catch(() => null),
   ]);
   fallback = en;
   strings = other || en;
-  current = other ? lang.code : 'en';
+  current = other ? chosen.code : 'en';
   plural = new Intl.PluralRules(current);
   const root = document.documentElement;
   root.lang = current;
-  root.dir = other || lang.code === 'en' ? lang.dir : 'ltr';
+  root.dir = other || chosen.code === 'en' ? chosen.dir : 'ltr';
   try { localStorage.setItem('taash.lang', current); } catch { /* ignore */ }
 }
 

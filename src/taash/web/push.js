@@ -135,11 +135,13 @@ export function pushMenu(tb) {
   return [...parts, control.el];
 }
 
-function hhmm(minutes) {
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+/** Minutes after midnight as the quiet hours' HH:MM (the time input's value). */
+export function hhmm(mins) {
+  return `${String(Math.floor(mins / 60)).padStart(2, '0')}:${String(mins % 60).padStart(2, '0')}`;
 }
 
-function minutes(value) {
+/** An HH:MM time as minutes after midnight; null where it is not one. */
+export function minutes(value) {
   const m = /^(\d{1,2}):(\d{2})$/.exec(value || '');
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }

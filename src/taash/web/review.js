@@ -387,7 +387,7 @@ class Review {
           this.unknown = next.status === 'none' ? (this.unknown || 0) + 1 : 0;
           if (next.status === 'none') next = this.unknown > 120 ? { ...j, status: 'failed' } : { ...j };
           if (!this.dead && this.job && this.job.key === j.key) this.took(next);
-        } catch (e) {
+        } catch {
           if (!this.dead) this.took({ ...j, status: 'failed' });
         }
       }, POLL_MS);
@@ -395,21 +395,22 @@ class Review {
   }
 }
 
-/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
 // "dds", "taash" or both ("dds+taash"): the exact solvers that judged the cards
-function solverName(label) {
+export function solverName(label) {
   const names = { dds: t('review_solver_dds'), taash: t('review_solver_taash') };
   return label.split('+').map((p) => names[p] || p).join(', ');
 }
 
-function actionText(action) {
+/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
+export function actionText(action) {
   const [verb, arg] = String(action).split(':');
   if (verb === 'trump') return `${t('trump')} ${SUIT_SIGN[arg] || arg}`;
   const cards = (arg || '').split(',').filter(Boolean).map((c) => `${c[0] === 'T' ? '10' : c[0]}${SUIT_SIGN[c[1]] || c[1]}`);
   return cards.join(' ') || verb;
 }
 
-function fmtGain(g) {
+/** A sampled gain (1 = a won deal), signed and rounded to two places: +1, -0.33, 0. */
+export function fmtGain(g) {
   const r = Math.round(g * 100) / 100;
   return r > 0 ? `+${r}` : String(r);
 }

@@ -553,12 +553,7 @@ class TableView {
       if (!res || !res.action) { toast(t('no_hint')); return; }
       this.hint = { action: res.action };
       this.game.hinted(res.action);
-      const verb = verbOf(res.action);
-      const cards = cardsOf(res.action);
-      let text;
-      if (verb === 'trump') text = t('hint_trump', { suit: t(`suit_${res.action.slice(6)}`) });
-      else text = t('hint_play', { verb: t(`verb_${verb}`), cards: cards.map(cardName).join(', ') });
-      toast(text, 'hint');
+      toast(hintText(res.action), 'hint');
       this.renderActions();
       this.renderHand();
     } catch (e) {
@@ -578,4 +573,11 @@ class TableView {
     }
     return false;
   }
+}
+
+/** A hint's action in words: "Hint: call hearts", "Hint: Play 10 of spades". */
+export function hintText(action) {
+  const verb = verbOf(action);
+  if (verb === 'trump') return t('hint_trump', { suit: t(`suit_${action.slice(6)}`) });
+  return t('hint_play', { verb: t(`verb_${verb}`), cards: cardsOf(action).map(cardName).join(', ') });
 }

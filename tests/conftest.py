@@ -32,43 +32,42 @@ def load_json(path: Path) -> Any:
 
 
 # -- markers (registered in pyproject; --strict-markers) --------------------------------------
-# browser: the test drives Chromium (it uses the `browser` fixture of tests/web).
-# services: the test needs PostgreSQL and Redis (the `pg_url` / `redis_url` fixtures).
-# slow: browser tests, and the tests below, each of which took a second or more on a busy
-# machine; `./scripts/test -m "not slow"` is the fast loop.  A name of None: the whole module.
-SLOW: dict[str, set[str] | None] = {
-    "tests/web/test_web.py": None,
-    "tests/server/test_scale.py": None,
-    "tests/server/test_restart.py": None,
-    "tests/server/test_ops.py": None,
-    "tests/server/test_notify.py": {"test_your_turn_then_a_reminder"},
-    "tests/server/test_http.py": {"test_hard_bot_plays_from_a_worker_process"},
-    "tests/bots/test_arena.py": {"test_arena_json_end_to_end", "test_arena_goat_and_2p_text",
-                                 "test_arena_ctrl_c_stops_cleanly",
-                                 "test_arena_openspiel_ismcts_level"},
-    "tests/bots/test_search.py": {
-        "test_a_candidate_is_played_on_as_the_rules_of_thumb_would",
-        "test_reading_bench_finds_the_chain_reads_hands_better_than_uniform_deals",
-        "test_calls_bench_plays_on_only_where_the_trump_calls_differ"},
-    "tests/games/test_properties.py": {"test_no_view_shows_a_hidden_card"},
-    "tests/test_fair.py": {"test_a_derived_deck_is_a_permutation_of_the_pack_and_reproducible"},
-}
+# Each test declares its own: `pytestmark = [pytest.mark.browser, pytest.mark.slow]` in a
+# module, or `@pytest.mark.slow` on one test.  The fixtures that need a service must agree with
+# the markers, so that `-m "not browser"` or `-m "not postgres"` really leaves them out.
+NEEDS = {"browser": "browser", "pg_url": "postgres", "redis_url": "redis"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    root = Path(str(config.rootpath))
+    missing = []
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
-        browser = "browser" in names
-        if browser:
-            item.add_marker(pytest.mark.browser)
-        if names & {"pg_url", "redis_url"}:
-            item.add_marker(pytest.mark.services)
-        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        slow = SLOW.get(path, set())
-        if browser or slow is None or getattr(item, "originalname", item.name) in slow:
-            item.add_marker(pytest.mark.slow)
+        marks = {m.name for m in item.iter_markers()}
+        lack = sorted({NEEDS[f] for f in names & NEEDS.keys()} - marks)
+        if lack:
+            missing.append(f"{item.nodeid}: mark it {', '.join(lack)}")
+    if missing:
+        raise pytest.UsageError("tests whose fixtures need a marker they do not declare:\n  "
+                                + "\n  ".join(missing))
 
+
+# `slow` is a judgement the test's author makes; the run names the tests that took a second or
+# more without it (the fast loop, -m "not slow", should stay fast), as a note, not a failure.
+SLOW_SECONDS = 1.0
+_unmarked_slow: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if (report.when == "call" and report.passed and report.duration >= SLOW_SECONDS
+            and "slow" not in report.keywords):
+        _unmarked_slow.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _unmarked_slow:
+        terminalreporter.write_sep("-", "took a second or more without @pytest.mark.slow")
+        for took, nodeid in sorted(_unmarked_slow, reverse=True)[:20]:
+            terminalreporter.write_line(f"{took:6.2f}s {nodeid}")
 
 
 def in_ci() -> bool:

@@ -79,6 +79,7 @@ def inputs(draw: Any) -> tuple[str, str, int, list[str], str]:
     return game, draw(table_st), draw(st.integers(0, 10_000)), seeds, draw(secrets_st)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(inputs())
 def test_a_derived_deck_is_a_permutation_of_the_pack_and_reproducible(

@@ -21,6 +21,7 @@ def taash(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=timeout, env=dict(os.environ, PYTHONUNBUFFERED="1"))
 
 
+@pytest.mark.slow
 def test_arena_json_end_to_end() -> None:
     r = taash("arena", "--game", "court-piece", "--team0", "heuristic", "--team1", "random",
               "--deals", "6", "--seed", "3", "--json")
@@ -37,6 +38,7 @@ def test_arena_json_end_to_end() -> None:
     assert again["wins"] == out["wins"]  # the same seed, the same boards and bots
 
 
+@pytest.mark.slow
 def test_arena_goat_and_2p_text() -> None:
     r = taash("arena", "--game", "goat", "--team0", "easy", "--team1", "random", "--deals",
               "2", "--quiet")
@@ -115,6 +117,7 @@ def test_confidence_interval() -> None:
     assert 0 < lo < 1 and hi == 1.0
 
 
+@pytest.mark.slow
 def test_arena_openspiel_ismcts_level() -> None:
     pytest.importorskip("pyspiel")
     r = taash("arena", "--game", "court-piece-2p", "--team0", "openspiel-ismcts", "--team1",

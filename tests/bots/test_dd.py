@@ -164,6 +164,7 @@ def reading_shares(out: str) -> dict[str, float]:
     return shares
 
 
+@pytest.mark.slow
 @needs_dds
 def test_reading_bench_finds_the_chain_reads_hands_better_than_uniform_deals(
         tmp_path: Path) -> None:
@@ -190,6 +191,7 @@ def test_reading_bench_finds_the_chain_reads_hands_better_than_uniform_deals(
     assert bad.returncode != 0 and "NO_SUCH=1" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 @needs_dds
 def test_calls_bench_plays_on_only_where_the_trump_calls_differ() -> None:
     """``bench/court_decisions.py calls``: of boards 20-22 (the bench's seed), only board 21

@@ -133,6 +133,7 @@ def rules_of_thumb_to_the_end(m: Any, bots: list[Bot]) -> None:
         m.apply(s, bots[s].act(m.view(s)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sar", ["single", "double"])
 def test_a_candidate_is_played_on_as_the_rules_of_thumb_would(sar: str) -> None:
     """Every candidate card of a search, played on by ``cp_play_on``, ends the deal exactly

@@ -13,6 +13,7 @@ import random
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,7 @@ def hidden_from(state: Any, seat: int | None) -> set[str]:
     return hidden
 
 
+@pytest.mark.slow
 @FAST
 @given(case_st, seed_st)
 def test_no_view_shows_a_hidden_card(case: tuple[str, Any], seed: int) -> None:

@@ -461,6 +461,8 @@ def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in (tmp_path / "term.log").read_text()
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_sigterm_tells_the_other_instances_it_is_gone(pg_url: str, redis_url: str,
                                                       tmp_path: Path) -> None:
     import redis

@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import pytest
+
 from taash.games.base import Json
 from taash.server.bus import RedisBus
 
 
+@pytest.mark.redis
 def test_a_burst_of_publishes_all_arrive(redis_url: str) -> None:
     channel = f"taash-test-bus-{uuid.uuid4().hex}"
     n = 600

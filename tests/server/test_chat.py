@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.server.helpers import Api, Server, tokens_of
@@ -118,6 +119,8 @@ def test_a_seat_sending_too_fast_is_refused(api: Api) -> None:
                    ).status_code == 200
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_chat_crosses_instances(pg_url: str, redis_url: str, tmp_path: Path) -> None:
     a = Server(pg_url, "--redis", redis_url, log=tmp_path / "a.log").start()
     b = Server(pg_url, "--redis", redis_url, log=tmp_path / "b.log").start()

@@ -310,6 +310,7 @@ def test_my_tables_after_time_passes(api: Api) -> None:
     assert isinstance(httpx.URL(api.base), httpx.URL)
 
 
+@pytest.mark.slow
 def test_hard_bot_plays_from_a_worker_process(api: Api) -> None:
     t = api.create("court-piece-2p", SHORT["court-piece-2p"],
                    [{"type": "human"}, {"type": "bot", "level": "hard"}], first_seat=1)

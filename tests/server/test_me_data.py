@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from taash.record import load
 from tests.server.helpers import Server, tokens_of
@@ -152,6 +153,7 @@ def test_deleting_the_account_removes_it_and_hands_a_live_seat_to_a_bot(
         friend.close()
 
 
+@pytest.mark.postgres
 def test_tokens_export_and_delete_on_postgresql(pg_url: str) -> None:
     """The same queries on PostgreSQL: a token made, used, listed and revoked; the export; the
     deletion, with a live seat handed to a bot."""

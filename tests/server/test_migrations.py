@@ -73,6 +73,7 @@ def test_models_match_migrations_on_sqlite(tmp_path: Path) -> None:
     check(differences(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"))
 
 
+@pytest.mark.postgres
 def test_models_match_migrations_on_postgresql(pg_url: str) -> None:
     check(differences(pg_url))
 

@@ -84,6 +84,7 @@ def wait(pred: Any, timeout: float = 15) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_your_turn_then_a_reminder(notifying: Server, smtp: tuple[Inbox, int],
                                    hooks: str) -> None:
     inbox = smtp[0]

@@ -86,6 +86,7 @@ def summaries(url: str) -> dict[str, dict[str, Any]]:
     return {t.id: verify(t.record) for t in report.tables if t.record is not None}
 
 
+@pytest.mark.slow
 def test_a_backup_taken_under_play_restores_and_replays_to_the_same_summaries(
         played: Played, tmp_path: Path) -> None:
     srv, api, tables = played
@@ -119,6 +120,8 @@ def test_a_backup_taken_under_play_restores_and_replays_to_the_same_summaries(
             assert got[tid] == verify(api.record(tid))
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
 def test_db_copy_to_postgresql_moves_everything_and_the_table_plays_on(
         played: Played, pg_url: str) -> None:
     srv, api, tables = played
@@ -149,6 +152,8 @@ def test_db_copy_to_postgresql_moves_everything_and_the_table_plays_on(
         pg.stop()
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
 def test_postgresql_backup_and_restore_with_pg_dump(
         played: Played, pg_url: str, tmp_path: Path) -> None:
     srv, _, tables = played
@@ -175,6 +180,7 @@ def test_postgresql_backup_and_restore_with_pg_dump(
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+@pytest.mark.slow
 def test_check_names_a_table_that_does_not_replay(
         played: Played, tmp_path: Path) -> None:
     srv, _, tables = played
@@ -191,6 +197,7 @@ def test_check_names_a_table_that_does_not_replay(
     assert "1 do not replay" in r.stdout
 
 
+@pytest.mark.slow
 def test_bad_asks_are_one_line_and_change_nothing(
         played: Played, tmp_path: Path) -> None:
     srv, _, _ = played
@@ -215,6 +222,7 @@ def test_bad_asks_are_one_line_and_change_nothing(
     assert existing.read_text() == "keep me"
 
 
+@pytest.mark.slow
 def test_db_upgrade_takes_an_empty_database_to_the_newest_schema(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'up.db'}"
     r = taash("db", "upgrade", db=url)

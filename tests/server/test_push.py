@@ -408,6 +408,7 @@ def test_subscriptions_go_with_a_seat_left_and_an_account_deleted(
     api.close()
 
 
+@pytest.mark.postgres
 def test_push_on_postgresql(pg_url: str, service: str, tmp_path: Path) -> None:
     import httpx
 

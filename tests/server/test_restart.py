@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from taash.record import verify
 from tests.server.helpers import ROOT, Api, Server, Truth, pick_actor, tokens_of
@@ -22,6 +23,7 @@ def strip(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "table"}
 
 
+@pytest.mark.slow
 def test_sigkill_mid_match_then_restart_continues(tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'play.db'}"
     first = Server(db, "--bot-delay", "0", log=tmp_path / "server.log").start()
@@ -71,6 +73,7 @@ def test_sigkill_mid_match_then_restart_continues(tmp_path: Path) -> None:
     assert second.stop() == 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_even_with_live_connections(tmp_path: Path) -> None:
     srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}").start()
     api = Api(srv.base)
@@ -91,6 +94,7 @@ def run_serve(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=60, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_serve_errors_are_one_line(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -111,6 +115,7 @@ def test_serve_errors_are_one_line(tmp_path: Path) -> None:
     assert r.returncode == 2 and "bad SMTP URL" in r.stderr
 
 
+@pytest.mark.slow
 def test_no_configuration_uses_sqlite_in_the_data_folder(tmp_path: Path) -> None:
     srv = Server(None, env={"XDG_DATA_HOME": str(tmp_path / "data")}).start()
     try:

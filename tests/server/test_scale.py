@@ -50,6 +50,8 @@ def finish(api: Api, table: str, tokens: dict[int, str], rng: random.Random) -> 
     raise AssertionError("match did not end")
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
 def test_postgres_store_survives_sigkill(pg_url: str, tmp_path: Path) -> None:
     srv = Server(pg_url, "--bot-delay", "0", log=tmp_path / "pg.log").start()
     api = Api(srv.base)
@@ -75,6 +77,9 @@ def test_postgres_store_survives_sigkill(pg_url: str, tmp_path: Path) -> None:
     assert srv.stop() == 0
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
 @pytest.mark.parametrize("game", ["court-piece-2p", "goat"])
 def test_events_reach_seats_on_the_other_instance(pair: tuple[Server, Server],
                                                   game: str) -> None:
@@ -110,6 +115,9 @@ def test_events_reach_seats_on_the_other_instance(pair: tuple[Server, Server],
     api_b.close()
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_table_messages_reach_seats_on_the_other_instance(pair: tuple[Server, Server]) -> None:
     """Who is connected, and a seat given to a bot, whichever instance it happens on."""
     a, b = pair
@@ -150,6 +158,9 @@ def race(urls: list[str], token: str, bodies: list[dict[str, Any]]) -> list[http
     return out
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_racing_actions_on_two_instances_apply_exactly_one(pair: tuple[Server, Server]) -> None:
     a, b = pair
     api = Api(a.base)
@@ -188,6 +199,9 @@ def test_racing_actions_on_two_instances_apply_exactly_one(pair: tuple[Server, S
     assert outcomes <= {"illegal", "conflict"}
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_a_session_revoked_on_one_instance_ends_on_the_other(pair: tuple[Server, Server]
                                                              ) -> None:
     """Players on two instances: the session made on one is known on the other, and revoked

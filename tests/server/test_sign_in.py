@@ -482,6 +482,8 @@ def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory,
     b.stop()
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_a_challenge_or_link_made_on_one_instance_works_on_another(
         pair: tuple[Server, Server], inbox: tuple[Inbox, int]) -> None:
     a, b = pair

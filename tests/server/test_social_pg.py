@@ -7,10 +7,13 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.server.helpers import Server
 from tests.server.test_social import Browser, play_out
 
 
+@pytest.mark.postgres
 def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) -> None:
     srv = Server(pg_url, "--sweep", "0.3", "--bot-delay", "0", log=tmp_path / "pg.log").start()
     try:

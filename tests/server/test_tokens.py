@@ -226,6 +226,8 @@ def test_token_requests_are_rate_limited(tmp_path: Path) -> None:
         srv.stop()
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_a_token_revoked_on_one_instance_ends_on_the_other(pg_url: str, redis_url: str,
                                                            tmp_path: Path) -> None:
     """Two instances on one database and one bus: a token's socket and stream on one close at

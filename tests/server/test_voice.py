@@ -260,6 +260,8 @@ def test_bad_ice_servers_stop_the_server_with_one_line(tmp_path: Path) -> None:
         assert out.returncode != 0 and says in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_signals_cross_instances(pg_url: str, redis_url: str, tmp_path: Path) -> None:
     a = Server(pg_url, "--redis", redis_url, log=tmp_path / "a.log").start()
     b = Server(pg_url, "--redis", redis_url, log=tmp_path / "b.log").start()
@@ -287,6 +289,8 @@ def test_signals_cross_instances(pg_url: str, redis_url: str, tmp_path: Path) ->
         b.stop()
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_a_killed_instances_seats_are_not_relayed_to(pg_url: str, redis_url: str,
                                                      tmp_path: Path) -> None:
     a = Server(pg_url, "--redis", redis_url, log=tmp_path / "a.log").start()

@@ -96,6 +96,8 @@ def flood(redis_url: str, pg_url: str, n: int = 20_000) -> None:
     r.close()
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 @pytest.mark.parametrize("how", ["leave", "invite"])
 def test_a_withdrawn_token_is_refused_on_the_other_instance_at_once(
         pair: tuple[Server, Server], redis_url: str, pg_url: str, how: str) -> None:

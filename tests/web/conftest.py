@@ -26,19 +26,27 @@ catch (e) {}"""
 
 
 @pytest.fixture(scope="session")
-def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the tests that do not restart theirs (after the browser: no Chromium,
-    no server)."""
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server (per worker) for the tests that do not restart theirs (no Chromium, no
+    server)."""
+    need_chromium()
     folder = tmp_path_factory.mktemp("taash-web")
     srv = Server(folder / "web.db", log=folder / "server.log").start()
     yield srv
     srv.stop()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def need_chromium() -> None:
     if not os.path.exists(CHROMIUM):
         unavailable(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for one test module.  Playwright's sync API keeps its event loop marked as
+    running in this thread while it is open, so `asyncio` (pytest-asyncio's tests among them)
+    cannot run beside it: module scope closes it before the worker moves to another module."""
+    need_chromium()
     try:
         from playwright import sync_api
     except ImportError:

@@ -21,6 +21,8 @@ from tests.web.helpers import (
 )
 from tests.web.test_web import start_against_bots
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 GAMES = ["court-piece", "court-piece-2p", "goat"]
 
 

@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.web.helpers import Server, press
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_tokens_export_and_delete_in_the_page(server: Server, new_page: Any,

@@ -14,6 +14,8 @@ import pytest
 from tests.web.helpers import ROOT, Server, attr, play_turn, press
 from tests.web.test_web import start_against_bots
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 WEB = ROOT / "src" / "taash" / "web"
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from tests.web.helpers import Server, call, create_table, serve_fixed
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 OVERLAP = """(sel) => {
   const box = document.querySelector(sel).getBoundingClientRect();
   const out = [];

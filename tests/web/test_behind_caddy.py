@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from taash.record import verify
 from tests.conftest import unavailable
@@ -27,6 +28,8 @@ from tests.server.conftest import PG_ADMIN, REDIS, _admin
 from tests.server.helpers import ROOT, Server, free_port
 from tests.web.conftest import DESKTOP, FAST, PHONE
 from tests.web.helpers import attr, play_turn, version
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def caddyfile(port: int, http_port: int, upstreams: list[int], storage: Path) -> str:

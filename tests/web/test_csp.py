@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server, press
 from tests.web.test_web import start_against_bots
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WATCH = """window.__csp = [];
 document.addEventListener('securitypolicyviolation',

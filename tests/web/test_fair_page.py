@@ -7,8 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server, play_to_end
 from tests.web.test_web import start_against_bots
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 FAIR_LINE = "dialog[data-dialog='match-summary'] .fair-check"
 

@@ -23,6 +23,8 @@ from tests.web.helpers import (
 )
 from tests.web.test_web import goat_state, serve_view, two_player_friends
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 LANDSCAPE = {"width": 844, "height": 390}
 
 # The boxes of the table's controls (buttons, hand cards, the status line) that a box

@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server, press
 from tests.web.test_a11y import MATCH_SUMMARY, SUMMARY_CONTINUE, until_summary
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # Bots move at once; the page holds each finished trick for 400 ms (its sweep: 140 ms), so the
 # motion runs but the deal takes seconds.  Every long task, and every animation the page starts

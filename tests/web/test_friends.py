@@ -8,7 +8,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server, play_to_end
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def me(page: Any) -> dict[str, Any]:

@@ -8,7 +8,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def call(page: Any, method: str, path: str, body: Any = None) -> Any:

@@ -26,6 +26,8 @@ from tests.web.helpers import (
 from tests.web.test_feel import COVERED
 from tests.web.test_web import goat_state
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 # the cards flying into the hand have landed (dealt from the felt, they pass over the
 # message row on their way)
 LANDED = """() => document.getAnimations().every((a) => a.playState !== 'running'

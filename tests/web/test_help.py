@@ -106,6 +106,8 @@ SHOWN = """() => {
 }"""
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_rules_from_home_and_from_the_table_menu(new_page: Any, server: Server,
                                                  lang: str) -> None:
@@ -162,6 +164,8 @@ def test_rules_from_home_and_from_the_table_menu(new_page: Any, server: Server,
     assert page.js_errors == []
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_table_menu_opens_double_sar_at_the_pile(new_page: Any, server: Server) -> None:
     """Court Piece with double sar, in play: the rules open at the pile."""
     from taash.games import new_match
@@ -181,6 +185,8 @@ def test_the_table_menu_opens_double_sar_at_the_pile(new_page: Any, server: Serv
     assert page.js_errors == []
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_the_rules_dialog_has_no_violations(new_page: Any, server: Server, scheme: str) -> None:
     from tests.web.test_a11y import assert_clean

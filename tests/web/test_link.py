@@ -7,7 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server, play_turn, press
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CODE = re.compile(r"^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$")
 

@@ -13,6 +13,8 @@ import pytest
 from tests.web.helpers import Server, attr, call, state_where, tap_card, wait_version_after
 from tests.web.test_web import two_player_friends
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 # Every animation the page starts, with its duration (Web Animations and CSS ones alike).
 WATCH = """(() => {
   window.__moves = [];

@@ -7,7 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import Server, call, play_turn, press
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GUEST = re.compile(r"^[A-Z][a-z]+ [A-Z][a-z]+ [1-9][0-9]$")
 

@@ -16,6 +16,8 @@ from tests.web.helpers import Server, play_to_end, press
 from tests.web.test_csp import WATCH
 from tests.web.test_web import start_against_bots
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 
 def at(page: Any) -> int:
     return int(page.locator("[data-review-at]").get_attribute("data-review-at"))

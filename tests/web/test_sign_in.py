@@ -21,6 +21,8 @@ from aiosmtpd.controller import Controller
 
 from tests.web.helpers import Server, free_port, press
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 VIRTUAL = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
            "hasUserVerification": True, "isUserVerified": True,
            "automaticPresenceSimulation": True}

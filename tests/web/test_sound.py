@@ -9,6 +9,8 @@ import wave
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import ROOT, Server, attr, call, tap_card, wait_version_after
 from tests.web.test_web import two_player_friends
 
@@ -42,6 +44,8 @@ def play_a_card(page: Any) -> None:
     wait_version_after(page, before)
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_sounds_come_when_played_and_mute_is_remembered(new_page: Any, server: Server) -> None:
     tid, tokens = two_player_friends(server)
     page = new_page("phone", server.base)
@@ -73,6 +77,8 @@ def test_sounds_come_when_played_and_mute_is_remembered(new_page: Any, server: S
     assert page.js_errors == []
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_a_deal_won_or_lost_is_heard(new_page: Any, server: Server) -> None:
     from tests.web.helpers import play_to_end
     from tests.web.test_web import start_against_bots

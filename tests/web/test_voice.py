@@ -23,6 +23,8 @@ from tests.conftest import unavailable
 from tests.web.conftest import ARGS, DESKTOP
 from tests.web.helpers import CHROMIUM, Server, create_table, free_port
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 # Test instrumentation only: every RTCPeerConnection and WebSocket the page makes, and every
 # getUserMedia call, recorded where the test can read them.
 WATCH = """(() => {

@@ -29,6 +29,8 @@ from tests.web.helpers import (
     wait_version_after,
 )
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SHORT = {"court-piece": {"session_end": {"deals": 1}}, "court-piece-2p": {"target": 1},
          "goat": {"target": 1}}
 

@@ -203,16 +203,18 @@ def run(cfg: ArenaConfig, jobs: int = 1,
     # they ignore SIGINT themselves so that only the parent reports the interruption.  Ctrl-C
     # is held back while the pool starts: a KeyboardInterrupt inside Pool() (which cleans up
     # after Exception only) left its workers running, and its worker-keeping thread forked a
-    # new one as the interpreter exited, which then waited on the task queue for ever.
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # new one as the interpreter exited, which then waited on the task queue for ever.  A
+    # handler, not a signal mask: Python runs it in the main thread whichever thread the
+    # signal reaches (the progress bar has one of its own).
+    held: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
     try:
         pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_sigint)
-    except BaseException:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        raise
+    finally:
+        signal.signal(signal.SIGINT, before)
     with pool:
-        # a Ctrl-C held back lands here, inside the with block, so terminate() runs
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if held:  # inside the with block, so terminate() runs
+            raise KeyboardInterrupt
         for o in pool.imap_unordered(_play_task, tasks, chunksize=1):
             out.append(o)
             if progress:

@@ -28,7 +28,6 @@ import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
-from pywebpush import WebPusher
 
 from taash.games.base import Json
 from taash.server.config import ConfigError
@@ -287,6 +286,10 @@ class Pusher:
         task.add_done_callback(self._tasks.discard)
 
     def _encrypt(self, sub: PushSub, data: bytes) -> bytes:
+        # imported at the first push, not at start: pywebpush brings aiohttp and more (about a
+        # third of a second of every server start, for a feature many sites never use)
+        from pywebpush import WebPusher
+
         info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
         body: bytes = WebPusher(info).encode(data, "aes128gcm")["body"]
         return body

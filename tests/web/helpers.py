@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 
@@ -213,14 +215,26 @@ def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> N
     while time.monotonic() < deadline:
         if all(attr(p, "data-over") == "true" for p in pages):
             return
+        before = looks(pages)
         acted = False
         for p in pages:
             if on_turn is not None and attr(p, "data-your-turn") == "true":
                 on_turn(p)
             acted = play_turn(p) or acted
         if not acted:
-            pages[0].wait_for_timeout(40)
+            wait_for_change(pages, before, timeout=max(deadline - time.monotonic(), 0.1))
     raise AssertionError("the match did not end in time")
+
+
+def looks(pages: list[Any]) -> list[Any]:
+    """How each page's table looks now: its version, whose turn, over, a summary open."""
+    return [p.evaluate(SNAPSHOT, SUMMARY_CONTINUE) for p in pages]
+
+
+def wait_for_change(pages: list[Any], before: list[Any], timeout: float = 10) -> None:
+    """Wait until a page's table no longer looks as `before` (looks()) said: the others' move
+    came, or it is this player's turn, or a summary opened (never a fixed time)."""
+    wait_until(lambda: looks(pages) != before, timeout=timeout, what="the table to change")
 
 
 # -- a fixed table served to the page (issue 27's layout checks) ------------------------------

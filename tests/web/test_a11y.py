@@ -13,11 +13,13 @@ from tests.web.helpers import (
     SUMMARY_CONTINUE,
     Server,
     attr,
+    looks,
     play_to_end,
     play_turn,
     press,
     serve_fixed,
     state_where,
+    wait_for_change,
 )
 from tests.web.test_web import start_against_bots
 
@@ -74,8 +76,9 @@ def until_summary(page: Any, timeout: float = 60_000) -> None:
     while page.evaluate("Date.now()") < deadline:
         if page.locator(f"{SUMMARY_CONTINUE}, {MATCH_SUMMARY}").count():
             return
+        before = looks([page])
         if not play_turn(page):
-            page.wait_for_timeout(30)
+            wait_for_change([page], before, timeout=timeout / 1000)
     raise AssertionError("no deal summary in time")
 
 

@@ -51,19 +51,21 @@ class Server:
              str(self.port), "--db", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0",
              *self.args],
             stdout=out, stderr=out, env=env, cwd=ROOT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+        def up() -> bool:
+            if self.proc is not None and self.proc.poll() is not None:
                 raise RuntimeError(f"taash serve exited with {self.proc.returncode}")
             try:
                 with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        return self
+                    return r.status == 200
             except OSError:
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError("taash serve did not answer in time")
+                return False
+
+        try:
+            wait_until(up, timeout=timeout, every=0.1, what="taash serve to answer")
+        except AssertionError:
+            self.kill()
+            raise RuntimeError("taash serve did not answer in time") from None
+        return self
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

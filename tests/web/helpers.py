@@ -12,12 +12,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.waiting import wait_until
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 
@@ -226,6 +227,19 @@ def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> N
         if not acted:
             wait_for_change(pages, before, timeout=max(deadline - time.monotonic(), 0.1))
     raise AssertionError("the match did not end in time")
+
+
+def through(page: Any, condition: Callable[[], T]) -> Callable[[], T]:
+    """`condition`, asked after a round trip to the page: Playwright's sync API hands the
+    page's events (requests, routed requests, console messages, WebSocket frames) to their
+    handlers only while a call to it waits, so a condition on what those handlers collect is
+    polled this way (wait_until(through(page, lambda: posted)))."""
+
+    def ask() -> T:
+        page.evaluate("0")
+        return condition()
+
+    return ask
 
 
 def looks(pages: list[Any]) -> list[Any]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.waiting import wait_until
-from tests.web.helpers import Server, attr, call, state_where, tap_card, wait_version_after
+from tests.web.helpers import Server, attr, call, state_where, tap_card, through, wait_version_after
 from tests.web.test_web import two_player_friends
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -274,7 +274,7 @@ def test_cards_fly_into_the_hand_and_are_playable_at_once(new_page: Any, server:
     if game == "goat":
         page.wait_for_selector(f"[data-hand] [data-card='{card}'].selected")
         page.locator("[data-action='lead']").click(force=True)
-    wait_until(lambda: posted, timeout=5, what="the move posted")
+    wait_until(through(page, lambda: posted), timeout=5, what="the move posted")
     assert posted and card in posted[0]["action"], posted
     if motion != "reduce":
         assert page.evaluate(FLYING), "the tap waited for the cards to land"

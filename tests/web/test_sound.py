@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.waiting import wait_until
-from tests.web.helpers import ROOT, Server, attr, call, tap_card, wait_version_after
+from tests.web.helpers import ROOT, Server, attr, call, tap_card, through, wait_version_after
 from tests.web.test_web import two_player_friends
 
 SOUNDS = ROOT / "src" / "taash" / "web" / "sounds"
@@ -64,7 +64,7 @@ def test_sounds_come_when_played_and_mute_is_remembered(new_page: Any, server: S
     toggle = page.locator("[data-action='sound']")
     assert toggle.get_attribute("aria-pressed") == "true"
     play_a_card(page)  # completes the trick: the trick's sound
-    wait_until(lambda: heard, timeout=10, what="a sound fetched")
+    wait_until(through(page, lambda: heard), timeout=10, what="a sound fetched")
     fetched_so_far(page)
     assert heard == ["trick.wav"], heard
     # muted, and still muted after a reload: the next plays fetch nothing
@@ -96,7 +96,7 @@ def test_a_deal_won_or_lost_is_heard(new_page: Any, server: Server) -> None:
     heard = sound_requests(page)
     start_against_bots(page, "court-piece-2p")
     play_to_end([page])
-    wait_until(lambda: "won.wav" in heard or "lost.wav" in heard, timeout=10,
+    wait_until(through(page, lambda: "won.wav" in heard or "lost.wav" in heard), timeout=10,
                what=f"the deal's end heard ({heard})")
     fetched_so_far(page)
     assert ("won.wav" in heard) != ("lost.wav" in heard), heard

@@ -36,7 +36,7 @@ from tests.waiting import wait_until
 from tests.web.conftest import DESKTOP, FAST
 from tests.web.helpers import Server, call, create_table, through
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 STAND_IN = """(() => {
   const f = %s;

@@ -164,6 +164,7 @@ SNAPSHOT = """(summary) => {
   return {
     summary: !!document.querySelector(summary),
     over: t && t.dataset.over, turn: t && t.dataset.yourTurn, version: t && t.dataset.version,
+    dialogs: [...document.querySelectorAll('dialog[open]')].map((d) => d.dataset.dialog),
   };
 }"""
 

@@ -61,13 +61,14 @@ STATS = """async () => {
   const out = [];
   for (const pc of window.__pcs) {
     if (pc.signalingState === 'closed') continue;
-    let bytes = 0, level = 0;
+    let bytes = 0, level = 0, heard = 0;
     (await pc.getStats()).forEach((r) => {
       if (r.type === 'inbound-rtp' && r.kind === 'audio') {
         bytes = r.bytesReceived || 0; level = r.audioLevel || 0;
+        heard = r.totalSamplesDuration || 0;
       }
     });
-    out.push({ state: pc.connectionState, bytes, level });
+    out.push({ state: pc.connectionState, bytes, level, heard });
   }
   return out;
 }"""
@@ -153,21 +154,27 @@ def hears(page: Any, level: float = 0.01, gain: int = 1000, timeout: float = 15)
                              f"{stats(page)}") from None
 
 
-def silent(page: Any, gain: int = 1000, timeout: float = 15) -> None:
-    """The page hears silence from a muted side: the smoothed level falls under 0.005, and
-    then stays there while more than `gain` bytes (the muted track's silence) arrive."""
-    wait_until(lambda: received(page)[1] < 0.005, timeout=timeout, every=0.1,
-               what="the audio level to fall")
-    first = received(page)[0]
+def silent(page: Any, quiet: float = 2.5, timeout: float = 20) -> None:
+    """The page hears silence from a muted side: its audio level stays under 0.005 through
+    `quiet` seconds of audio received (the media's own clock, totalSamplesDuration: the fake
+    microphone beeps about once a second, so a quiet stretch that long is the mute)."""
+    since: float | None = None
     levels: list[float] = []
 
-    def more() -> bool:
-        got, now = received(page)
-        levels.append(now)
-        return got - first > gain
+    def quiet_enough() -> bool:
+        nonlocal since
+        now = [s for s in stats(page) if s["state"] == "connected"]
+        heard = sum(s["heard"] for s in now)
+        level = max((s["level"] for s in now), default=0.0)
+        levels.append(level)
+        if level >= 0.005 or since is None:
+            since = heard
+        return heard - since >= quiet
 
-    wait_until(more, timeout=timeout, every=0.1, what="the muted side's silence to arrive")
-    assert max(levels) < 0.005, levels
+    try:
+        wait_until(quiet_enough, timeout=timeout, every=0.1, what="a quiet stretch")
+    except AssertionError:
+        raise AssertionError(f"no {quiet} s of silence: levels {levels[-40:]}") from None
 
 
 def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: Any) -> None:

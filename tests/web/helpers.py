@@ -12,10 +12,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from tests.waiting import wait_until
+
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 
@@ -49,19 +52,21 @@ class Server:
              str(self.port), "--db", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0",
              *self.args],
             stdout=out, stderr=out, env=env, cwd=ROOT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+        def up() -> bool:
+            if self.proc is not None and self.proc.poll() is not None:
                 raise RuntimeError(f"taash serve exited with {self.proc.returncode}")
             try:
                 with urllib.request.urlopen(self.base + "/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        return self
+                    return r.status == 200
             except OSError:
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError("taash serve did not answer in time")
+                return False
+
+        try:
+            wait_until(up, timeout=timeout, every=0.1, what="taash serve to answer")
+        except AssertionError:
+            self.kill()
+            raise RuntimeError("taash serve did not answer in time") from None
+        return self
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -159,6 +164,7 @@ SNAPSHOT = """(summary) => {
   return {
     summary: !!document.querySelector(summary),
     over: t && t.dataset.over, turn: t && t.dataset.yourTurn, version: t && t.dataset.version,
+    dialogs: [...document.querySelectorAll('dialog[open]')].map((d) => d.dataset.dialog),
   };
 }"""
 
@@ -213,14 +219,39 @@ def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> N
     while time.monotonic() < deadline:
         if all(attr(p, "data-over") == "true" for p in pages):
             return
+        before = looks(pages)
         acted = False
         for p in pages:
             if on_turn is not None and attr(p, "data-your-turn") == "true":
                 on_turn(p)
             acted = play_turn(p) or acted
         if not acted:
-            pages[0].wait_for_timeout(40)
+            wait_for_change(pages, before, timeout=max(deadline - time.monotonic(), 0.1))
     raise AssertionError("the match did not end in time")
+
+
+def through(page: Any, condition: Callable[[], T]) -> Callable[[], T]:
+    """`condition`, asked after a round trip to the page: Playwright's sync API hands the
+    page's events (requests, routed requests, console messages, WebSocket frames) to their
+    handlers only while a call to it waits, so a condition on what those handlers collect is
+    polled this way (wait_until(through(page, lambda: posted)))."""
+
+    def ask() -> T:
+        page.evaluate("0")
+        return condition()
+
+    return ask
+
+
+def looks(pages: list[Any]) -> list[Any]:
+    """How each page's table looks now: its version, whose turn, over, a summary open."""
+    return [p.evaluate(SNAPSHOT, SUMMARY_CONTINUE) for p in pages]
+
+
+def wait_for_change(pages: list[Any], before: list[Any], timeout: float = 10) -> None:
+    """Wait until a page's table no longer looks as `before` (looks()) said: the others' move
+    came, or it is this player's turn, or a summary opened (never a fixed time)."""
+    wait_until(lambda: looks(pages) != before, timeout=timeout, what="the table to change")
 
 
 # -- a fixed table served to the page (issue 27's layout checks) ------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import ROOT, Server, attr, play_turn, press
+from tests.web.helpers import ROOT, Server, attr, looks, play_turn, press, wait_for_change
 from tests.web.test_web import start_against_bots
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -131,8 +131,9 @@ def test_phones_held_sideways_keep_every_control_on_screen(new_page: Any, server
         if attr(page, "data-your-turn") == "true" and attr(page, "data-phase") == "play" \
                 and page.locator(".trick .play").count():
             break
+        before = looks([page])
         if not play_turn(page):
-            page.wait_for_timeout(30)
+            wait_for_change([page], before)
     assert page.evaluate(ON_SCREEN) == []
     assert page.evaluate(OVERLAPS) == []
     press(page, "[data-action='last-trick']", force=True)

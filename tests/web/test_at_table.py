@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, call, create_table, serve_fixed
+from tests.waiting import wait_until
+from tests.web.helpers import Server, call, create_table, serve_fixed, through
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -322,10 +323,7 @@ def test_a_forced_card_is_played_for_you_after_a_visible_delay(new_page: Any,
     notice.wait_for()
     assert page.evaluate(OVERLAP, "[data-notices] [data-forced]") == []
     page.wait_for_function("() => !document.querySelector('[data-forced]')")
-    for _ in range(100):  # the post, routed to the test (at most 2 s)
-        if posted:
-            break
-        page.wait_for_timeout(20)
+    wait_until(through(page, lambda: posted), timeout=10, what="the forced card posted")
     page.locator("[data-toast='error']").wait_for()  # the test's refusal, shown
     page.wait_for_timeout(600)  # past another delay: the refused move is not made again
     assert [p["action"] for p in posted] == [only]
@@ -409,10 +407,8 @@ def test_a_bubble_goes_after_a_few_seconds_and_a_muted_seat_is_not_shown(
     seen = len(frames)
     a.locator("[data-action='chat']").tap()
     a.locator("dialog[data-dialog='chat'] [data-emoji='👍']").tap()
-    for _ in range(250):  # the message reached seat 1's page (at most 5 s)
-        if len(frames) > seen:
-            break
-        b.wait_for_timeout(20)
+    wait_until(through(b, lambda: len(frames) > seen), timeout=10,
+               what="the message at seat 1's page")
     assert len(frames) > seen
     b.evaluate("() => new Promise((r) => setTimeout(r, 0))")  # its handler has run
     assert b.locator(".felt .bubble").count() == 0

@@ -8,28 +8,29 @@ pages saw acknowledged."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
 import signal
 import subprocess
-import threading
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import pytest_asyncio
 
 from taash.record import verify
 from tests.conftest import unavailable
 from tests.server.conftest import PG_ADMIN, REDIS, _admin
 from tests.server.helpers import ROOT, Server, free_port
+from tests.waiting import wait_until
 from tests.web.conftest import DESKTOP, FAST, PHONE
-from tests.web.helpers import attr, play_turn, version
+from tests.web.helpers import attr, looks, play_turn, version, wait_for_change
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 
 def caddyfile(port: int, http_port: int, upstreams: list[int], storage: Path) -> str:
@@ -48,47 +49,46 @@ def caddyfile(port: int, http_port: int, upstreams: list[int], storage: Path) ->
 
 
 def wait_ready(url: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         try:
-            if httpx.get(url, verify=False, timeout=2).status_code == 200:
-                return
+            return httpx.get(url, verify=False, timeout=2).status_code == 200
         except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"{url} never became ready")
+            return False
+
+    wait_until(ready, timeout=timeout, every=0.2, what=f"{url} to be ready")
 
 
-def admin(sql: str) -> None:
-    """A PostgreSQL admin statement, from a thread of its own: the browser fixture's
-    Playwright runs an event loop on this one."""
-    errors: list[BaseException] = []
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def database() -> AsyncIterator[str]:
+    """A new PostgreSQL database for the cluster, made and dropped on pytest-asyncio's loop:
+    before this module's Chromium starts and after it has closed (see `browser` below), as
+    Playwright's sync API marks its own loop running on this thread while it is open."""
+    name = f"taash_caddy_{uuid.uuid4().hex[:8]}"
+    try:
+        await _admin(f'CREATE DATABASE "{name}"')
+        error = None
+    except Exception as e:
+        error = e
+    if error is not None:
+        unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {error}")
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    yield f"{base}/{name}"
+    await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    def go() -> None:
-        try:
-            asyncio.run(_admin(sql))
-        except BaseException as e:
-            errors.append(e)
 
-    t = threading.Thread(target=go)
-    t.start()
-    t.join(30)
-    if errors:
-        raise errors[0]
+@pytest.fixture(scope="module")
+def browser(database: str, browser: Any) -> Any:
+    """The session's Chromium, started after the database is made (so closed before it is
+    dropped)."""
+    return browser
 
 
-def test_a_deal_through_caddy_survives_sigterm_then_sigkill(browser: Any,
+def test_a_deal_through_caddy_survives_sigterm_then_sigkill(database: str, browser: Any,
                                                              tmp_path: Path) -> None:
     caddy = shutil.which("caddy")
     if caddy is None:
         unavailable("caddy is not installed (scripts/services installs it)")
-    name = f"taash_caddy_{uuid.uuid4().hex[:8]}"
-    try:
-        admin(f'CREATE DATABASE "{name}"')
-    except Exception as e:
-        unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {e}")
-    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    db = f"{base}/{name}"
+    db = database
     port = free_port()
     public = f"https://localhost:{port}"
     servers = [Server(db, "--redis", REDIS, "--public-url", public, "--bot-delay", "0",
@@ -131,8 +131,9 @@ def test_a_deal_through_caddy_survives_sigterm_then_sigkill(browser: Any,
                     deadline = time.monotonic() + timeout
                     while not until():
                         assert time.monotonic() < deadline, "the deal did not go on in time"
+                        before = looks(pages)
                         if not any([play_turn(pg) for pg in pages]):
-                            pages[0].wait_for_timeout(50)
+                            wait_for_change(pages, before, timeout=timeout)
 
                 start = max(version(pg) for pg in pages)
                 play(lambda: max(version(pg) for pg in pages) >= start + 8)
@@ -156,7 +157,6 @@ def test_a_deal_through_caddy_survives_sigterm_then_sigkill(browser: Any,
         for s in servers:
             if s.proc is not None and s.proc.poll() is None:
                 s.stop()
-        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     record = rec.json()
     actions = sum(len(d["actions"]) for d in record["deals"])
     assert actions == final.pop()  # every action a page saw acknowledged is in the record

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, press
+from tests.waiting import wait_until
+from tests.web.helpers import Server, press, through
 from tests.web.test_web import start_against_bots
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -25,7 +26,8 @@ def test_the_page_runs_under_its_policy(server: Server, new_page: Any) -> None:
     page.on("console", lambda m: refused.append(m.text)
             if "Content Security Policy" in m.text else None)
     start_against_bots(page, "court-piece-2p")
-    page.wait_for_timeout(1000)  # the live channel (a WebSocket to this server) is open
+    # the live channel (a WebSocket to this server) is open
+    page.wait_for_selector("[data-conn='live']", state="attached")
     assert page.evaluate("window.__csp") == []
     page.goto("/")
     press(page, "[data-action='link-device']")
@@ -38,5 +40,5 @@ def test_the_page_runs_under_its_policy(server: Server, new_page: Any) -> None:
     assert refused == [] and page.js_errors == [], (refused, page.js_errors)
     # another page framing it is refused
     page.set_content(f"<iframe src='{server.base}/'></iframe>")
-    page.wait_for_timeout(1000)
-    assert any("frame-ancestors" in m for m in refused), refused
+    wait_until(through(page, lambda: any("frame-ancestors" in m for m in refused)), timeout=10,
+               what=f"the frame refused ({refused})")

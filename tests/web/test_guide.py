@@ -17,11 +17,13 @@ from tests.web.helpers import (
     Server,
     attr,
     call,
+    looks,
     play_turn,
     press,
     seat_token,
     serve_fixed,
     state_where,
+    wait_for_change,
 )
 from tests.web.test_feel import COVERED
 from tests.web.test_web import goat_state
@@ -69,8 +71,9 @@ def play_until(page: Any, done: Any, timeout: float = 40) -> Any:
         got = done()
         if got:
             return got
+        before = looks([page])
         if not play_turn(page):
-            page.wait_for_timeout(30)
+            wait_for_change([page], before, timeout=max(deadline - time.monotonic(), 0.1))
     raise AssertionError("the moment did not come")
 
 

@@ -32,10 +32,11 @@ from typing import Any
 import pytest
 
 from tests.server.test_push import Browser, PushService, unb64
+from tests.waiting import wait_until
 from tests.web.conftest import DESKTOP, FAST
-from tests.web.helpers import Server, call, create_table
+from tests.web.helpers import Server, call, create_table, through
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 STAND_IN = """(() => {
   const f = %s;
@@ -101,11 +102,7 @@ def open_menu_push(page: Any, tid: str, token: str) -> None:
 
 
 def wait_for(pred: Any, page: Any, timeout_ms: int = 15_000) -> None:
-    for _ in range(timeout_ms // 100):
-        if pred():
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("timed out")
+    wait_until(through(page, pred), timeout=timeout_ms / 1000, every=0.1, what="the push's effect")
 
 
 def test_push_turned_on_shown_and_tapped_open(browser: Any, push_server: Server,

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import ROOT, Server, attr, call, tap_card, wait_version_after
+from tests.waiting import wait_until
+from tests.web.helpers import ROOT, Server, attr, call, tap_card, through, wait_version_after
 from tests.web.test_web import two_player_friends
 
 SOUNDS = ROOT / "src" / "taash" / "web" / "sounds"
@@ -36,6 +37,13 @@ def sound_requests(page: Any) -> list[str]:
     return got
 
 
+def fetched_so_far(page: Any) -> None:
+    """Return once every request the page made so far has been seen here: the page fetches
+    one more thing and waits for it (requests are reported in the order they are made), so a
+    sound that was to be fetched by now has been."""
+    page.evaluate("() => fetch('/api/health').then((r) => r.status)")
+
+
 def play_a_card(page: Any) -> None:
     code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
         "data-card") or ""
@@ -56,7 +64,8 @@ def test_sounds_come_when_played_and_mute_is_remembered(new_page: Any, server: S
     toggle = page.locator("[data-action='sound']")
     assert toggle.get_attribute("aria-pressed") == "true"
     play_a_card(page)  # completes the trick: the trick's sound
-    page.wait_for_timeout(300)
+    wait_until(through(page, lambda: heard), timeout=10, what="a sound fetched")
+    fetched_so_far(page)
     assert heard == ["trick.wav"], heard
     # muted, and still muted after a reload: the next plays fetch nothing
     toggle.tap()
@@ -72,7 +81,7 @@ def test_sounds_come_when_played_and_mute_is_remembered(new_page: Any, server: S
              {"action": view["legal_actions"][0], "id": "s1"}, tokens[1])
         wait_version_after(page, before)
     play_a_card(page)
-    page.wait_for_timeout(300)
+    fetched_so_far(page)
     assert heard == []
     assert page.js_errors == []
 
@@ -87,7 +96,9 @@ def test_a_deal_won_or_lost_is_heard(new_page: Any, server: Server) -> None:
     heard = sound_requests(page)
     start_against_bots(page, "court-piece-2p")
     play_to_end([page])
-    page.wait_for_timeout(300)
+    wait_until(through(page, lambda: "won.wav" in heard or "lost.wav" in heard), timeout=10,
+               what=f"the deal's end heard ({heard})")
+    fetched_so_far(page)
     assert ("won.wav" in heard) != ("lost.wav" in heard), heard
     assert "play.wav" in heard and "trick.wav" in heard
     assert "turn.wav" not in heard  # against bots the turn comes at once: no chime

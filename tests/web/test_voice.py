@@ -6,13 +6,13 @@ device."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import socket
 import struct
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import unavailable
+from tests.waiting import wait_until
 from tests.web.conftest import ARGS, DESKTOP
 from tests.web.helpers import CHROMIUM, Server, create_table, free_port
 
@@ -35,8 +36,18 @@ WATCH = """(() => {
   };
   const WS = window.WebSocket;
   window.__ws = [];
+  window.__voice = [];  // the voice messages the table's sockets brought
   window.WebSocket = class extends WS {
-    constructor(...a) { super(...a); window.__ws.push(this); }
+    constructor(...a) {
+      super(...a);
+      window.__ws.push(this);
+      this.addEventListener('message', (e) => {
+        try {
+          const m = JSON.parse(e.data);
+          if (m && m.type === 'voice') window.__voice.push(m);
+        } catch (err) {}
+      });
+    }
   };
   window.__gum = 0;
   if (navigator.mediaDevices) {
@@ -50,13 +61,14 @@ STATS = """async () => {
   const out = [];
   for (const pc of window.__pcs) {
     if (pc.signalingState === 'closed') continue;
-    let bytes = 0, level = 0;
+    let bytes = 0, level = 0, heard = 0;
     (await pc.getStats()).forEach((r) => {
       if (r.type === 'inbound-rtp' && r.kind === 'audio') {
         bytes = r.bytesReceived || 0; level = r.audioLevel || 0;
+        heard = r.totalSamplesDuration || 0;
       }
     });
-    out.push({ state: pc.connectionState, bytes, level });
+    out.push({ state: pc.connectionState, bytes, level, heard });
   }
   return out;
 }"""
@@ -105,30 +117,64 @@ def stats(page: Any) -> list[dict[str, Any]]:
 
 
 def wait_connected(page: Any, peers: int, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = stats(page)
-        if sum(1 for s in got if s["state"] == "connected") >= peers:
-            # and the panel says so (n/m connected; the list itself may have folded away)
-            page.wait_for_function("""(n) => {
-              const b = document.querySelector('[data-voice-toggle]');
-              return b && Number(b.textContent.split('/')[0]) >= n; }""", arg=peers)
-            return
-        time.sleep(0.3)
-    panel = page.inner_text(".voice")
-    raise AssertionError(f"not {peers} peers connected: {stats(page)} {panel!r}")
+    try:
+        wait_until(lambda: sum(1 for s in stats(page) if s["state"] == "connected") >= peers,
+                   timeout=timeout, every=0.1, what=f"{peers} peers connected")
+    except AssertionError:
+        panel = page.inner_text(".voice")
+        raise AssertionError(f"not {peers} peers connected: {stats(page)} {panel!r}") from None
+    # and the panel says so (n/m connected; the list itself may have folded away)
+    page.wait_for_function("""(n) => {
+      const b = document.querySelector('[data-voice-toggle]');
+      return b && Number(b.textContent.split('/')[0]) >= n; }""", arg=peers)
 
 
-def heard(page: Any, seconds: float = 3.0) -> tuple[int, float]:
-    """Inbound audio bytes gained and the highest audio level over ``seconds``."""
-    first = sum(s["bytes"] for s in stats(page) if s["state"] == "connected")
+def received(page: Any) -> tuple[int, float]:
+    """Inbound audio bytes of the connected peers, and their highest audio level now."""
+    now = [s for s in stats(page) if s["state"] == "connected"]
+    return sum(s["bytes"] for s in now), max((s["level"] for s in now), default=0.0)
+
+
+def hears(page: Any, level: float = 0.01, gain: int = 1000, timeout: float = 15) -> None:
+    """The page hears the others: more than `gain` inbound audio bytes arrive, and the audio
+    level goes over `level` (the fake microphone's beep), waited for (no fixed time)."""
+    first = received(page)[0]
     top = 0.0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        top = max([top, *(s["level"] for s in stats(page) if s["state"] == "connected")])
-        time.sleep(0.1)
-    last = sum(s["bytes"] for s in stats(page) if s["state"] == "connected")
-    return last - first, top
+
+    def heard() -> bool:
+        nonlocal top
+        got, now = received(page)
+        top = max(top, now)
+        return got - first > gain and top > level
+
+    try:
+        wait_until(heard, timeout=timeout, every=0.1, what="audio heard")
+    except AssertionError:
+        raise AssertionError(f"not heard: {received(page)[0] - first} bytes, level {top}, "
+                             f"{stats(page)}") from None
+
+
+def silent(page: Any, quiet: float = 2.5, timeout: float = 20) -> None:
+    """The page hears silence from a muted side: its audio level stays under 0.005 through
+    `quiet` seconds of audio received (the media's own clock, totalSamplesDuration: the fake
+    microphone beeps about once a second, so a quiet stretch that long is the mute)."""
+    since: float | None = None
+    levels: list[float] = []
+
+    def quiet_enough() -> bool:
+        nonlocal since
+        now = [s for s in stats(page) if s["state"] == "connected"]
+        heard = sum(s["heard"] for s in now)
+        level = max((s["level"] for s in now), default=0.0)
+        levels.append(level)
+        if level >= 0.005 or since is None:
+            since = heard
+        return heard - since >= quiet
+
+    try:
+        wait_until(quiet_enough, timeout=timeout, every=0.1, what="a quiet stretch")
+    except AssertionError:
+        raise AssertionError(f"no {quiet} s of silence: levels {levels[-40:]}") from None
 
 
 def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: Any) -> None:
@@ -143,8 +189,7 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
     # no TURN server configured: the page says voice needs the same network
     assert "same network" in a.inner_text("[data-voice-note='info']")
     for p in (a, b):
-        gained, level = heard(p)
-        assert gained > 1000 and level > 0.01, (gained, level)
+        hears(p)
     # everyone connected: the list folds away, leaving the felt free; its button opens it
     a.wait_for_selector(".voice-pop", state="detached", timeout=10_000)
     assert a.inner_text("[data-voice-toggle]") == "1/1"
@@ -163,12 +208,9 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
 
     a.click("[data-voice-mute]")
     assert a.get_attribute("[data-voice-mute]", "aria-pressed") == "true"
-    time.sleep(1.5)  # the level is smoothed: let it fall
-    _, level = heard(b, 2.5)
-    assert level < 0.005, level
+    silent(b)  # the level is smoothed: it falls, and stays down
     a.click("[data-voice-mute]")
-    time.sleep(1.0)
-    assert heard(b, 3.0)[1] > 0.01
+    hears(b)
 
     # both sides renegotiate at the same moment (glare): perfect negotiation settles it on
     # the same connections, the lower seat's offer winning
@@ -182,7 +224,7 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
     for p in (a, b):
         p.wait_for_function(settled, timeout=15_000)
     assert [p.evaluate("window.__pcs.length") for p in (a, b)] == made
-    assert heard(b)[0] > 1000
+    hears(b, level=0)
 
     # the table's socket drops: the page reconnects and voice renegotiates by itself
     made = a.evaluate("window.__pcs.length")
@@ -190,7 +232,8 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
     a.wait_for_function("(n) => window.__pcs.length > n", arg=made, timeout=20_000)
     for p in (a, b):
         wait_connected(p, 1)
-    assert heard(a)[0] > 1000 and heard(b)[0] > 1000
+    hears(a, level=0)
+    hears(b, level=0)
 
     # a spectator's page shows no voice, gets no offer, and is refused when it tries
     spy = open_seat(server, f"/t/{tid}")
@@ -202,12 +245,14 @@ def test_two_seats_talk_mute_and_survive_a_reconnect(server: Server, open_seat: 
         ws.send(JSON.stringify({type: 'voice', on: true}));
         const offer = {description: {type: 'offer', sdp: 'v=0'}};
         ws.send(JSON.stringify({type: 'voice', to: 0, data: offer}));
+        // the socket's messages are answered in order: the pong comes after both answers
+        ws.send(JSON.stringify({type: 'ping'}));
       };
       ws.onmessage = (e) => {
         const m = JSON.parse(e.data);
         if (m.type === 'voice' || m.type === 'error') got.push(m);
+        if (m.type === 'pong') { ws.close(); done(got); }
       };
-      setTimeout(() => { ws.close(); done(got); }, 2000);
     })""", tid)
     assert [m["type"] for m in answers] == ["error", "error"], answers
     assert all(m["error"]["code"] == "forbidden" for m in answers)
@@ -226,7 +271,10 @@ def test_a_page_without_voice_opens_no_media_device(server: Server, open_seat: A
     a, b = open_seat(server, links[0]), open_seat(server, links[1])
     b.click("[data-voice-mic]")  # the other seat has voice on: still nothing opened here
     b.wait_for_selector(".voice-alone")
-    time.sleep(2)
+    # the news that seat 1 has voice on has reached this page (and its handler has run)
+    a.wait_for_function("""() => window.__voice.some((m) => Array.isArray(m.on)
+      && m.on.includes(1))""")
+    a.evaluate("() => new Promise((r) => setTimeout(r, 0))")
     assert a.evaluate("window.__gum") == 0 and a.evaluate("window.__pcs.length") == 0
     assert a.get_attribute("[data-voice-mic]", "aria-pressed") == "false"
     a.click("[data-voice-mic]")  # the counter counts: pressing the button opens it once
@@ -256,8 +304,7 @@ def test_four_seats_connect_every_pair(server: Server, open_seat: Any) -> None:
     for p in pages:
         wait_connected(p, 3, timeout=45)
     for p in pages:
-        gained, _level = heard(p, 2.0)
-        assert gained > 1000
+        hears(p, level=0)
     assert json.dumps([p.js_errors for p in pages]) == "[[], [], [], []]"
 
 
@@ -276,12 +323,13 @@ class Turn:
              "--fingerprint", "--simple-log", "--log-file", str(self.log),
              "--pidfile", str(folder / "turn.pid")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while not self.answers():
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("turnserver did not start: "
-                                   f"{self.log.read_text(errors='replace')[-2000:]}")
+        with contextlib.suppress(AssertionError):  # it did not start: said below
+            wait_until(lambda: self.answers() or self.proc.poll() is not None, timeout=10,
+                       what="turnserver to answer")
+        if self.proc.poll() is not None or not self.answers():
+            self.stop()
+            raise RuntimeError("turnserver did not start: "
+                               f"{self.log.read_text(errors='replace')[-2000:]}")
 
     def answers(self) -> bool:
         """Whether it answers a STUN binding request (RFC 5389) on its port."""
@@ -346,11 +394,18 @@ def test_audio_through_a_turn_relay(right: bool, tmp_path: Path, open_seat: Any,
                     wait_connected(p, 1)
                     assert p.locator("[data-voice-note]").count() == 0  # no "same network"
                 for p in (a, b):
-                    gained, level = heard(p)
-                    assert gained > 1000 and level > 0.01
+                    hears(p)
                     assert p.evaluate(PAIRS) == [["relay", "relay"]]
             else:
-                time.sleep(12)
+                # coturn refused the credentials the server made with the wrong secret, for
+                # both seats, and each page has given up gathering (relay only: no candidate)
+                wait_until(lambda: all(f":{tid}.{s}>" in turn.log.read_text(errors="replace")
+                                       for s in (0, 1)), timeout=30, every=0.1,
+                           what="coturn to refuse both seats")
+                for p in (a, b):
+                    p.wait_for_function("""() => window.__pcs.length > 0 && window.__pcs.every(
+                      (pc) => pc.signalingState === 'closed'
+                        || pc.iceGatheringState === 'complete')""", timeout=30_000)
                 for p in (a, b):
                     assert all(s["state"] != "connected" and s["bytes"] == 0
                                for s in stats(p)), stats(p)

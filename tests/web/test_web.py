@@ -378,7 +378,8 @@ def test_urdu_is_right_to_left(server: Server, new_page: Any, screenshots: Path)
     back = page.locator("[data-action='home']").bounding_box()
     menu = page.locator("[data-action='menu']").bounding_box()
     assert back["x"] > menu["x"], "the back button is on the right"
-    page.wait_for_timeout(300)
+    page.wait_for_function("""() => document.getAnimations().every((a) =>
+      a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)""")
     page.screenshot(scale="css", path=str(screenshots / "court-piece-ur-phone.png"))
     assert page.js_errors == []
 

@@ -10,7 +10,6 @@ URL is http://localhost:PORT and the pages are opened there."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -18,7 +17,9 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from playwright.sync_api import expect
 
+from tests.waiting import wait_until
 from tests.web.helpers import Server, free_port, press
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -42,16 +43,15 @@ class Inbox:
 
     def link_to(self, to: str, timeout: float = 15) -> str:
         """The path (with its #secret) of the next link mailed to ``to``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for item in list(self.messages):
-                if to in item[0]:
-                    self.messages.remove(item)
-                    m = LINK.search(item[1])
-                    assert m, item[1]
-                    return m.group(1)
-            time.sleep(0.05)
-        raise AssertionError(f"no mail to {to}")
+
+        def mailed() -> tuple[list[str], str] | None:
+            return next((item for item in list(self.messages) if to in item[0]), None)
+
+        item = wait_until(mailed, timeout=timeout, what=f"a mail to {to}")
+        self.messages.remove(item)
+        m = LINK.search(item[1])
+        assert m, item[1]
+        return m.group(1)
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,8 @@ def test_a_passkey_signs_an_empty_context_in_and_the_guest_is_asked(site: str,
     cdp, aid = authenticator(desk)
     named(desk, "Desk Ayesha")
     ours = start_table(desk)
-    assert desk.locator("[data-sign-in-methods] [data-guest]").count() == 1
+    # the account's sign-in methods are drawn after the page's own data comes: wait for them
+    expect(desk.locator("[data-sign-in-methods] [data-guest]")).to_have_count(1)
     press(desk, "[data-action='add-passkey']")
     desk.locator("[data-sign-in-methods] [data-method='passkey']").wait_for()
     assert desk.locator("[data-sign-in-methods] [data-guest]").count() == 0

@@ -45,6 +45,7 @@ def a_choice(d: DealReplay) -> int:
     raise AssertionError("no choice in this deal")
 
 
+@pytest.mark.slow
 def test_hard_is_asked_from_the_seats_view_and_is_deterministic() -> None:
     d = deal_of("court-piece", 4)
     views: list[Any] = []

@@ -90,6 +90,7 @@ def test_dds_and_the_own_solver_agree_on_every_position_of_random_deals() -> Non
     assert compared >= 150 and mid_trick >= compared // 2
 
 
+@pytest.mark.slow
 @needs_dds
 def test_the_analysis_uses_dds_for_single_sar_and_agrees_with_the_own_solver() -> None:
     """A deal analysed with DDS: labelled "dds", every play judged; from six cards a hand on,

@@ -125,6 +125,7 @@ def test_json_has_an_entry_per_action_with_its_analysis(tmp_path: Path) -> None:
         assert sum(s["judged"] for s in d["seats"]) == len(judged)
 
 
+@pytest.mark.slow
 def test_json_for_every_game_and_one_seat(tmp_path: Path) -> None:
     for game, options in GAMES[1:]:
         f, rec = make_record(tmp_path, game, options, deals=1)
@@ -274,5 +275,8 @@ def test_a_record_that_stops_inside_a_deal_shows_how_far_it_went(tmp_path: Path)
     assert out.returncode == 0, out.stderr
     assert "Trick 1 of 1" in out.stdout and "Trick 2, not finished:" in out.stdout
     assert "the record stops inside this deal" in out.stdout
-    doc = json.loads(run_taash("review", "-", "--json", input=json.dumps(rec)).stdout)
+    # analysed too (--json does), with a short solver time: early Goat positions with every
+    # hand open would otherwise take the default 2 s each
+    doc = json.loads(run_taash("review", "-", "--json", "--solver-time", "0.05",
+                               input=json.dumps(rec)).stdout)
     assert not doc["deals"][0]["complete"] and len(doc["deals"][0]["actions"]) == 6

@@ -5,7 +5,6 @@ gone (while `/api/health` still answers)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import shutil
@@ -72,7 +71,7 @@ def test_the_environment_file_names_only_settings_the_server_reads() -> None:
         assert f'"{name}"' in source, f"{name} is in taash.env.example but nothing reads it"
 
 
-def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Path) -> None:
+async def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Path) -> None:
     srv = Server(f"sqlite:///{tmp_path / 'r.db'}").start()  # SQLite, the in-process bus
     try:
         r = httpx.get(srv.base + "/api/ready", timeout=5)
@@ -82,14 +81,14 @@ def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Pa
         srv.stop()
     name = f"taash_ready_{uuid.uuid4().hex[:8]}"
     try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        await _admin(f'CREATE DATABASE "{name}"')
     except Exception as e:
         unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {e}")
     base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
     srv = Server(f"{base}/{name}").start()
     try:
         assert httpx.get(srv.base + "/api/ready", timeout=5).status_code == 200
-        asyncio.run(_admin(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        await _admin(f'DROP DATABASE "{name}" WITH (FORCE)')
         r = httpx.get(srv.base + "/api/ready", timeout=10)
         assert r.status_code == 503
         body = r.json()
@@ -98,7 +97,7 @@ def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Pa
         assert httpx.get(srv.base + "/api/health", timeout=5).status_code == 200
     finally:
         srv.stop()
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def serve_check(*args: str) -> subprocess.CompletedProcess[str]:

@@ -57,7 +57,7 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> Server:
+    def start(self, timeout: float = 60) -> Server:
         out = open(self.log, "a") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = proc = subprocess.Popen(
             [sys.executable, "-m", "taash", "serve", "--port", str(self.port),

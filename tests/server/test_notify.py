@@ -3,7 +3,6 @@ webhook receiver listens on 127.0.0.1, so the server here allows private webhook
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -193,7 +192,7 @@ def test_table_info_says_when_the_turn_timer_plays(notifying: Server) -> None:
     api.close()
 
 
-def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
+async def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         hooks: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Checked again before sending (a URL stored before, a name that moved), in process;
     the POST goes to the address checked, under the URL's own host name."""
@@ -206,8 +205,8 @@ def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         await n._webhook(url, {"type": "your_turn", "table": tag})
         await n.close()
 
-    asyncio.run(send(hooks, False, "refused"))
-    asyncio.run(send(hooks, True, "allowed"))
+    await send(hooks, False, "refused")
+    await send(hooks, True, "allowed")
     named = hooks.replace("127.0.0.1", "hooks.example")
 
     async def checked(url: str, allow: bool = False) -> list[Any]:
@@ -215,7 +214,7 @@ def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         return [ipaddress.ip_address("127.0.0.1")]
 
     monkeypatch.setattr(notify, "webhook_addresses", checked)  # as if public
-    asyncio.run(send(named, False, "pinned"))
+    await send(named, False, "pinned")
     tables = [h["table"] for h in Hooks.received]
     assert "allowed" in tables and "pinned" in tables and "refused" not in tables
     assert Hooks.hosts[tables.index("pinned")] == named.split("/")[2]

@@ -451,10 +451,9 @@ def test_the_creator_makes_a_new_invite_link(browsers: Any, server: Server) -> N
     assert r.status_code == 200 and r.json()["seat"] == 1
 
 
-def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
+async def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
     """In the store: the cookie's secret is not kept, only its sha256; a session used after an
     hour is seen again and lasts a year from then; an expired or revoked one is no session."""
-    import asyncio
     import hashlib
     import time
     from types import SimpleNamespace
@@ -504,13 +503,12 @@ def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> None:
         finally:
             await store.close()
 
-    asyncio.run(go())
+    await go()
 
 
-def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
+async def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
     """One address cannot fill the store with guests: past the burst, GET /api/me answers 429
     and a page load serves the page with no new session; a session already made still works."""
-    import asyncio
 
     from taash.server.app import create_app
     from taash.server.config import Settings
@@ -546,7 +544,7 @@ def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
             await hub.close()
             await store.close()
 
-    asyncio.run(go())
+    await go()
 
 
 def test_a_revoked_session_closes_its_stream_and_socket_at_once(browsers: Any,
@@ -621,8 +619,7 @@ def test_a_new_name_reaches_the_players_seats_live(browsers: Any, server: Server
     assert b.http.get(f"/api/tables/{tid}").json()["table"]["seats"][0]["name"] == "Zara"
 
 
-def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) -> None:
-    import asyncio
+async def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) -> None:
     import time
 
     from sqlalchemy import select, update
@@ -657,4 +654,4 @@ def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) -> Non
             await hub.close()
             await store.close()
 
-    asyncio.run(go())
+    await go()

@@ -17,7 +17,7 @@ import httpx
 
 from tests.conftest import unavailable
 from tests.server.conftest import PG_ADMIN, _admin
-from tests.server.helpers import ROOT, Server
+from tests.server.helpers import ROOT, Server, free_port
 
 DEPLOY = ROOT / "deploy"
 
@@ -113,7 +113,7 @@ def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> 
     assert r.stdout.splitlines()[-1] == "configuration ok"
     assert "schema new" in r.stdout and "redis: redis://127.0.0.1:6379/0" in r.stdout
     assert not db.exists()  # a check makes no database
-    port = Server(None).port  # a free port nothing listens on
+    port = free_port()  # a free port nothing listens on
     bad = [
         (("--db", f"postgresql://postgres@127.0.0.1:{port}/x"), "cannot reach the database"),
         (("--db", f"sqlite:///{db}", "--redis", f"redis://127.0.0.1:{port}/0"),

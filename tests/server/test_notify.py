@@ -17,6 +17,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from tests.server.helpers import Api, Server, free_port, tokens_of
+from tests.waiting import wait_until
 
 
 class Inbox:
@@ -77,10 +78,7 @@ def notifying(tmp_path_factory: pytest.TempPathFactory,
 
 
 def wait(pred: Any, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+    wait_until(pred, timeout=timeout, what=getattr(pred, "__name__", "a notice"))
 
 
 @pytest.mark.slow
@@ -177,7 +175,8 @@ def test_table_info_says_when_the_turn_timer_plays(notifying: Server) -> None:
 
     first = ends()
     assert first is not None and before + 299 <= first <= time.time() + 301
-    time.sleep(0.05)
+    # the clock past the timer's start (first - 300): a move now restarts it later
+    wait_until(lambda: time.time() > first - 300 + 0.001, timeout=5, what="the clock to move")
     assert api.act(tid, tokens[0], "trump:H").status_code == 200
     second = ends()
     assert second is not None and second > first  # the clock restarts with every move

@@ -16,6 +16,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.server.helpers import Server, tokens_of
+from tests.waiting import wait_until
 
 NAME = re.compile(r"^[A-Z][a-z]+ [A-Z][a-z]+ [1-9][0-9]$")
 YEAR = 365 * 86400
@@ -579,10 +580,8 @@ def test_a_revoked_session_closes_its_stream_and_socket_at_once(browsers: Any,
 
     reader = threading.Thread(target=read_stream, daemon=True)
     reader.start()
-    deadline = time.monotonic() + 10
-    while not stream_lines and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert stream_lines and json.loads(stream_lines[0])["type"] == "view"
+    wait_until(lambda: stream_lines, timeout=10, what="the stream's first line")
+    assert json.loads(stream_lines[0])["type"] == "view"
     session = b.http.get("/api/me/sessions").json()[0]["id"]
     began = time.monotonic()
     assert b.send("DELETE", f"/api/me/sessions/{session}").status_code == 200

@@ -15,6 +15,7 @@ from typing import Any
 from taash.record import random_record
 from tests.server.helpers import CARD, Api, Server, tokens_of
 from tests.server.test_fair_tables import play_deal
+from tests.waiting import wait_until
 
 
 def two_player_table(api: Api, seed: int = 1) -> tuple[str, dict[int, str], dict[str, Any]]:
@@ -93,16 +94,17 @@ def test_a_record_pasted_in(api: Api) -> None:
 
 def wait_done(api: Api, key: str, seen: list[dict[str, Any]],
               timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def ended() -> dict[str, Any] | None:
         r = api.http.get(f"/api/analyses/{key}")
         assert r.status_code == 200, r.text
         st: dict[str, Any] = r.json()
         seen.append(st)
-        if st["status"] != "running":
-            return st
-        time.sleep(0.2)
-    raise AssertionError(f"the analysis did not end: {seen[-1]}")
+        return st if st["status"] != "running" else None
+
+    try:
+        return wait_until(ended, timeout=timeout, what="the analysis to end")
+    except AssertionError as e:
+        raise AssertionError(f"{e}: {seen[-1]}") from None
 
 
 def test_the_analysis_runs_in_the_worker_and_is_kept(tmp_path: Path) -> None:
@@ -186,17 +188,12 @@ def test_a_server_stopped_during_an_analysis_stops_at_once_and_its_worker_too(
         r = api.http.post("/api/review/analysis", content=json.dumps(rec))
         assert r.status_code == 200 and r.json()["status"] == "running", r.text
         assert srv.proc is not None
-        deadline = time.monotonic() + 30
-        while not children(srv.proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        workers = children(srv.proc.pid)
-        assert workers, "no worker process started"
+        pid = srv.proc.pid
+        workers = wait_until(lambda: children(pid), timeout=30, what="a worker process")
     finally:
         api.close()
-        t0 = time.monotonic()
         code = srv.stop()
-    assert code == 0 and time.monotonic() - t0 < 10  # stopped, not killed after 15 s
-    deadline = time.monotonic() + 5
-    while any(alive(p) for p in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    assert code == 0  # stopped (a server still there after 15 s is killed: -9)
+    wait_until(lambda: not any(alive(p) for p in workers), timeout=5,
+               what="the workers to end")
     assert not any(alive(p) for p in workers)

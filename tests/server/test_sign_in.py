@@ -25,6 +25,7 @@ from aiosmtpd.controller import Controller
 from tests.server.authenticator import Authenticator
 from tests.server.helpers import Server, free_port, tokens_of
 from tests.server.test_players import Browser, session_cookie
+from tests.waiting import wait_until
 
 BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]
 
@@ -41,14 +42,14 @@ class Inbox:
         return "250 OK"
 
     def wait_for(self, to: str, timeout: float = 15) -> tuple[str, str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def found() -> tuple[str, str] | None:
             for rcpt, subject, body in self.messages:
                 if to in rcpt:
                     self.messages.remove((rcpt, subject, body))
                     return subject, body
-            time.sleep(0.05)
-        raise AssertionError(f"no mail to {to}")
+            return None
+
+        return wait_until(found, timeout=timeout, what=f"a mail to {to}")
 
     def none_to(self, to: str, wait: float = 1.0) -> bool:
         time.sleep(wait)
@@ -266,10 +267,8 @@ def test_signing_in_ends_the_old_sessions_stream_at_once(browsers: Any, server: 
         done.set()
 
     threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + 10
-    while not lines and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert lines and json.loads(lines[0])["type"] == "view"
+    wait_until(lambda: lines, timeout=10, what="the stream's first line")
+    assert json.loads(lines[0])["type"] == "view"
     assert passkey_sign_in(phone, auth).status_code == 200
     assert done.wait(5), "the stream of the session replaced by the sign-in is still open"
 
@@ -471,6 +470,7 @@ def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory,
     behind a load balancer."""
     folder: Path = tmp_path_factory.mktemp("sign-in-pair")
     a = Server(pg_url, "--redis", redis_url, "--bot-delay", "0", log=folder / "a.log")
+    a.port = free_port()  # its public URL names the port before it starts
     public = a.base
     smtp = f"smtp://127.0.0.1:{inbox[1]}?from=taash@test.example"
     a.args += ["--public-url", public, "--smtp", smtp]

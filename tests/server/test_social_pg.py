@@ -11,6 +11,7 @@ import pytest
 
 from tests.server.helpers import Server
 from tests.server.test_social import Browser, play_out
+from tests.waiting import wait_until
 
 
 @pytest.mark.postgres
@@ -27,10 +28,8 @@ def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) 
         assert r.status_code == 200, r.text
         tid = r.json()["table"]
         play_out(tid, {0: a, 1: b}, random.Random(4))
-        deadline = time.monotonic() + 30
-        while not a.http.get(f"/api/players/{b.id}").json()["recent"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until(lambda: a.http.get(f"/api/players/{b.id}").json()["recent"], timeout=30,
+                   what="the result written")
         pa = a.http.get(f"/api/players/{a.id}").json()
         pb = a.http.get(f"/api/players/{b.id}").json()
         ra = pa["ratings"]["court-piece-2p"]["rating"]

@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from tests.server.helpers import Server, tokens_of
 from tests.server.test_players import Browser
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -188,10 +189,8 @@ def test_a_revoked_token_stops_at_once_on_http_stream_and_socket(player: Browser
         done.set()
 
     threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + 10
-    while not lines and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert lines and json.loads(lines[0])["type"] == "view"
+    wait_until(lambda: lines, timeout=10, what="the stream's first line")
+    assert json.loads(lines[0])["type"] == "view"
     began = time.monotonic()
     r = player.send("DELETE", f"/api/me/tokens/{made['id']}")
     assert r.status_code == 200 and r.json() == {"id": made["id"], "revoked": True}

@@ -180,6 +180,22 @@ class Api:
             raise AssertionError(f"{e} (at version {last[0]['version']})") from None
 
 
+def ws_closes(ws: Any, allowed: tuple[str, ...], timeout: float = 5) -> None:
+    """Until the server closes the (websockets sync) socket; each message before that is of
+    an ``allowed`` type; still open after ``timeout`` seconds fails."""
+    def closed() -> bool:
+        try:
+            msg = json.loads(ws.recv(timeout=0.2))
+        except TimeoutError:
+            return False
+        except Exception:  # ConnectionClosed, however it closed
+            return True
+        assert msg["type"] in allowed, msg
+        return False
+
+    wait_until(closed, timeout=timeout, what="the server to close the socket")
+
+
 def tokens_of(created: dict[str, Any]) -> dict[int, str]:
     return {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -121,13 +120,12 @@ def test_the_analysis_runs_in_the_worker_and_is_kept(tmp_path: Path) -> None:
         assert r.status_code == 200, r.text
         key = r.json()["key"]
         assert r.json()["status"] == "running"
-        # play goes on while it runs: the seat to move acts, answered at once
-        t0 = time.monotonic()
+        # play goes on while it runs: the seat to move acts, answered (the analysis takes
+        # minutes; each request's 20 s timeout bounds one that waited for it)
         v = api.view(tid, tokens[0])
         mover = 0 if v["to_move"] == 0 else 1
         legal = api.view(tid, tokens[mover])["legal_actions"]
         assert api.act(tid, tokens[mover], legal[0]).status_code == 200
-        assert time.monotonic() - t0 < 5
         seen: list[dict[str, Any]] = []
         st = wait_done(api, key, seen)
         assert st["status"] == "done", st
@@ -147,10 +145,8 @@ def test_the_analysis_runs_in_the_worker_and_is_kept(tmp_path: Path) -> None:
         srv = Server(db, "--bot-delay", "0", env=env, log=tmp_path / "server.log").start()
         api.close()
         api = Api(srv.base)
-        t0 = time.monotonic()
-        r = api.http.get(f"/api/tables/{tid}/analysis?deal=0")
+        r = api.http.get(f"/api/tables/{tid}/analysis?deal=0")  # "done": not worked out again
         assert r.json()["status"] == "done" and r.json()["analysis"] == a
-        assert time.monotonic() - t0 < 5
         # a record pasted in is analysed the same way, under the same key as the table's deal
         rec = api.record(tid)
         rec["deals"] = rec["deals"][:1]

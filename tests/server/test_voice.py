@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection
 
 from tests.server.helpers import Api, Server, tokens_of
 from tests.server.test_live import ws_open
+from tests.waiting import wait_until
 
 OFFER = {"description": {"type": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n"}}
 
@@ -306,17 +307,16 @@ def test_a_killed_instances_seats_are_not_relayed_to(pg_url: str, redis_url: str
         send(s0, {"type": "voice", "to": 1, "data": OFFER})
         assert signal(s1)["from"] == 0
         b.kill()  # SIGKILL: b never says it is gone
-        deadline = time.monotonic() + 15
-        while True:  # presence forgets b within a few of its intervals (1 s here)
+        def refused() -> bool:  # presence forgets b within a few of its intervals (1 s here)
             send(s0, {"type": "voice", "to": 1, "data": OFFER, "id": "k"})
             try:
                 (got,) = voice_msgs(s0, 1, types=("error",), timeout=1)
             except (TimeoutError, AssertionError):  # relayed: no answer
-                got = None
-            if got is not None and got["error"]["code"] == "conflict":
-                break
-            assert time.monotonic() < deadline, "a dead instance's seat was still relayed to"
-            time.sleep(0.5)
+                return False
+            return bool(got["error"]["code"] == "conflict")
+
+        wait_until(refused, timeout=15, what="a dead instance's seat no longer relayed to",
+                   every=0.5)
         s0.close()
         api.close()
     finally:

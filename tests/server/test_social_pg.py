@@ -44,9 +44,15 @@ def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) 
     try:
         import httpx
 
-        time.sleep(1.0)  # a sweep or more: nothing to catch up, nothing written twice
+        # the first sweep catches up results a stop kept from being written, and says nothing
+        # when it is done: each look over three sweeps (0.3 s each) finds nothing written twice
+        began = time.monotonic()
         with httpx.Client(base_url=srv.base, timeout=10) as c:
-            again = c.get(f"/api/players/{pa['id']}").json()
-            assert again["ratings"] == pa["ratings"] and len(again["recent"]) == 1
+            def three_sweeps() -> bool:
+                again = c.get(f"/api/players/{pa['id']}").json()
+                assert again["ratings"] == pa["ratings"] and len(again["recent"]) == 1
+                return time.monotonic() - began >= 0.9
+
+            wait_until(three_sweeps, timeout=20, what="three sweeps", every=0.1)
     finally:
         srv.stop()

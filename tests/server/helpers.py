@@ -170,7 +170,7 @@ class Api:
     def wait_for(self, table: str, token: str, pred: Any, timeout: float = 20) -> dict[str, Any]:
         last: list[Any] = [None]
 
-        def seen() -> dict[str, Any] | None:
+        def seen() -> Any:  # the view, or None
             v = last[0] = self.view(table, token)
             return v if pred(v) else None
 

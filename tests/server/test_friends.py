@@ -75,7 +75,7 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     assert [t["id"] for t in a.http.get("/api/me/tables").json()] == [tid]
     assert [(t["id"], t["seat"]) for t in b.http.get("/api/me/tables").json()] == [(tid, 1)]
     play_out(tid, {0: a, 1: b}, random.Random(3))
-    def written() -> tuple[Any, Any] | None:
+    def written() -> Any:  # both profiles, or None
         pa = a.http.get(f"/api/players/{a.id}").json()
         pb = a.http.get(f"/api/players/{b.id}").json()
         done = pa["recent"] and pb["recent"] and all(

@@ -40,7 +40,7 @@ def version(http: httpx.Client, tid: str) -> int:
 
 def wait_idle(http: httpx.Client, tid: str, timeout: float = 20) -> dict[str, Any]:
     """The public view once the table says it rests."""
-    def rests() -> dict[str, Any] | None:
+    def rests() -> Any:  # the public view, or None
         v = public(http, tid)
         return v if v["table"]["idle"] else None
 
@@ -54,7 +54,7 @@ def wait_until_still(http: httpx.Client, tid: str, quiet: float = 1.0,
     (0.3 s each) and a bot's turn, in which a table still driven would have moved."""
     last = {"v": version(http, tid), "since": time.monotonic()}
 
-    def still() -> int | None:
+    def still() -> Any:  # the version, or None
         now = version(http, tid)
         if now != last["v"]:
             last["v"], last["since"] = now, time.monotonic()
@@ -62,7 +62,8 @@ def wait_until_still(http: httpx.Client, tid: str, quiet: float = 1.0,
         return now if time.monotonic() - last["since"] >= quiet else None
 
     try:
-        return wait_until(still, timeout=timeout, what=f"table {tid} to stop", every=0.1)
+        stopped: int = wait_until(still, timeout=timeout, what=f"table {tid} to stop", every=0.1)
+        return stopped
     except AssertionError as e:
         raise AssertionError(f"{e} (version {last['v']})") from None
 

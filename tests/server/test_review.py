@@ -93,7 +93,7 @@ def test_a_record_pasted_in(api: Api) -> None:
 
 def wait_done(api: Api, key: str, seen: list[dict[str, Any]],
               timeout: float = 120) -> dict[str, Any]:
-    def ended() -> dict[str, Any] | None:
+    def ended() -> Any:  # the status, or None
         r = api.http.get(f"/api/analyses/{key}")
         assert r.status_code == 200, r.text
         st: dict[str, Any] = r.json()

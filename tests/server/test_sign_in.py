@@ -43,14 +43,15 @@ class Inbox:
         return "250 OK"
 
     def wait_for(self, to: str, timeout: float = 15) -> tuple[str, str]:
-        def found() -> tuple[str, str] | None:
+        def found() -> Any:  # (subject, body), or None
             for rcpt, subject, body in self.messages:
                 if to in rcpt:
                     self.messages.remove((rcpt, subject, body))
                     return subject, body
             return None
 
-        return wait_until(found, timeout=timeout, what=f"a mail to {to}")
+        mail: tuple[str, str] = wait_until(found, timeout=timeout, what=f"a mail to {to}")
+        return mail
 
     def none_to(self, to: str, browser: Any) -> bool:
         """No mail to ``to`` by the time a mail asked for after it has come: ``browser`` adds

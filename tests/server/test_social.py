@@ -62,7 +62,7 @@ def play_out(tid: str, seats: dict[int, Browser], rng: random.Random) -> None:
 
 
 def wait_profile(b: Browser, pid: str, game: str) -> dict[str, Any]:
-    def written() -> dict[str, Any] | None:
+    def written() -> Any:  # the profile, or None
         p: dict[str, Any] = b.http.get(f"/api/players/{pid}").json()
         # the ratings are written after the result: wait for both
         return p if p["recent"] and game in p["ratings"] else None

@@ -326,6 +326,7 @@ def catch_up_lines(base: str, table: str, since: int) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_far_behind_catch_up_is_the_full_view_in_a_bounded_body(srv: Server) -> None:
     api = Api(srv.base)
     t = api.create("court-piece", {"session_end": {"deals": 8}},
@@ -379,6 +380,7 @@ def test_a_table_refuses_options_over_their_bounds(srv: Server, game: str,
 
 
 # -- SQLite's write-ahead log ------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_sqlite_log_stays_bounded_under_steady_writes(tmp_path: Path) -> None:
     db = tmp_path / "wal.db"
     wal = Path(f"{db}-wal")

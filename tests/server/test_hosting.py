@@ -14,6 +14,7 @@ import uuid
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.conftest import unavailable
 from tests.server.conftest import PG_ADMIN, _admin
@@ -71,6 +72,7 @@ def test_the_environment_file_names_only_settings_the_server_reads() -> None:
         assert f'"{name}"' in source, f"{name} is in taash.env.example but nothing reads it"
 
 
+@pytest.mark.slow
 async def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Path) -> None:
     srv = Server(f"sqlite:///{tmp_path / 'r.db'}").start()  # SQLite, the in-process bus
     try:
@@ -105,6 +107,7 @@ def serve_check(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60, check=False)
 
 
+@pytest.mark.slow
 def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     r = serve_check("--db", f"sqlite:///{db}", "--redis", "redis://127.0.0.1:6379/0",
@@ -131,6 +134,7 @@ def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> 
     assert not db.exists()
 
 
+@pytest.mark.slow
 def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) -> None:
     https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
     for trusted, secure in (("127.0.0.1", True), ("", False)):
@@ -145,6 +149,7 @@ def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) ->
             srv.stop()
 
 
+@pytest.mark.slow
 def test_json_logs_give_one_object_a_line_and_never_a_token(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     srv = Server(f"sqlite:///{tmp_path / 'j.db'}", "--log-format", "json", "--log-level", "info",

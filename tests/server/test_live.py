@@ -136,6 +136,7 @@ def test_full_match_over_websockets(api: Api, server: Server, game: str) -> None
         check_messages(truth, s.seat, s.got)
 
 
+@pytest.mark.slow
 def test_reconnect_receives_exactly_what_was_missed(api: Api, server: Server) -> None:
     t = api.create("court-piece", SHORT["court-piece"], [{"type": "human"}] * 4)
     tid = t["id"]
@@ -178,6 +179,7 @@ def test_reconnect_receives_exactly_what_was_missed(api: Api, server: Server) ->
         check_messages(truth, 2, seat.got)
 
 
+@pytest.mark.slow
 def test_long_absence_is_replayed_from_the_store(api: Api, server: Server) -> None:
     """More missed events than a room keeps in memory: they are rebuilt from the store."""
     t = api.create("court-piece-2p", {"target": 4}, [{"type": "human"}] * 2)

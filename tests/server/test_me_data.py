@@ -149,6 +149,7 @@ def test_deleting_the_account_removes_it_and_hands_a_live_seat_to_a_bot(
         friend.close()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_tokens_export_and_delete_on_postgresql(pg_url: str) -> None:
     """The same queries on PostgreSQL: a token made, used, listed and revoked; the export; the

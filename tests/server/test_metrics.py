@@ -47,6 +47,7 @@ def value(m: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
     return m.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+@pytest.mark.slow
 def test_metrics_are_off_by_default_and_need_the_token(srv: Server, tmp_path: Path) -> None:
     assert httpx.get(srv.base + "/metrics", timeout=5).status_code == 401
     bad = httpx.get(srv.base + "/metrics", headers={"Authorization": "Bearer nope"}, timeout=5)

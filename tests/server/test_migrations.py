@@ -163,6 +163,7 @@ def head() -> str:
     return found
 
 
+@pytest.mark.slow
 def test_a_database_of_migration_0001_upgrades_and_its_table_still_plays(tmp_path: Path) -> None:
     """The previous release's database, taken to head by the server at start: the old table
     keeps its seats, actions and tokens, and plays on with them; its seats belong to no

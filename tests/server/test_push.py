@@ -353,6 +353,7 @@ def test_a_players_push_for_every_table_all_off_and_quiet_hours(pushing: Server,
     api.close()
 
 
+@pytest.mark.slow
 def test_the_vapid_key_is_made_once_and_kept_or_given(tmp_path: Path) -> None:
     import httpx
 
@@ -421,6 +422,7 @@ def test_subscriptions_go_with_a_seat_left_and_an_account_deleted(
     api.close()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_push_on_postgresql(pg_url: str, service: str, tmp_path: Path) -> None:
     import httpx
@@ -448,6 +450,7 @@ def test_push_on_postgresql(pg_url: str, service: str, tmp_path: Path) -> None:
         srv.stop()
 
 
+@pytest.mark.slow
 def test_a_5xx_is_tried_again_with_backoff_and_4xx_is_not(service: str, tmp_path: Path) -> None:
     # a server of its own, with no reminder: a reminder to the same endpoint would take one
     # of the queued 5xx answers meant for the retries (the shared one reminds after 0.5 s)

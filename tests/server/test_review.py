@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from taash.record import random_record
 from tests.server.helpers import CARD, Api, Server, tokens_of
 from tests.server.test_fair_tables import play_deal
@@ -106,6 +108,7 @@ def wait_done(api: Api, key: str, seen: list[dict[str, Any]],
         raise AssertionError(f"{e}: {seen[-1]}") from None
 
 
+@pytest.mark.slow
 def test_the_analysis_runs_in_the_worker_and_is_kept(tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'review.db'}"
     env = {"TAASH_ANALYSIS_SOLVER_TIME": "0.5"}
@@ -174,6 +177,7 @@ def alive(pid: int) -> bool:
     return stat.exists() and stat.read_text().split()[2] != "Z"
 
 
+@pytest.mark.slow
 def test_a_server_stopped_during_an_analysis_stops_at_once_and_its_worker_too(
         tmp_path: Path) -> None:
     srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'stop.db'}", "--bot-delay", "0",

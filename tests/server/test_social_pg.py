@@ -14,6 +14,7 @@ from tests.server.test_social import Browser, play_out
 from tests.waiting import wait_until
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) -> None:
     srv = Server(pg_url, "--sweep", "0.3", "--bot-delay", "0", log=tmp_path / "pg.log").start()

@@ -7,11 +7,14 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.server.helpers import Server
 from tests.server.test_social import Browser, play_out
 from tests.waiting import wait_until
 
 
+@pytest.mark.slow
 def test_results_lost_to_a_stop_are_written_at_the_next_start(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     url = f"sqlite+aiosqlite:///{db}"

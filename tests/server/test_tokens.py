@@ -202,6 +202,7 @@ def test_a_revoked_token_stops_at_once_on_http_stream_and_socket(player: Browser
     assert player.send("DELETE", f"/api/me/tokens/{made['id']}").status_code == 404
 
 
+@pytest.mark.slow
 def test_token_requests_are_rate_limited(tmp_path: Path) -> None:
     srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", "--rate-limit", "2").start()
     try:
@@ -217,6 +218,7 @@ def test_token_requests_are_rate_limited(tmp_path: Path) -> None:
         srv.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_a_token_revoked_on_one_instance_ends_on_the_other(pg_url: str, redis_url: str,

@@ -220,6 +220,7 @@ def test_ice_without_configuration_is_empty(api: Api) -> None:
     assert api.http.get(f"/api/tables/{t['id']}/ice").status_code == 401
 
 
+@pytest.mark.slow
 def test_ice_hands_out_coturn_credentials(tmp_path: Path) -> None:
     servers = [{"urls": "stun:127.0.0.1:3478"},
                {"urls": ["turn:127.0.0.1:3478?transport=udp"]},
@@ -261,6 +262,7 @@ def test_bad_ice_servers_stop_the_server_with_one_line(tmp_path: Path) -> None:
         assert out.returncode != 0 and says in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_signals_cross_instances(pg_url: str, redis_url: str, tmp_path: Path) -> None:
@@ -290,6 +292,7 @@ def test_signals_cross_instances(pg_url: str, redis_url: str, tmp_path: Path) ->
         b.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_a_killed_instances_seats_are_not_relayed_to(pg_url: str, redis_url: str,

@@ -441,6 +441,7 @@ def sigterm(srv: Server) -> int:
         raise AssertionError("the server did not exit within 15 s of SIGTERM") from None
 
 
+@pytest.mark.slow
 def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
     import sqlite3
 
@@ -475,6 +476,7 @@ def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in (tmp_path / "term.log").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_sigterm_tells_the_other_instances_it_is_gone(pg_url: str, redis_url: str,
@@ -547,17 +549,20 @@ def raw_socket(srv: Server) -> socket.socket:
     return socket.create_connection(("127.0.0.1", srv.port), timeout=5)
 
 
+@pytest.mark.slow
 def test_a_connection_that_says_nothing_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         assert closed_within(s, 4)[0]
 
 
+@pytest.mark.slow
 def test_a_half_sent_head_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
         assert closed_within(s, 4) == (True, b"")
 
 
+@pytest.mark.slow
 def test_a_head_sent_a_byte_at_a_time_is_closed(strict: Server) -> None:
     head = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
     with raw_socket(strict) as s:
@@ -629,6 +634,7 @@ def test_the_server_speaks_http_through_httptools() -> None:
     assert issubclass(deadline_protocol(1.0), HttpToolsProtocol)
 
 
+@pytest.mark.slow
 def test_an_idle_kept_alive_connection_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -636,6 +642,7 @@ def test_an_idle_kept_alive_connection_is_closed(strict: Server) -> None:
         assert got.startswith(b"HTTP/1.1 200") and closed
 
 
+@pytest.mark.slow
 def test_a_slow_body_is_408(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -645,6 +652,7 @@ def test_a_slow_body_is_408(strict: Server) -> None:
         assert closed
 
 
+@pytest.mark.slow
 def test_a_chunked_body_over_the_limit_is_413(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -660,6 +668,7 @@ def test_a_chunked_body_over_the_limit_is_413(strict: Server) -> None:
         assert b"too_large" in got
 
 
+@pytest.mark.slow
 def test_live_connections_outlast_the_head_deadline(strict: Server) -> None:
     api = Api(strict.base)
     t = api.create("goat", live=True)
@@ -711,6 +720,7 @@ def test_the_server_runs_on_uvloop() -> None:
     assert _loop_factory() is uvloop.new_event_loop
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["httptools", "h11"])
 def test_each_protocol_keeps_the_head_deadline(kind: str) -> None:
     """Both variants of the deadline (httptools, the server's; h11, where httptools is not

@@ -151,6 +151,7 @@ def test_connected_seat_is_not_notified(notifying: Server, hooks: str) -> None:
     api.close()
 
 
+@pytest.mark.slow
 def test_turn_timer_lets_a_bot_play_for_an_absent_player(notifying: Server) -> None:
     api = Api(notifying.base)
     t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0,

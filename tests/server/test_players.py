@@ -319,6 +319,7 @@ def test_websocket_by_cookie_only_from_this_site(browsers: Any, server: Server) 
         ws.close()
 
 
+@pytest.mark.slow
 def test_secure_cookie_and_origin_from_the_public_url(tmp_path: Path) -> None:
     srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", "--public-url",
                  "https://cards.example").start()

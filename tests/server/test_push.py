@@ -181,6 +181,7 @@ def subscribe(api: Api, tid: str, token: str, browser: Browser,
     return out
 
 
+@pytest.mark.slow
 def test_turn_push_is_encrypted_signed_and_reminded(pushing: Server, service: str) -> None:
     api = Api(pushing.base)
     key = api.http.get("/api/push/key").json()["key"]
@@ -238,6 +239,7 @@ def test_a_gone_subscription_is_removed(pushing: Server, service: str, db_file: 
     api.close()
 
 
+@pytest.mark.slow
 def test_429_is_tried_again_after_retry_after(pushing: Server, service: str) -> None:
     api = Api(pushing.base)
     t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=1)
@@ -254,6 +256,7 @@ def test_429_is_tried_again_after_retry_after(pushing: Server, service: str) -> 
     api.close()
 
 
+@pytest.mark.slow
 def test_no_push_to_a_connected_seat_nor_a_muted_table(pushing: Server, service: str) -> None:
     api = Api(pushing.base)
     t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0)
@@ -307,6 +310,7 @@ def test_endpoints_must_be_https_to_public_addresses(pushing: Server) -> None:
     api.close()
 
 
+@pytest.mark.slow
 def test_a_players_push_for_every_table_all_off_and_quiet_hours(pushing: Server,
                                                                  service: str) -> None:
     import httpx
@@ -377,6 +381,7 @@ def test_the_vapid_key_is_made_once_and_kept_or_given(tmp_path: Path) -> None:
     assert public_key_of(given) != keys[0]
 
 
+@pytest.mark.slow
 def test_a_bad_vapid_key_is_one_line_and_exit_2(tmp_path: Path) -> None:
     import subprocess
     import sys

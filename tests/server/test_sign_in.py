@@ -430,6 +430,7 @@ def test_an_email_link_expires_and_a_new_one_replaces_it(browsers: Any, mailing:
 
 
 # -- rate limits -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_sign_in_attempts_are_rate_limited(tmp_path: Path, inbox: tuple[Inbox, int]) -> None:
     srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", "--rate-limit", "1000",
                  "--smtp", f"smtp://127.0.0.1:{inbox[1]}?from=taash@test.example",

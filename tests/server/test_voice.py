@@ -143,6 +143,7 @@ def test_malformed_and_oversized_voice_messages_are_refused(duo: Any, msg: dict[
     assert [m for m in quiet(b) if "from" in m] == []
 
 
+@pytest.mark.slow
 def test_voice_messages_are_rate_limited(duo: Any) -> None:
     _tid, _tokens, a, b = duo
     for ws in (a, b):
@@ -248,6 +249,7 @@ def test_ice_hands_out_coturn_credentials(tmp_path: Path) -> None:
         srv.stop()
 
 
+@pytest.mark.slow
 def test_bad_ice_servers_stop_the_server_with_one_line(tmp_path: Path) -> None:
     import subprocess
     import sys

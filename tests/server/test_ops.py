@@ -159,27 +159,30 @@ async def test_postgresql_backup_and_restore_with_pg_dump(
         played: Played, pg_url: str, tmp_path: Path) -> None:
     srv, _, tables = played
     assert srv.db is not None
-    if taash("db", "check", db=pg_url).returncode != 0:  # on its own: fill it first
-        assert taash("db", "copy", "--from", srv.db, "--to", pg_url).returncode == 0
-    dump = tmp_path / "pg.dump"
-    r = taash("backup", str(dump), db=pg_url)
-    assert r.returncode == 0, r.stderr
-    assert dump.read_bytes()[:5] == b"PGDMP"
-    name = f"taash_restore_{uuid.uuid4().hex[:8]}"
-    await _admin(f'CREATE DATABASE "{name}"')
+    # its own source database, filled here: the module's pg_url is the copy test's, which
+    # must find it empty whichever of the two runs first
     base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    fresh = f"{base}/{name}"
+    names = [f"taash_dumped_{uuid.uuid4().hex[:8]}", f"taash_restore_{uuid.uuid4().hex[:8]}"]
+    for name in names:
+        await _admin(f'CREATE DATABASE "{name}"')
+    source, fresh = (f"{base}/{name}" for name in names)
     try:
+        assert taash("db", "copy", "--from", srv.db, "--to", source).returncode == 0
+        dump = tmp_path / "pg.dump"
+        r = taash("backup", str(dump), db=source)
+        assert r.returncode == 0, r.stderr
+        assert dump.read_bytes()[:5] == b"PGDMP"
         r = taash("restore", str(dump), db=fresh)
         assert r.returncode == 0, r.stderr
         restored = await summaries(fresh)
-        assert restored == await summaries(pg_url)
+        assert restored == await summaries(source)
         assert set(tables["finished"]) <= set(restored)
         # a second restore into a database with tables is refused without --force
         r = taash("restore", str(dump), db=fresh)
         assert r.returncode == 2 and "holds tables" in r.stderr
     finally:
-        await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for name in names:
+            await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.mark.slow

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-import asyncio
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from tests.conftest import unavailable
 from tests.server.helpers import Api, Server
@@ -27,12 +27,13 @@ async def _admin(sql: str) -> None:
         await conn.close()
 
 
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL database for the module (dropped after it), as an asyncpg URL."""
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def pg_url() -> AsyncIterator[str]:
+    """A fresh PostgreSQL database for the module (dropped after it), as an asyncpg URL: its
+    name is unique to this worker's process and module, so no two workers share one."""
     name = f"taash_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        await _admin(f'CREATE DATABASE "{name}"')
         error = None
     except Exception as e:
         error = e
@@ -40,7 +41,7 @@ def pg_url() -> Iterator[str]:
         unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {error}")
     base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
     yield f"{base}/{name}"
-    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,11 @@ import json
 import os
 import random
 import re
+import selectors
 import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import httpx
 
 from taash.games import get_game
 from taash.record import load
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][SHDC])(?![0-9A-Za-z])")
@@ -41,7 +42,10 @@ class Server:
                         **(env or {}))
         self.env.pop("TAASH_DATABASE_URL", None)
         self.log = log
-        self.port = free_port()
+        # --port 0 and the port read from the banner (no window in which another worker can
+        # take a port picked here); a public URL hides the port from the banner, so a server
+        # given one gets a port picked here as before
+        self.port = free_port() if "--public-url" in self.args else 0
         self.proc: subprocess.Popen[str] | None = None
         self.banner = ""
 
@@ -53,26 +57,47 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> Server:
+    def start(self, timeout: float = 60) -> Server:
         out = open(self.log, "a") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(
+        self.proc = proc = subprocess.Popen(
             [sys.executable, "-m", "taash", "serve", "--port", str(self.port),
              *(["--db", self.db] if self.db else []), "--rate-limit", "0", *self.args],
             stdout=subprocess.PIPE, stderr=out, text=True, env=self.env, cwd=ROOT)
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    self.banner = self.proc.stdout.readline()
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError("server did not answer in time")
+        assert proc.stdout is not None
+        try:
+            # the banner comes once the socket is bound (it names the port), then the health
+            # check once it serves
+            with selectors.DefaultSelector() as sel:
+                sel.register(proc.stdout, selectors.EVENT_READ)
+
+                def banner() -> bool:
+                    if proc.poll() is not None:
+                        raise RuntimeError(f"server exited with {proc.returncode}")
+                    return bool(sel.select(0))
+
+                wait_until(banner, timeout=timeout, what="the server's banner")
+            self.banner = proc.stdout.readline()
+            if not self.banner:
+                proc.wait(10)
+                raise RuntimeError(f"server exited with {proc.returncode}")
+            if not self.port:
+                found = re.search(r"http://127\.0\.0\.1:(\d+)", self.banner)
+                assert found, self.banner
+                self.port = int(found.group(1))  # kept: a restart binds the same port again
+
+            def healthy() -> bool:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"server exited with {proc.returncode}")
+                try:
+                    return httpx.get(self.base + "/api/health", timeout=1).status_code == 200
+                except httpx.HTTPError:
+                    return False
+
+            wait_until(healthy, timeout=timeout, what="the server's health check")
+        except BaseException:
+            self.kill()
+            raise
+        return self
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or clean up anything."""
@@ -143,14 +168,32 @@ class Api:
         return out
 
     def wait_for(self, table: str, token: str, pred: Any, timeout: float = 20) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            v = self.view(table, token)
-            if pred(v):
-                return v
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting at version {v['version']}")
-            time.sleep(0.02)
+        last: list[Any] = [None]
+
+        def seen() -> Any:  # the view, or None
+            v = last[0] = self.view(table, token)
+            return v if pred(v) else None
+
+        try:
+            return wait_until(seen, timeout=timeout, what=f"a view of table {table} that passes")
+        except AssertionError as e:
+            raise AssertionError(f"{e} (at version {last[0]['version']})") from None
+
+
+def ws_closes(ws: Any, allowed: tuple[str, ...], timeout: float = 5) -> None:
+    """Until the server closes the (websockets sync) socket; each message before that is of
+    an ``allowed`` type; still open after ``timeout`` seconds fails."""
+    def closed() -> bool:
+        try:
+            msg = json.loads(ws.recv(timeout=0.2))
+        except TimeoutError:
+            return False
+        except Exception:  # ConnectionClosed, however it closed
+            return True
+        assert msg["type"] in allowed, msg
+        return False
+
+    wait_until(closed, timeout=timeout, what="the server to close the socket")
 
 
 def tokens_of(created: dict[str, Any]) -> dict[int, str]:

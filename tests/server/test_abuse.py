@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from websockets.sync.client import connect
 from taash.server.config import Settings
 from taash.server.store import SeatRow, Store, TableRow
 from tests.server.helpers import Api, Server, tokens_of
+from tests.waiting import wait_until
 
 BAD = ["\u0000", "a\u0000b", "\u0001", "x\ny", "\u007f", "\ud800"]
 
@@ -158,7 +160,7 @@ def test_control_characters_anywhere_are_400_and_other_tables_play_on(srv: Serve
 
 
 @pytest.mark.parametrize("bad", ["\ud800", "\u0000"], ids=["surrogate", "nul"])
-def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad: str) -> None:
+async def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad: str) -> None:
     """Actions of several tables in one batch, one of them with text the database cannot
     store: that one fails, every other is committed and answered."""
     async def go() -> tuple[list[object], dict[str, list[str]]]:
@@ -181,7 +183,7 @@ def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad: str)
             await store.close()
         return out, rows
 
-    out, rows = asyncio.run(go())
+    out, rows = await go()
     tids = sorted(rows)
     if db.startswith("sqlite") and bad == "\u0000":  # SQLite stores a NUL; nothing to refuse
         assert all(isinstance(o, float) for o in out)
@@ -213,9 +215,14 @@ def test_an_idle_key_is_forgotten_only_once_its_bucket_is_full() -> None:
 
     b = TokenBuckets(rate=100, burst=2)  # full again after 20 ms
     assert [b.allow("a") for _ in range(3)] == [True, True, False]
-    time.sleep(0.03)
-    b.allow("b")
-    assert "a" not in b.buckets and b.allow("a")
+    assert "a" in b.buckets  # limited: kept, whatever the other keys do
+
+    def a_forgotten() -> bool:  # a look by another key forgets "a" once its bucket is full
+        b.allow("b")
+        return "a" not in b.buckets
+
+    wait_until(a_forgotten, timeout=5, what='"a" forgotten once its bucket refilled')
+    assert b.allow("a")
 
 
 @pytest.fixture(scope="module")
@@ -255,15 +262,23 @@ def test_a_checked_seat_is_limited_from_every_address(limited: Server) -> None:
     with from_address(limited.base, "127.0.0.5") as c:
         t = c.post("/api/tables", json={"game": "goat", "live": False}).json()
     token = tokens_of(t)[0]
-    codes = []
-    t0 = time.monotonic()
-    for i in range(12):
-        with from_address(limited.base, f"127.0.1.{i + 1}") as c:
-            codes.append(c.get(f"/api/tables/{t['id']}/view",
-                               headers={"Authorization": f"Bearer {token}"}).status_code)
-    elapsed = time.monotonic() - t0
-    # the seat's burst is 5, refilled at 2 a second, though each address is new
-    assert codes[:5] == [200] * 5 and codes[5] == 429, codes
+    clients = [from_address(limited.base, f"127.0.1.{i + 1}") for i in range(12)]
+
+    def view(c: httpx.Client) -> int:
+        return c.get(f"/api/tables/{t['id']}/view",
+                     headers={"Authorization": f"Bearer {token}"}).status_code
+
+    # all at once, each from a new address (one after another, on a loaded machine each
+    # request could take the half second that refills the seat's bucket)
+    with ThreadPoolExecutor(12) as pool:
+        t0 = time.monotonic()
+        codes = list(pool.map(view, clients))
+        elapsed = time.monotonic() - t0
+    for c in clients:
+        c.close()
+    # the seat's burst is 5, refilled at 2 a second, though each address is new: the count of
+    # 200s is bounded by the refill over the time the requests took, not the time itself
+    assert set(codes) == {200, 429} and codes.count(200) >= 5, codes
     assert codes.count(200) <= 6 + 2 * elapsed, (codes, elapsed)
 
 
@@ -284,15 +299,14 @@ def test_live_connections_per_address_are_capped(limited: Server) -> None:
         with pytest.raises(Exception, match=r"403|rejected"), connect(url):
             pass
         opened[0].close()
-        deadline = time.monotonic() + 5
-        while True:  # the closed one is counted out soon after
+
+        def reopened() -> Any:  # the closed one is counted out soon after
             try:
-                ws = stack.enter_context(connect(url))
-                break
+                return stack.enter_context(connect(url))
             except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+                return None
+
+        ws = wait_until(reopened, timeout=5, what="a fourth socket once one closed")
         assert json.loads(ws.recv())["type"] == "view"
 
 
@@ -312,14 +326,13 @@ def catch_up_lines(base: str, table: str, since: int) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_far_behind_catch_up_is_the_full_view_in_a_bounded_body(srv: Server) -> None:
     api = Api(srv.base)
     t = api.create("court-piece", {"session_end": {"deals": 8}},
                    seats=[{"type": "bot", "level": "random"}] * 4, live=True, bot_delay_ms=0)
-    deadline = time.monotonic() + 60
-    while not (pub := api.public(t["id"]))["over"]:
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    pub = wait_until(lambda: (p := api.public(t["id"]))["over"] and p, timeout=60,
+                     what="the bots to finish")
     v = pub["version"]
     assert v > 250
     far = catch_up_lines(srv.base, t["id"], 1)
@@ -332,18 +345,16 @@ def test_a_far_behind_catch_up_is_the_full_view_in_a_bounded_body(srv: Server) -
     near = catch_up_lines(srv.base, t["id"], v - 5)
     assert [m["version"] for m in near] == list(range(v - 4, v + 1))
     assert {m["type"] for m in near} == {"event"}
-    # and the health check answers at once while far-behind catch-ups run
+    # and the health check answers while far-behind catch-ups run (how soon it answers is
+    # measured in bench/server_waits.py, not asserted here)
     with httpx.Client(base_url=srv.base, timeout=20) as c:
         workers = [threading.Thread(target=catch_up_lines, args=(srv.base, t["id"], s))
                    for s in (v - 199, v - 190, v - 180, v - 170)]
         for w in workers:
             w.start()
-        t0 = time.monotonic()
         assert c.get("/api/health").status_code == 200
-        took = time.monotonic() - t0
         for w in workers:
             w.join(30)
-    assert took < 0.5, took
 
 
 # -- option bounds -----------------------------------------------------------------------------
@@ -369,6 +380,7 @@ def test_a_table_refuses_options_over_their_bounds(srv: Server, game: str,
 
 
 # -- SQLite's write-ahead log ------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_sqlite_log_stays_bounded_under_steady_writes(tmp_path: Path) -> None:
     db = tmp_path / "wal.db"
     wal = Path(f"{db}-wal")
@@ -378,17 +390,19 @@ def test_the_sqlite_log_stays_bounded_under_steady_writes(tmp_path: Path) -> Non
         api = Api(srv.base)
         ids = [api.create("court-piece", {"session_end": {"deals": 500}},
                           seats=[{"type": "bot", "level": "random"}] * 4, live=True,
-                          bot_delay_ms=0)["id"] for _ in range(6)]
+                          bot_delay_ms=0)["id"] for _ in range(3)]
         sizes = []
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def written() -> int:  # the log's size, looked at all along, until enough was written
             sizes.append(wal.stat().st_size if wal.exists() else 0)
-            time.sleep(0.05)
-        played = sum(api.public(t)["version"] for t in ids)
+            n = sum(api.public(t)["version"] for t in ids)
+            return n if n > 1000 else 0
+
+        # 1000 actions: each a commit, thousands of pages through a 1 MiB log, several times over
+        played = wait_until(written, timeout=60, what="1000 actions written by the bots")
         api.close()
     finally:
         assert srv.stop() == 0
-    assert played > 1000, played  # steady writes: many thousand pages through the log
     assert max(sizes) < 4 * 1024 * 1024, (max(sizes), played)
     assert not wal.exists() or wal.stat().st_size == 0  # and empty once stopped
 
@@ -412,21 +426,22 @@ def play_while(srv: Server, stop: threading.Event, acks: list[int]) -> None:
         pass  # the server went away mid-request
 
 
-def sigterm(srv: Server) -> tuple[int, float]:
+def sigterm(srv: Server) -> int:
+    """SIGTERM, and its exit status; a process still there 15 s later (uvicorn's 3 s grace,
+    then the hub's and the store's bounded closes) fails the test: it did not stop."""
     import signal
     import subprocess
 
     assert srv.proc is not None
-    t0 = time.monotonic()
     srv.proc.send_signal(signal.SIGTERM)
     try:
-        rc = srv.proc.wait(20)
+        return srv.proc.wait(15)
     except subprocess.TimeoutExpired:
         srv.proc.kill()
-        raise
-    return rc, time.monotonic() - t0
+        raise AssertionError("the server did not exit within 15 s of SIGTERM") from None
 
 
+@pytest.mark.slow
 def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
     import sqlite3
 
@@ -441,12 +456,12 @@ def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
     acks: list[int] = []
     player = threading.Thread(target=play_while, args=(srv, stop, acks))
     player.start()
-    time.sleep(3)
-    rc, took = sigterm(srv)
+    # under play: the honest table has had actions acknowledged, the bots have written
+    wait_until(lambda: len(acks) >= 20, timeout=30, what="20 acknowledged actions")
+    rc = sigterm(srv)
     stop.set()
     player.join(20)
-    assert rc == 0 and took < 15, (rc, took)
-    assert acks, "the honest table played"
+    assert rc == 0, rc
     wal = Path(f"{db}-wal")
     assert not wal.exists() or wal.stat().st_size == 0
     with sqlite3.connect(db) as conn:
@@ -461,6 +476,7 @@ def test_sigterm_under_play_stops_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in (tmp_path / "term.log").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_sigterm_tells_the_other_instances_it_is_gone(pg_url: str, redis_url: str,
@@ -478,20 +494,23 @@ def test_sigterm_tells_the_other_instances_it_is_gone(pg_url: str, redis_url: st
         acks: list[int] = []
         player = threading.Thread(target=play_while, args=(srv, stop, acks))
         player.start()
-        time.sleep(2)
-        rc, took = sigterm(srv)
+        wait_until(lambda: len(acks) >= 10, timeout=30, what="10 acknowledged actions")
+        rc = sigterm(srv)
         stop.set()
         player.join(20)
-        assert rc == 0 and took < 15, (rc, took)
-        heard = []
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            msg = ps.get_message(timeout=0.5)
+        assert rc == 0, rc
+        heard: list[dict[str, Any]] = []
+
+        def gone() -> bool:
+            msg = ps.get_message(timeout=0.1)
             if msg and msg["type"] == "message":
                 heard.append(json.loads(msg["data"]))
-                if heard[-1].get("k") == "gone":
-                    break
-        assert heard and heard[-1].get("k") == "gone", heard[-5:]
+            return bool(heard) and heard[-1].get("k") == "gone"
+
+        try:
+            wait_until(gone, timeout=5, what='"gone" on the bus')
+        except AssertionError as e:
+            raise AssertionError(f"{e}: {heard[-5:]}") from None
     finally:
         ps.close()
         r.close()
@@ -530,33 +549,33 @@ def raw_socket(srv: Server) -> socket.socket:
     return socket.create_connection(("127.0.0.1", srv.port), timeout=5)
 
 
+@pytest.mark.slow
 def test_a_connection_that_says_nothing_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         assert closed_within(s, 4)[0]
 
 
+@pytest.mark.slow
 def test_a_half_sent_head_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
         assert closed_within(s, 4) == (True, b"")
 
 
+@pytest.mark.slow
 def test_a_head_sent_a_byte_at_a_time_is_closed(strict: Server) -> None:
     head = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
     with raw_socket(strict) as s:
-        t0 = time.monotonic()
         closed = False
-        for b in head:
-            try:
+        for b in head:  # a byte, then up to 0.1 s for the server to close: the whole head
+            try:        # would take over 13 s, each byte well within the 1 s deadline
                 s.sendall(bytes([b]))
             except OSError:
                 closed = True
+            if closed or closed_within(s, 0.1)[0]:
+                closed = True
                 break
-            time.sleep(0.1)
-            if time.monotonic() - t0 > 6:
-                break
-        assert closed or closed_within(s, 1)[0]
-        assert time.monotonic() - t0 < 6
+        assert closed, "the whole head went out a byte at a time, and the server waited"
 
 
 def test_a_head_over_the_bound_is_refused(strict: Server) -> None:
@@ -565,10 +584,9 @@ def test_a_head_over_the_bound_is_refused(strict: Server) -> None:
 
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (MAX_HEAD + 10))
-        t0 = time.monotonic()
         closed, got = closed_within(s, 4)
+        # answered 431 (the 1 s deadline closes a connection without a word)
         assert closed and got.startswith(b"HTTP/1.1 431"), got[:100]
-        assert time.monotonic() - t0 < 0.9  # not the 1 s deadline
 
 
 def read_answer(sock: socket.socket) -> bytes:
@@ -616,6 +634,7 @@ def test_the_server_speaks_http_through_httptools() -> None:
     assert issubclass(deadline_protocol(1.0), HttpToolsProtocol)
 
 
+@pytest.mark.slow
 def test_an_idle_kept_alive_connection_is_closed(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -623,6 +642,7 @@ def test_an_idle_kept_alive_connection_is_closed(strict: Server) -> None:
         assert got.startswith(b"HTTP/1.1 200") and closed
 
 
+@pytest.mark.slow
 def test_a_slow_body_is_408(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -632,6 +652,7 @@ def test_a_slow_body_is_408(strict: Server) -> None:
         assert closed
 
 
+@pytest.mark.slow
 def test_a_chunked_body_over_the_limit_is_413(strict: Server) -> None:
     with raw_socket(strict) as s:
         s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -647,21 +668,28 @@ def test_a_chunked_body_over_the_limit_is_413(strict: Server) -> None:
         assert b"too_large" in got
 
 
+@pytest.mark.slow
 def test_live_connections_outlast_the_head_deadline(strict: Server) -> None:
     api = Api(strict.base)
     t = api.create("goat", live=True)
+    # the server pings an idle live connection every 0.5 s (TAASH_PING_INTERVAL): three pings
+    # take it past the 1 s head, body and keep-alive deadlines
     with connect(f"{strict.ws_base}/api/tables/{t['id']}/ws") as ws:
         assert json.loads(ws.recv())["type"] == "view"
-        time.sleep(2.5)  # past the 1 s deadlines
+        pings = 0
+        while pings < 3:
+            pings += json.loads(ws.recv(timeout=10))["type"] == "ping"
         ws.send(json.dumps({"type": "ping"}))
-        while json.loads(ws.recv())["type"] != "pong":
+        while json.loads(ws.recv(timeout=10))["type"] != "pong":
             pass
     with httpx.Client(base_url=strict.base, timeout=10) as c, c.stream(
             "GET", f"/api/tables/{t['id']}/stream") as r:
-        t0 = time.monotonic()
+        pings = 0
         for line in r.iter_lines():
-            if time.monotonic() - t0 > 2.5 and json.loads(line)["type"] == "ping":
+            pings += json.loads(line)["type"] == "ping"
+            if pings == 3:
                 break
+        assert pings == 3
     api.close()
 
 
@@ -692,11 +720,11 @@ def test_the_server_runs_on_uvloop() -> None:
     assert _loop_factory() is uvloop.new_event_loop
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["httptools", "h11"])
 def test_each_protocol_keeps_the_head_deadline(kind: str) -> None:
     """Both variants of the deadline (httptools, the server's; h11, where httptools is not
     installed) close a connection that sends no whole head, and answer one that does."""
-    import asyncio
     import threading
 
     import uvicorn
@@ -715,17 +743,14 @@ def test_each_protocol_keeps_the_head_deadline(kind: str) -> None:
     config = uvicorn.Config(app, http=make(0.5), lifespan="off", log_level="error",  # type: ignore[arg-type]
                             timeout_keep_alive=30)
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: server.started, timeout=10, what="uvicorn to start")
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # half a head
-            t0 = time.monotonic()
-            assert closed_within(s, 3) == (True, b"")
-            assert time.monotonic() - t0 < 2
+            # closed by the 0.5 s deadline, not the 30 s keep-alive
+            assert closed_within(s, 2) == (True, b"")
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             closed, got = closed_within(s, 2)

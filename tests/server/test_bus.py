@@ -14,7 +14,7 @@ from taash.server.bus import RedisBus
 
 
 @pytest.mark.redis
-def test_a_burst_of_publishes_all_arrive(redis_url: str) -> None:
+async def test_a_burst_of_publishes_all_arrive(redis_url: str) -> None:
     channel = f"taash-test-bus-{uuid.uuid4().hex}"
     n = 600
 
@@ -42,5 +42,5 @@ def test_a_burst_of_publishes_all_arrive(redis_url: str) -> None:
             await listener.close()
         return got
 
-    got = asyncio.run(run())
+    got = await run()
     assert sorted(got) == list(range(n)), f"{n - len(got)} of {n} messages lost"

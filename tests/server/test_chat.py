@@ -119,6 +119,7 @@ def test_a_seat_sending_too_fast_is_refused(api: Api) -> None:
                    ).status_code == 200
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_chat_crosses_instances(pg_url: str, redis_url: str, tmp_path: Path) -> None:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -72,7 +70,7 @@ def test_error_bodies() -> None:
 
 
 @pytest.mark.parametrize("cls", list(EXPECTED), ids=lambda c: c.__name__)
-def test_each_domain_error_answers_its_status(cls: type[DomainError]) -> None:
+async def test_each_domain_error_answers_its_status(cls: type[DomainError]) -> None:
     app = FastAPI()
     add_error_handlers(app)
 
@@ -85,7 +83,7 @@ def test_each_domain_error_answers_its_status(cls: type[DomainError]) -> None:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
             return await c.get("/refuse")
 
-    r = asyncio.run(go())
+    r = await go()
     status, code = EXPECTED[cls]
     assert r.status_code == status
     assert r.json() == {"error": {"code": code, "rule": "R-1", "message": "refused here"}}

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from taash import fair
 from tests.server.helpers import Api, Server, pick_actor, tokens_of
 from tests.server.test_live import ws_open
@@ -58,6 +60,7 @@ def drain(ws: Any) -> list[str]:
             return out
 
 
+@pytest.mark.slow
 def test_commit_first_seeds_count_secret_hidden_and_the_record_verifies(
         api: Api, server: Server, tmp_path: Path) -> None:
     t = api.create("court-piece", TWO_DEALS, [{"type": "human"}] * 4)
@@ -143,6 +146,7 @@ def test_bots_give_no_seed_and_the_seed_goes_over_the_websocket(api: Api,
         ws.close()
 
 
+@pytest.mark.slow
 def test_a_restart_keeps_the_secrets_and_seeds(tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'fair.db'}"
     first = Server(db, "--bot-delay", "0", log=tmp_path / "server.log").start()

@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.server.helpers import Server
 from tests.server.test_social import browsers, play_out  # noqa: F401  (the fixture)
+from tests.waiting import wait_until
 
 
 def friends_of(b: Any) -> dict[str, Any]:
@@ -74,15 +75,14 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     assert [t["id"] for t in a.http.get("/api/me/tables").json()] == [tid]
     assert [(t["id"], t["seat"]) for t in b.http.get("/api/me/tables").json()] == [(tid, 1)]
     play_out(tid, {0: a, 1: b}, random.Random(3))
-    deadline = time.monotonic() + 30
-    while True:
+    def written() -> Any:  # both profiles, or None
         pa = a.http.get(f"/api/players/{a.id}").json()
         pb = a.http.get(f"/api/players/{b.id}").json()
         done = pa["recent"] and pb["recent"] and all(
             "court-piece-2p" in p["ratings"] for p in (pa, pb))  # results and ratings written
-        if done or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
+        return (pa, pb) if done else None
+
+    pa, pb = wait_until(written, timeout=30, what="both results and ratings written")
     assert {pa["recent"][0]["result"], pb["recent"][0]["result"]} == {"won", "lost"}
     ra = pa["ratings"]["court-piece-2p"]["rating"]
     rb = pb["ratings"]["court-piece-2p"]["rating"]

@@ -3,8 +3,6 @@ the webhook of their seat and their e-mail, on a server with real webhook and SM
 
 from __future__ import annotations
 
-import time
-
 from tests.server.helpers import Server
 from tests.server.test_notify import Hooks, Inbox, hooks, notifying, smtp, wait  # noqa: F401
 from tests.server.test_social import Browser
@@ -47,7 +45,10 @@ def test_an_away_friend_is_told_of_a_challenge(notifying: Server,  # noqa: F811
     a.http.get("/api/me/friends")
     back = b.send("POST", "/api/me/challenges", {"to": a.id, "game": "goat"}).json()
     assert [c["id"] for c in a.http.get("/api/me/challenges").json()["received"]] == [back["id"]]
-    time.sleep(1.0)
+    # a challenge to b, still away, after it: its webhook is the positive sign that the one
+    # before was handled (a webhook for it would have come first) instead of a fixed sleep
+    after = a.send("POST", "/api/me/challenges", {"to": b.id, "game": "goat"}).json()
+    wait(lambda: any(h.get("challenge") == after["id"] for h in Hooks.received))
     assert not any(h.get("challenge") == back["id"] for h in Hooks.received)
     a.http.close()
     b.http.close()

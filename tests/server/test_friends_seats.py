@@ -177,7 +177,12 @@ def test_a_challenge_is_pushed_to_an_away_friend(pushing: Server, service: str) 
     # all push off: no push
     assert b.send("PUT", "/api/me/push", {"off": True}).status_code == 200
     a.send("POST", "/api/me/challenges", {"game": "goat", "to": b.id})
-    time.sleep(1.0)
-    assert len(pb.messages()) == 1 and pc.messages() == []
+    # push on again, a third challenge: its push is the positive sign that the one before was
+    # handled (a push for it would have come first) instead of a fixed sleep
+    assert b.send("PUT", "/api/me/push", {"off": False}).status_code == 200
+    third = a.send("POST", "/api/me/challenges", {"game": "goat", "to": b.id}).json()
+    wait(lambda: len(pb.messages()) >= 2)
+    assert [pb.decrypt(m)["challenge"] for m in pb.messages()] == [ch["id"], third["id"]]
+    assert pc.messages() == []
     for x in (a, b, c):
         x.http.close()

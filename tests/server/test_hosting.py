@@ -5,7 +5,6 @@ gone (while `/api/health` still answers)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import shutil
@@ -15,10 +14,11 @@ import uuid
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.conftest import unavailable
 from tests.server.conftest import PG_ADMIN, _admin
-from tests.server.helpers import ROOT, Server
+from tests.server.helpers import ROOT, Server, free_port
 
 DEPLOY = ROOT / "deploy"
 
@@ -72,7 +72,8 @@ def test_the_environment_file_names_only_settings_the_server_reads() -> None:
         assert f'"{name}"' in source, f"{name} is in taash.env.example but nothing reads it"
 
 
-def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Path) -> None:
+@pytest.mark.slow
+async def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Path) -> None:
     srv = Server(f"sqlite:///{tmp_path / 'r.db'}").start()  # SQLite, the in-process bus
     try:
         r = httpx.get(srv.base + "/api/ready", timeout=5)
@@ -82,14 +83,14 @@ def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Pa
         srv.stop()
     name = f"taash_ready_{uuid.uuid4().hex[:8]}"
     try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        await _admin(f'CREATE DATABASE "{name}"')
     except Exception as e:
         unavailable(f"PostgreSQL is not reachable at {PG_ADMIN}: {e}")
     base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
     srv = Server(f"{base}/{name}").start()
     try:
         assert httpx.get(srv.base + "/api/ready", timeout=5).status_code == 200
-        asyncio.run(_admin(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        await _admin(f'DROP DATABASE "{name}" WITH (FORCE)')
         r = httpx.get(srv.base + "/api/ready", timeout=10)
         assert r.status_code == 503
         body = r.json()
@@ -98,7 +99,7 @@ def test_ready_says_when_the_store_is_gone_and_health_still_answers(tmp_path: Pa
         assert httpx.get(srv.base + "/api/health", timeout=5).status_code == 200
     finally:
         srv.stop()
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def serve_check(*args: str) -> subprocess.CompletedProcess[str]:
@@ -106,6 +107,7 @@ def serve_check(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60, check=False)
 
 
+@pytest.mark.slow
 def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     r = serve_check("--db", f"sqlite:///{db}", "--redis", "redis://127.0.0.1:6379/0",
@@ -114,7 +116,7 @@ def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> 
     assert r.stdout.splitlines()[-1] == "configuration ok"
     assert "schema new" in r.stdout and "redis: redis://127.0.0.1:6379/0" in r.stdout
     assert not db.exists()  # a check makes no database
-    port = Server(None).port  # a free port nothing listens on
+    port = free_port()  # a free port nothing listens on
     bad = [
         (("--db", f"postgresql://postgres@127.0.0.1:{port}/x"), "cannot reach the database"),
         (("--db", f"sqlite:///{db}", "--redis", f"redis://127.0.0.1:{port}/0"),
@@ -132,6 +134,7 @@ def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> 
     assert not db.exists()
 
 
+@pytest.mark.slow
 def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) -> None:
     https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
     for trusted, secure in (("127.0.0.1", True), ("", False)):
@@ -146,6 +149,7 @@ def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) ->
             srv.stop()
 
 
+@pytest.mark.slow
 def test_json_logs_give_one_object_a_line_and_never_a_token(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     srv = Server(f"sqlite:///{tmp_path / 'j.db'}", "--log-format", "json", "--log-level", "info",

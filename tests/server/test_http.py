@@ -46,6 +46,7 @@ def play_all_human(api: Api, game: str, seed: int,
     return t["id"], seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["court-piece", "court-piece-2p", "goat"])
 def test_full_match_over_http_shows_each_seat_only_its_own(api: Api, game: str) -> None:
     spectator: list[Any] = []

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.server.helpers import Server
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -39,28 +40,32 @@ def version(http: httpx.Client, tid: str) -> int:
 
 def wait_idle(http: httpx.Client, tid: str, timeout: float = 20) -> dict[str, Any]:
     """The public view once the table says it rests."""
-    end = time.monotonic() + timeout
-    while True:
+    def rests() -> Any:  # the public view, or None
         v = public(http, tid)
-        if v["table"]["idle"]:
-            return v
-        assert time.monotonic() < end, f"table {tid} never rested (version {v['version']})"
-        time.sleep(0.1)
+        return v if v["table"]["idle"] else None
+
+    return wait_until(rests, timeout=timeout, what=f"table {tid} to rest")
 
 
 def wait_until_still(http: httpx.Client, tid: str, quiet: float = 1.0,
                      timeout: float = 20) -> int:
-    """The table's version once it has not changed for ``quiet`` seconds."""
-    end = time.monotonic() + timeout
-    v, since = version(http, tid), time.monotonic()
-    while time.monotonic() < end:
-        time.sleep(0.1)
+    """The table's version once it has not changed for ``quiet`` seconds.  The server has no
+    sign for "will not be driven": the quiet window is the check itself, over three sweeps
+    (0.3 s each) and a bot's turn, in which a table still driven would have moved."""
+    last = {"v": version(http, tid), "since": time.monotonic()}
+
+    def still() -> Any:  # the version, or None
         now = version(http, tid)
-        if now != v:
-            v, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return v
-    raise AssertionError(f"table {tid} never stopped (version {v})")
+        if now != last["v"]:
+            last["v"], last["since"] = now, time.monotonic()
+            return None
+        return now if time.monotonic() - last["since"] >= quiet else None
+
+    try:
+        stopped: int = wait_until(still, timeout=timeout, what=f"table {tid} to stop", every=0.1)
+        return stopped
+    except AssertionError as e:
+        raise AssertionError(f"{e} (version {last['v']})") from None
 
 
 @pytest.fixture
@@ -96,10 +101,8 @@ def test_an_idle_table_stops_its_bots_and_plays_on_when_someone_watches(
 
         t = threading.Thread(target=watch, daemon=True)
         t.start()
-        end = time.monotonic() + 10
-        while version(http, tid) <= stopped + 3 and time.monotonic() < end:
-            time.sleep(0.1)
-        assert version(http, tid) > stopped + 3
+        wait_until(lambda: version(http, tid) > stopped + 3, timeout=10,
+                   what="the watched table to play on")
         assert not public(http, tid)["table"]["idle"]
         done.set()
         t.join(10)
@@ -126,10 +129,8 @@ def test_an_idle_table_is_not_driven_after_a_restart(tmp_path: Path) -> None:
     srv = Server(db, "--idle-after", "0", "--sweep", "0.3", log=tmp_path / "c.log").start()
     try:
         with httpx.Client(base_url=srv.base, timeout=20) as http:
-            end = time.monotonic() + 15
-            while version(http, tid) == stopped and time.monotonic() < end:
-                time.sleep(0.1)
-            assert version(http, tid) > stopped
+            wait_until(lambda: version(http, tid) > stopped, timeout=15,
+                       what="the sweeper to drive the table again")
     finally:
         srv.stop()
 

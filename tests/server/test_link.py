@@ -169,6 +169,7 @@ def test_link_needs_a_session_and_this_sites_origin(browsers: Any, server: Serve
     assert phone.send("POST", "/api/link", {"code": code}).status_code == 200  # not spent
 
 
+@pytest.mark.slow
 def test_tries_at_a_code_are_rate_limited_per_address(tmp_path: Path) -> None:
     srv = Server(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", "--rate-limit", "1000",
                  "--bot-delay", "0").start()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from pathlib import Path
 
 import httpx
@@ -16,24 +15,24 @@ from taash.record import load
 from tests.server.helpers import Server, tokens_of
 from tests.server.test_players import Browser
 from tests.server.test_tokens import bearer, make_token
+from tests.waiting import wait_until
 
 
 def finish_2p(b: Browser) -> str:
     """A finished two-player table (one deal to one point) of the browser's player, against a
     random bot."""
     t = b.create(seats=[{"type": "human"}, {"type": "bot", "level": "random"}])
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+
+    def over() -> bool:  # seat 0 plays when it may; the bot plays between
         v = b.http.get(f"/api/tables/{t['id']}/view?seat=0").json()
-        if v["over"]:
-            return str(t["id"])
-        if v["legal_actions"]:
+        if v["legal_actions"] and not v["over"]:
             r = b.send("POST", f"/api/tables/{t['id']}/actions?seat=0",
                        {"action": v["legal_actions"][0], "version": v["version"]})
             assert r.status_code in (200, 409), r.text
-        else:
-            time.sleep(0.02)
-    raise AssertionError("the table did not finish")
+        return bool(v["over"])
+
+    wait_until(over, timeout=30, what="the table to finish")
+    return str(t["id"])
 
 
 def test_the_export_holds_the_profile_and_every_record_and_no_secret(server: Server,
@@ -118,18 +117,15 @@ def test_deleting_the_account_removes_it_and_hands_a_live_seat_to_a_bot(
                 seat = program.get(f"/api/tables/{t}").json()["table"]["seats"][0]
                 assert seat["name"] == "deleted player", seat
             assert program.get(f"/api/tables/{tid}").json()["table"]["seats"][0]["type"] == "bot"
-            deadline = time.monotonic() + 30
-            while True:
+            def over() -> bool:
                 v = program.get(f"/api/tables/{tid}/view", headers=bearer(seat1)).json()
-                if v["over"]:
-                    break
-                assert time.monotonic() < deadline, "the table did not finish"
-                if v["legal_actions"]:
+                if v["legal_actions"] and not v["over"]:
                     program.post(f"/api/tables/{tid}/actions", headers=bearer(seat1),
                                  json={"action": v["legal_actions"][0],
                                        "version": v["version"]})
-                else:
-                    time.sleep(0.02)
+                return bool(v["over"])
+
+            wait_until(over, timeout=30, what="the table to finish")
             assert program.get(f"/api/tables/{done}/record").status_code == 200
         # the store: the player row is kept as deleted, under no name of theirs, with nothing
         # that signs in
@@ -153,6 +149,7 @@ def test_deleting_the_account_removes_it_and_hands_a_live_seat_to_a_bot(
         friend.close()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_tokens_export_and_delete_on_postgresql(pg_url: str) -> None:
     """The same queries on PostgreSQL: a token made, used, listed and revoked; the export; the

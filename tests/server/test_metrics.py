@@ -4,10 +4,8 @@ group commit, the event loop)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.server.helpers import Api, Server, pick_actor, tokens_of
+from tests.waiting import wait_until
 
 TOKEN = "metrics-token-for-the-test"
 SERIES = ["taash_actions", "taash_action_seconds", "taash_connections", "taash_live_tables",
@@ -48,6 +47,7 @@ def value(m: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
     return m.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+@pytest.mark.slow
 def test_metrics_are_off_by_default_and_need_the_token(srv: Server, tmp_path: Path) -> None:
     assert httpx.get(srv.base + "/metrics", timeout=5).status_code == 401
     bad = httpx.get(srv.base + "/metrics", headers={"Authorization": "Bearer nope"}, timeout=5)
@@ -62,7 +62,7 @@ def test_metrics_are_off_by_default_and_need_the_token(srv: Server, tmp_path: Pa
         off.stop()
 
 
-def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> None:
+async def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> None:
     before = scrape(srv.base)
     names = {name for name, _ in before}
     for series in SERIES:
@@ -82,7 +82,7 @@ def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> None:
                 now = scrape(srv.base)
                 return value(now, "taash_connections", kind="ws", who="seat")
 
-        assert asyncio.run(with_socket()) == 1
+        assert await with_socket() == 1
         moves = 0
         for _ in range(12):
             views = {s: api.view(t["id"], tok) for s, tok in toks.items()}
@@ -97,10 +97,8 @@ def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> None:
         # a table of bots only: its bots must think, whoever deals first
         bots = api.create("goat", {"target": 1}, [{"type": "bot"}] * 4, live=True,
                           bot_delay_ms=0)
-        deadline = time.monotonic() + 30
-        while api.public(bots["id"])["version"] < 3:
-            assert time.monotonic() < deadline, "the bots did not play"
-            time.sleep(0.05)
+        wait_until(lambda: api.public(bots["id"])["version"] >= 3, timeout=30,
+                   what="the bots to play")
     finally:
         api.close()
     after = scrape(srv.base)

@@ -4,7 +4,6 @@ upgraded to head, says where they disagree; any difference fails, save those lis
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ def describe(diff: Any) -> list[str]:
     return [repr(diff)]
 
 
-def differences(url: str, models: MetaData = metadata) -> set[str]:
+async def differences(url: str, models: MetaData = metadata) -> set[str]:
     """Upgrade a fresh database at ``url`` to head as the server does, then compare it with
     ``models`` (the store's metadata)."""
 
@@ -58,7 +57,7 @@ def differences(url: str, models: MetaData = metadata) -> set[str]:
         finally:
             await engine.dispose()
 
-    return asyncio.run(go())
+    return await go()
 
 
 def check(found: set[str]) -> None:
@@ -69,13 +68,13 @@ def check(found: set[str]) -> None:
         pytest.xfail(f"known differences: {sorted(found)}")
 
 
-def test_models_match_migrations_on_sqlite(tmp_path: Path) -> None:
-    check(differences(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"))
+async def test_models_match_migrations_on_sqlite(tmp_path: Path) -> None:
+    check(await differences(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"))
 
 
 @pytest.mark.postgres
-def test_models_match_migrations_on_postgresql(pg_url: str) -> None:
-    check(differences(pg_url))
+async def test_models_match_migrations_on_postgresql(pg_url: str) -> None:
+    check(await differences(pg_url))
 
 
 def copy_of_the_models() -> MetaData:
@@ -85,14 +84,15 @@ def copy_of_the_models() -> MetaData:
     return models
 
 
-def test_the_compare_sees_a_difference_and_its_fix(tmp_path: Path) -> None:
+async def test_the_compare_sees_a_difference_and_its_fix(tmp_path: Path) -> None:
     """The check is not blind: a column the migrations never made is reported; and the
     metadata as it is agrees with the migrations entirely."""
     models = copy_of_the_models()
     models.tables["seats"].append_column(Column("not_migrated", Integer, nullable=True))
-    found = differences(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", models)
+    found = await differences(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", models)
     assert "add_column seats.not_migrated" in found
-    assert differences(f"sqlite+aiosqlite:///{tmp_path / 'y.db'}", copy_of_the_models()) == set()
+    again = await differences(f"sqlite+aiosqlite:///{tmp_path / 'y.db'}", copy_of_the_models())
+    assert again == set()
 
 
 # -- a database of the previous release (migration 0001 only), taken forward ---------------------
@@ -163,6 +163,7 @@ def head() -> str:
     return found
 
 
+@pytest.mark.slow
 def test_a_database_of_migration_0001_upgrades_and_its_table_still_plays(tmp_path: Path) -> None:
     """The previous release's database, taken to head by the server at start: the old table
     keeps its seats, actions and tokens, and plays on with them; its seats belong to no

@@ -3,7 +3,6 @@ webhook receiver listens on 127.0.0.1, so the server here allows private webhook
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -18,6 +17,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from tests.server.helpers import Api, Server, free_port, tokens_of
+from tests.waiting import wait_until
 
 
 class Inbox:
@@ -78,10 +78,7 @@ def notifying(tmp_path_factory: pytest.TempPathFactory,
 
 
 def wait(pred: Any, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+    wait_until(pred, timeout=timeout, what=getattr(pred, "__name__", "a notice"))
 
 
 @pytest.mark.slow
@@ -154,6 +151,7 @@ def test_connected_seat_is_not_notified(notifying: Server, hooks: str) -> None:
     api.close()
 
 
+@pytest.mark.slow
 def test_turn_timer_lets_a_bot_play_for_an_absent_player(notifying: Server) -> None:
     api = Api(notifying.base)
     t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2, first_seat=0,
@@ -178,7 +176,8 @@ def test_table_info_says_when_the_turn_timer_plays(notifying: Server) -> None:
 
     first = ends()
     assert first is not None and before + 299 <= first <= time.time() + 301
-    time.sleep(0.05)
+    # the clock past the timer's start (first - 300): a move now restarts it later
+    wait_until(lambda: time.time() > first - 300 + 0.001, timeout=5, what="the clock to move")
     assert api.act(tid, tokens[0], "trump:H").status_code == 200
     second = ends()
     assert second is not None and second > first  # the clock restarts with every move
@@ -193,7 +192,7 @@ def test_table_info_says_when_the_turn_timer_plays(notifying: Server) -> None:
     api.close()
 
 
-def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
+async def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         hooks: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Checked again before sending (a URL stored before, a name that moved), in process;
     the POST goes to the address checked, under the URL's own host name."""
@@ -206,8 +205,8 @@ def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         await n._webhook(url, {"type": "your_turn", "table": tag})
         await n.close()
 
-    asyncio.run(send(hooks, False, "refused"))
-    asyncio.run(send(hooks, True, "allowed"))
+    await send(hooks, False, "refused")
+    await send(hooks, True, "allowed")
     named = hooks.replace("127.0.0.1", "hooks.example")
 
     async def checked(url: str, allow: bool = False) -> list[Any]:
@@ -215,7 +214,7 @@ def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
         return [ipaddress.ip_address("127.0.0.1")]
 
     monkeypatch.setattr(notify, "webhook_addresses", checked)  # as if public
-    asyncio.run(send(named, False, "pinned"))
+    await send(named, False, "pinned")
     tables = [h["table"] for h in Hooks.received]
     assert "allowed" in tables and "pinned" in tables and "refused" not in tables
     assert Hooks.hosts[tables.index("pinned")] == named.split("/")[2]

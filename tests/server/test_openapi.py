@@ -8,7 +8,6 @@ first half is checked for them).  Then schemathesis runs over the schema, bounde
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 
 from taash.server.openapi import ROUTES, WHY
 from tests.server.helpers import Server, tokens_of
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -75,10 +75,8 @@ class World:
                              headers={"Authorization": f"Bearer {self.claimed_invite}",
                                       "Origin": base})
         assert r.status_code == 200, r.text
-        end = time.monotonic() + 90
-        while not self.http.get(f"/api/tables/{self.done}").json()["over"]:
-            assert time.monotonic() < end, "the timer's match did not end"
-            time.sleep(0.2)
+        wait_until(lambda: self.http.get(f"/api/tables/{self.done}").json()["over"],
+                   timeout=90, what="the timer's match to end")
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
         r = self.http.post("/api/tables", json=body)

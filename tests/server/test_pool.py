@@ -53,7 +53,7 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-def test_tables_take_turns_for_one_worker() -> None:
+async def test_tables_take_turns_for_one_worker() -> None:
     """Table A asks for 6 searches, then B and C one each: B's and C's run second and third,
     not after all of A's."""
 
@@ -73,13 +73,13 @@ def test_tables_take_turns_for_one_worker() -> None:
         assert results == [("A", i) for i in range(6)] + [("B", 0), ("C", 0)]
         return runner.started
 
-    started = asyncio.run(main())
+    started = await main()
     # A's first was already running; then B, C and A take turns
     assert started[:4] == [("A", 0), ("A", 1), ("B", 0), ("C", 0)]
     assert started[4:] == [("A", 2), ("A", 3), ("A", 4), ("A", 5)]
 
 
-def test_round_robin_across_many_tables_with_two_workers() -> None:
+async def test_round_robin_across_many_tables_with_two_workers() -> None:
     async def main() -> list[Any]:
         clock, runner = FakeClock(), FakeRunner()
         pool = BotPool(2, clock=clock, runner=runner)
@@ -95,14 +95,14 @@ def test_round_robin_across_many_tables_with_two_workers() -> None:
         await asyncio.gather(*tasks)
         return runner.started
 
-    started = asyncio.run(main())
+    started = await main()
     keys = [k for k, _ in started]
     assert len(keys) == 9
     # A's first two took both free workers as they came; from then on the tables take turns
     assert keys == ["A", "A", "A", "B", "C", "B", "C", "B", "C"]
 
 
-def test_a_job_whose_deadline_passes_in_the_queue_never_runs() -> None:
+async def test_a_job_whose_deadline_passes_in_the_queue_never_runs() -> None:
     async def main() -> None:
         clock, runner = FakeClock(), FakeRunner()
         pool = BotPool(1, clock=clock, runner=runner)
@@ -123,10 +123,10 @@ def test_a_job_whose_deadline_passes_in_the_queue_never_runs() -> None:
         assert await ok == "done"
         assert await busy == "done"
 
-    asyncio.run(main())
+    await main()
 
 
-def test_a_caller_gets_deadline_exceeded_when_the_running_job_is_late() -> None:
+async def test_a_caller_gets_deadline_exceeded_when_the_running_job_is_late() -> None:
     """The deadline is the caller's: a search still running at its deadline is given up
     (its late answer is thrown away) and the worker goes on to the next table's job."""
 
@@ -145,10 +145,10 @@ def test_a_caller_gets_deadline_exceeded_when_the_running_job_is_late() -> None:
         runner.finish(1, "b")
         assert await nxt == "b"
 
-    asyncio.run(main())
+    await main()
 
 
-def test_a_cancelled_caller_s_queued_job_is_dropped() -> None:
+async def test_a_cancelled_caller_s_queued_job_is_dropped() -> None:
     async def main() -> None:
         clock, runner = FakeClock(), FakeRunner()
         pool = BotPool(1, clock=clock, runner=runner)
@@ -162,11 +162,11 @@ def test_a_cancelled_caller_s_queued_job_is_dropped() -> None:
         assert await first == "done"
         assert runner.started == [("A", 0)]
 
-    asyncio.run(main())
+    await main()
 
 
 @pytest.mark.slow
-def test_the_real_pool_runs_a_hard_move_in_a_worker_process() -> None:
+async def test_the_real_pool_runs_a_hard_move_in_a_worker_process() -> None:
     m = new_match("court-piece", seed=3, first_seat=0)
     seat = m.actors()[0]
     view = m.view(seat)
@@ -180,7 +180,7 @@ def test_the_real_pool_runs_a_hard_move_in_a_worker_process() -> None:
         finally:
             pool.close()
 
-    action = asyncio.run(main())
+    action = await main()
     assert action in view["legal_actions"]
     assert action == make_bot("court-piece", "hard", seed=5).act(view)
 

@@ -14,6 +14,7 @@ from openskill.models import PlackettLuce
 
 from taash.ratings import BOT_RATINGS, SCALE
 from tests.server.helpers import Server
+from tests.waiting import wait_until
 
 
 class Browser:
@@ -46,31 +47,27 @@ def browsers(server: Server) -> Iterator[Any]:
 
 def play_out(tid: str, seats: dict[int, Browser], rng: random.Random) -> None:
     """Each human seat plays random legal actions until the match is over (bots move alone)."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        moved = False
+    def over() -> bool:  # one round of the human seats' moves; the bots move between
         for seat, b in seats.items():
             v = b.http.get(f"/api/tables/{tid}/view?seat={seat}").json()
             if v.get("over"):
-                return
+                return True
             if v["legal_actions"]:
                 r = b.send("POST", f"/api/tables/{tid}/actions?seat={seat}",
                            {"action": rng.choice(v["legal_actions"]), "version": v["version"]})
                 assert r.status_code in (200, 409), r.text
-                moved = True
-        if not moved:
-            time.sleep(0.05)
-    raise AssertionError("the match did not end")
+        return False
+
+    wait_until(over, timeout=120, what="the match to end", every=0)
 
 
 def wait_profile(b: Browser, pid: str, game: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 30
-    while True:
+    def written() -> Any:  # the profile, or None
         p: dict[str, Any] = b.http.get(f"/api/players/{pid}").json()
         # the ratings are written after the result: wait for both
-        if (p["recent"] and game in p["ratings"]) or time.monotonic() > deadline:
-            return p
-        time.sleep(0.05)
+        return p if p["recent"] and game in p["ratings"] else None
+
+    return wait_until(written, timeout=30, what="the result and the rating written")
 
 
 def test_two_players_match_moves_ratings_history_and_stats(browsers: Any) -> None:
@@ -132,10 +129,8 @@ def test_against_a_bot_the_bot_rating_is_fixed_and_pages_follow(browsers: Any) -
         assert r.status_code == 201, r.text
         tids.append(r.json()["id"])
         play_out(tids[-1], {0: a}, random.Random(i))
-    deadline = time.monotonic() + 30
-    while len(a.http.get(f"/api/players/{a.id}").json()["recent"]) < 3:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_until(lambda: len(a.http.get(f"/api/players/{a.id}").json()["recent"]) >= 3,
+               timeout=30, what="three results written")
     p = a.http.get(f"/api/players/{a.id}").json()
     assert p["ratings"]["court-piece-2p"]["matches"] == 3
     assert p["stats"]["court-piece-2p"]["by_opponent"].keys() == {"bot:random"}

@@ -11,8 +11,10 @@ import pytest
 
 from tests.server.helpers import Server
 from tests.server.test_social import Browser, play_out
+from tests.waiting import wait_until
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) -> None:
     srv = Server(pg_url, "--sweep", "0.3", "--bot-delay", "0", log=tmp_path / "pg.log").start()
@@ -27,10 +29,8 @@ def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) 
         assert r.status_code == 200, r.text
         tid = r.json()["table"]
         play_out(tid, {0: a, 1: b}, random.Random(4))
-        deadline = time.monotonic() + 30
-        while not a.http.get(f"/api/players/{b.id}").json()["recent"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until(lambda: a.http.get(f"/api/players/{b.id}").json()["recent"], timeout=30,
+                   what="the result written")
         pa = a.http.get(f"/api/players/{a.id}").json()
         pb = a.http.get(f"/api/players/{b.id}").json()
         ra = pa["ratings"]["court-piece-2p"]["rating"]
@@ -45,9 +45,15 @@ def test_friends_challenge_and_results_on_postgres(pg_url: str, tmp_path: Path) 
     try:
         import httpx
 
-        time.sleep(1.0)  # a sweep or more: nothing to catch up, nothing written twice
+        # the first sweep catches up results a stop kept from being written, and says nothing
+        # when it is done: each look over three sweeps (0.3 s each) finds nothing written twice
+        began = time.monotonic()
         with httpx.Client(base_url=srv.base, timeout=10) as c:
-            again = c.get(f"/api/players/{pa['id']}").json()
-            assert again["ratings"] == pa["ratings"] and len(again["recent"]) == 1
+            def three_sweeps() -> bool:
+                again = c.get(f"/api/players/{pa['id']}").json()
+                assert again["ratings"] == pa["ratings"] and len(again["recent"]) == 1
+                return time.monotonic() - began >= 0.9
+
+            wait_until(three_sweeps, timeout=20, what="three sweeps", every=0.1)
     finally:
         srv.stop()

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import time
 from pathlib import Path
+
+import pytest
 
 from tests.server.helpers import Server
 from tests.server.test_social import Browser, play_out
+from tests.waiting import wait_until
 
 
+@pytest.mark.slow
 def test_results_lost_to_a_stop_are_written_at_the_next_start(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     url = f"sqlite+aiosqlite:///{db}"
@@ -23,10 +26,8 @@ def test_results_lost_to_a_stop_are_written_at_the_next_start(tmp_path: Path) ->
         tid = r.json()["id"]
         assert b.send("POST", f"/api/tables/{tid}/join", {}).status_code == 200
         play_out(tid, {0: a, 1: b}, random.Random(2))
-        deadline = time.monotonic() + 30
-        while not a.http.get(f"/api/players/{a.id}").json()["recent"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until(lambda: a.http.get(f"/api/players/{a.id}").json()["recent"], timeout=30,
+                   what="the result written")
         before = a.http.get(f"/api/players/{a.id}").json()
         ids = (a.id, b.id)
         a.http.close()
@@ -42,10 +43,8 @@ def test_results_lost_to_a_stop_are_written_at_the_next_start(tmp_path: Path) ->
         import httpx
 
         with httpx.Client(base_url=srv.base, timeout=10) as c:
-            deadline = time.monotonic() + 30
-            while not c.get(f"/api/players/{ids[0]}").json()["recent"]:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+            wait_until(lambda: c.get(f"/api/players/{ids[0]}").json()["recent"], timeout=30,
+                       what="the result written at the next start")
             after = c.get(f"/api/players/{ids[0]}").json()
             assert after["ratings"] == before["ratings"]
             assert after["stats"] == before["stats"]

@@ -54,7 +54,7 @@ def test_smtp_urls_and_addresses() -> None:
     assert valid_webhook("https://x.example/h") and not valid_webhook("file:///etc/passwd")
 
 
-def test_webhook_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_webhook_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
     import ipaddress
 
     from taash.server.notify import WebhookRefused, pinned, public_address, webhook_addresses
@@ -70,12 +70,12 @@ def test_webhook_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
     async def check(url: str, allow: bool = False) -> list[str]:
         return [str(a) for a in await webhook_addresses(url, allow)]
 
-    assert asyncio.run(check("https://93.184.215.14/h")) == ["93.184.215.14"]
-    assert asyncio.run(check("http://127.0.0.1:9/h", allow=True)) == ["127.0.0.1"]
+    assert await check("https://93.184.215.14/h") == ["93.184.215.14"]
+    assert await check("http://127.0.0.1:9/h", allow=True) == ["127.0.0.1"]
     with pytest.raises(WebhookRefused, match=r"resolves to (127\.0\.0\.1|::1)"):
-        asyncio.run(check("http://localhost:8000/h"))
+        await check("http://localhost:8000/h")
     with pytest.raises(WebhookRefused, match="does not resolve"):
-        asyncio.run(check("http://no-such-host.invalid/h", allow=True))
+        await check("http://no-such-host.invalid/h", allow=True)
     url, headers, ext = pinned("https://u@hooks.example:8443/a?b=1", ipaddress.ip_address("::5"))
     assert url == "https://[::5]:8443/a?b=1"
     assert headers == {"Host": "hooks.example:8443"} and ext == {"sni_hostname": "hooks.example"}
@@ -105,7 +105,7 @@ def test_fork_keeps_dealing() -> None:
     assert m.public_view()["history"] == []  # the original is untouched
 
 
-def test_rate_limit_answers_429(tmp_path: Path) -> None:
+async def test_rate_limit_answers_429(tmp_path: Path) -> None:
     async def go() -> list[int]:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'u.db'}", rate_limit=2,
                             rate_burst=3, address_rate_factor=1, sweep_s=60)
@@ -129,10 +129,10 @@ def test_rate_limit_answers_429(tmp_path: Path) -> None:
             await store.close()
         return codes
 
-    assert asyncio.run(go()) == [200, 200, 200, 429, 429, 200]
+    assert await go() == [200, 200, 200, 429, 429, 200]
 
 
-def test_group_commit_checks_each_action(tmp_path: Path) -> None:
+async def test_group_commit_checks_each_action(tmp_path: Path) -> None:
     """Two writers of one version in one batch (and a bystander): one wins, one conflicts,
     the bystander is committed."""
     from taash.server.store import SeatRow, TableRow, VersionConflict
@@ -158,12 +158,12 @@ def test_group_commit_checks_each_action(tmp_path: Path) -> None:
             assert [(r.version, r.action) for r in rows_a] == [(1, "lead:6S")]
             assert [(r.version, r.client_id) for r in rows_b] == [(1, "c1")]
 
-    out = asyncio.run(go())
+    out = await go()
     assert isinstance(out[0], float) and isinstance(out[2], float)
     assert isinstance(out[1], VersionConflict)
 
 
-def test_the_sqlite_log_is_truncated_now_and_then_while_the_store_is_open(
+async def test_the_sqlite_log_is_truncated_now_and_then_while_the_store_is_open(
         tmp_path: Path) -> None:
     """The periodic checkpoint: a log far under its size limit is still emptied once its time
     is up, while the store stays open (not only at close, which SQLite does by itself)."""
@@ -197,12 +197,12 @@ def test_the_sqlite_log_is_truncated_now_and_then_while_the_store_is_open(
         finally:
             await store.close()
 
-    before, made, after = asyncio.run(go())
+    before, made, after = await go()
     assert 0 < before < 16 * 1024 * 1024  # written, and far under the size limit
     assert made >= 1 and after == 0, (made, after)
 
 
-def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
+async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
     """What other instances tell of their connected seats: shown, ordered by message number,
     forgotten when they go or fall silent; and this instance tells its own."""
     import json
@@ -278,10 +278,10 @@ def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
             await hub.close()
             await store.close()
 
-    asyncio.run(go())
+    await go()
 
 
-def test_an_unexpected_error_is_json_without_a_traceback(
+async def test_an_unexpected_error_is_json_without_a_traceback(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async def go() -> httpx.Response:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'e.db'}", sweep_s=60)
@@ -303,7 +303,7 @@ def test_an_unexpected_error_is_json_without_a_traceback(
             await store.close()
 
     caplog.set_level(logging.INFO)
-    r = asyncio.run(go())
+    r = await go()
     assert r.status_code == 500
     rid = r.headers["x-request-id"]
     assert len(rid) == 16
@@ -317,7 +317,7 @@ def test_an_unexpected_error_is_json_without_a_traceback(
     assert errors[0].exc_info is None and "\n" not in errors[0].getMessage()
 
 
-def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
+async def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
         tmp_path: Path) -> None:
     """Two instances on one database: a move committed on one, the next move sent to the
     other before its bus brought the news.  It is taken (the room reads what it missed from
@@ -377,4 +377,4 @@ def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
             for s in stores:
                 await s.close()
 
-    asyncio.run(go())
+    await go()

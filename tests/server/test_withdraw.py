@@ -99,10 +99,10 @@ def flood(redis_url: str, pg_url: str, n: int = 20_000) -> None:
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.parametrize("how", ["leave", "invite"])
-def test_a_withdrawn_token_is_refused_on_the_other_instance_at_once(
+async def test_a_withdrawn_token_is_refused_on_the_other_instance_at_once(
         pair: tuple[Server, Server], redis_url: str, pg_url: str, how: str) -> None:
     a, b = pair
     for _ in range(2):
-        statuses = asyncio.run(_withdraw_then_try(a, b, how, lambda: flood(redis_url, pg_url)))
+        statuses = await _withdraw_then_try(a, b, how, lambda: flood(redis_url, pg_url))
         assert statuses.count(200) == 0, statuses
         assert set(statuses) == {401}

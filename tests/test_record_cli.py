@@ -129,6 +129,7 @@ def test_verify_reads_stdin_and_reports_missing_files() -> None:
     assert_exit2(run_taash("record", "verify", "/nonexistent/record.json"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), [
     ("court-piece", '{"sar":"double","ace_rule":true}'), ("court-piece-2p", None),
     ("goat", '{"eggs":"double-next"}'),

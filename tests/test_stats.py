@@ -168,6 +168,7 @@ def test_command_json_matches_module(tmp_path: Path) -> None:
     assert games[1]["eggs"] == 1 and games[0]["courts_suffered"] == 1
 
 
+@pytest.mark.slow
 def test_command_player_picks_the_seat(tmp_path: Path) -> None:
     a = write(tmp_path, "a.json", rec(*TW_1, [human("Asha", "p1"), human("Bilal", "p2")]))
     b = write(tmp_path, "b.json", rec(*TW_2, [human("Bilal", "p2"), human("Asha", "p1")]))
@@ -181,6 +182,7 @@ def test_command_player_picks_the_seat(tmp_path: Path) -> None:
     assert json.loads(by_name.stdout) == json.loads(out.stdout)
 
 
+@pytest.mark.slow
 def test_command_table_and_errors(tmp_path: Path) -> None:
     a = write(tmp_path, "a.json", rec(*CP_COAT))
     out = run_taash("stats", a)

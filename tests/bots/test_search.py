@@ -217,6 +217,7 @@ def test_the_search_gives_every_candidates_score_and_the_same_choice() -> None:
     assert abs(found.means[1] - 0.8) < 0.15 and found.means[3] < 0.3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["court-piece-2p", "goat"])
 def test_the_hard_bot_keeps_its_last_search_for_the_review(game: str) -> None:
     m = new_match(game, None, seed=4, first_seat=0)

@@ -45,6 +45,7 @@ def one_line_error(out: Any, code: int) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), GAMES)
 def test_piped_review_prints_every_trick_of_every_deal_and_the_result(
         tmp_path: Path, game: str, options: str | None) -> None:
@@ -71,6 +72,7 @@ def test_piped_review_prints_every_trick_of_every_deal_and_the_result(
         assert "(face down)" in text and "card points" in text
 
 
+@pytest.mark.slow
 def test_goat_passes_are_shown_face_up(tmp_path: Path) -> None:
     f, rec = make_record(tmp_path, "goat", None, seed=5, deals=1)
     out = run_taash("review", str(f), "--deal", "0", input="")
@@ -92,6 +94,7 @@ def test_seat_shows_only_that_hand(tmp_path: Path) -> None:
     assert all(line.startswith("  seat 2 (you)") for line in hands), hands
 
 
+@pytest.mark.slow
 def test_json_has_an_entry_per_action_with_its_analysis(tmp_path: Path) -> None:
     f, rec = make_record(tmp_path, "court-piece-2p", None, deals=2)
     out = run_taash("review", str(f), "--json", "--deal", "1", "--solver-time", "0.5")
@@ -152,6 +155,7 @@ def test_json_without_analysis(tmp_path: Path) -> None:
     assert "known" not in doc["deals"][0]["actions"][0]
 
 
+@pytest.mark.slow
 def test_deal_out_of_range_is_one_clear_line(tmp_path: Path) -> None:
     f, _ = make_record(tmp_path, "court-piece-2p", None, deals=2)
     line = one_line_error(run_taash("review", str(f), "--deal", "2"), 2)
@@ -160,6 +164,7 @@ def test_deal_out_of_range_is_one_clear_line(tmp_path: Path) -> None:
     assert "--seat must be 0..1" in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", ["{deals: [", "[1, 2]", '{"game": "bridge"}'])
 def test_a_malformed_record_exits_2_with_one_line(tmp_path: Path, bad: str) -> None:
     f = tmp_path / "bad.json"
@@ -191,6 +196,7 @@ def test_an_illegal_action_and_an_unfair_deal_exit_as_verify_does(tmp_path: Path
     assert line.startswith("deal 0: not fair:")
 
 
+@pytest.mark.slow
 def test_no_file_and_no_deals_are_one_line(tmp_path: Path) -> None:
     assert "cannot read" in one_line_error(run_taash("review", str(tmp_path / "none.json")), 2)
     empty = '{"game": "goat", "first_dealer": 0, "deals": []}'
@@ -268,6 +274,7 @@ def test_run_through_a_pipe_does_not_wait_for_keys(tmp_path: Path) -> None:
     assert out.returncode == 0 and "Result:" in out.stdout and "q quit" not in out.stdout
 
 
+@pytest.mark.slow
 def test_a_record_that_stops_inside_a_deal_shows_how_far_it_went(tmp_path: Path) -> None:
     _, rec = make_record(tmp_path, "goat", None, deals=1)
     rec["deals"][0]["actions"] = rec["deals"][0]["actions"][:6]

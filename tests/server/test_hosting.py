@@ -48,6 +48,7 @@ def test_the_systemd_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
         assert hardening in unit
 
 
+@pytest.mark.slow
 def test_the_caddyfiles_validate() -> None:
     caddy = tool("caddy")
     for name in ("Caddyfile", "Caddyfile.cluster"):

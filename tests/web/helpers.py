@@ -169,11 +169,16 @@ SNAPSHOT = """(summary) => {
 }"""
 
 
-def play_turn(page: Any) -> bool:
-    """Take one turn the way a player would; False if there is nothing to do now."""
+def play_turn(page: Any, seen: Any = None) -> bool:
+    """Take one turn the way a player would; False if there is nothing to do now.  With
+    ``seen`` (a looks() entry), only on the table as the caller saw it: if it has moved on
+    since, nothing is done and True says "look again" (the caller may have checked that table
+    for a moment it waits for, which a move made on a newer one would let pass)."""
     # One look at the page, in one task: read piecemeal, a view arriving in between could end
     # a deal (opening its summary over the table) after the summary was looked for.
     now = page.evaluate(SNAPSHOT, SUMMARY_CONTINUE)
+    if seen is not None and now != seen:
+        return True
     if now["summary"]:
         page.deal_summaries = getattr(page, "deal_summaries", 0) + 1
         press(page, SUMMARY_CONTINUE)

@@ -81,10 +81,11 @@ def until_summary(page: Any, timeout: float = 60_000) -> None:
     own, or at the end of a match the match's, which holds its last deal's."""
     deadline = page.evaluate("Date.now()") + timeout
     while page.evaluate("Date.now()") < deadline:
+        before = looks([page])
         if page.locator(f"{SUMMARY_CONTINUE}, {MATCH_SUMMARY}").count():
             return
-        before = looks([page])
-        if not play_turn(page):
+        # only on the table just looked at: play_turn closes a summary that opened since
+        if not play_turn(page, seen=before[0]):
             wait_for_change([page], before, timeout=timeout / 1000)
     raise AssertionError("no deal summary in time")
 

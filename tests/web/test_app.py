@@ -127,12 +127,12 @@ def test_phones_held_sideways_keep_every_control_on_screen(new_page: Any, server
     page = new_page("phone", server.base)
     page.set_viewport_size({"width": 844, "height": 390})
     start_against_bots(page, game)
-    for _ in range(40):
+    for _ in range(80):  # each a move, a change seen, or a look again
+        before = looks([page])
         if attr(page, "data-your-turn") == "true" and attr(page, "data-phase") == "play" \
                 and page.locator(".trick .play").count():
             break
-        before = looks([page])
-        if not play_turn(page):
+        if not play_turn(page, seen=before[0]):
             wait_for_change([page], before)
     assert page.evaluate(ON_SCREEN) == []
     assert page.evaluate(OVERLAPS) == []

@@ -67,12 +67,14 @@ def play_until(page: Any, done: Any, timeout: float = 40) -> Any:
     """Take turns until done() gives something."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        before = looks([page])
         tips_done(page)
         got = done()
         if got:
             return got
-        before = looks([page])
-        if not play_turn(page):
+        # a move only on the table done() was asked about: a turn taken on a newer one could
+        # pass the moment (and its tip, shown once) by unseen
+        if not play_turn(page, seen=before[0]):
             wait_for_change([page], before, timeout=max(deadline - time.monotonic(), 0.1))
     raise AssertionError("the moment did not come")
 

@@ -256,7 +256,12 @@ def looks(pages: list[Any]) -> list[Any]:
 def wait_for_change(pages: list[Any], before: list[Any], timeout: float = 10) -> None:
     """Wait until a page's table no longer looks as `before` (looks()) said: the others' move
     came, or it is this player's turn, or a summary opened (never a fixed time)."""
-    wait_until(lambda: looks(pages) != before, timeout=timeout, what="the table to change")
+    try:
+        wait_until(lambda: looks(pages) != before, timeout=timeout, what="the table to change")
+    except AssertionError as e:  # say where it stood, and what the page said last
+        texts = [p.evaluate("() => (document.querySelector('main.table .status') || {}).textContent"
+                            " || ''") for p in pages]
+        raise AssertionError(f"{e}: it stayed {before}; status {texts}") from None
 
 
 # -- a fixed table served to the page (issue 27's layout checks) ------------------------------

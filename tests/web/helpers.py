@@ -222,14 +222,16 @@ def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> N
     """Play every page's turns until each shows the match over."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if all(attr(p, "data-over") == "true" for p in pages):
-            return
+        # over is read from the same look the wait below starts from: read apart, a match
+        # ending between the two left the wait for a change that could never come
         before = looks(pages)
+        if all(b["over"] == "true" for b in before):
+            return
         acted = False
-        for p in pages:
+        for p, seen in zip(pages, before, strict=True):
             if on_turn is not None and attr(p, "data-your-turn") == "true":
                 on_turn(p)
-            acted = play_turn(p) or acted
+            acted = play_turn(p, seen=None if on_turn is not None else seen) or acted
         if not acted:
             wait_for_change(pages, before, timeout=max(deadline - time.monotonic(), 0.1))
     raise AssertionError("the match did not end in time")

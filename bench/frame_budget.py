@@ -32,7 +32,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.web.conftest import ARGS, PHONE  # noqa: E402
-from tests.web.helpers import CHROMIUM, SUMMARY_CONTINUE, Server, play_turn, press  # noqa: E402
+from tests.web.helpers import (  # noqa: E402
+    CHROMIUM,
+    SUMMARY_CONTINUE,
+    Server,
+    choose_double_sar_deals,
+    play_turn,
+    press,
+)
 
 LONG_MS = 50
 MATCH_SUMMARY = "dialog[data-dialog='match-summary']"
@@ -69,13 +76,7 @@ def one_run(browser: Any, base: str, timeout: float) -> dict[str, Any]:
     try:
         page = ctx.new_page()
         page.add_init_script(WATCH)
-        page.goto("/")
-        press(page, "[data-game-choice='court-piece']")
-        press(page, ".options-box summary")
-        page.select_option("[data-option='session_end']", "deals")
-        page.fill("[data-option='session_n']", "2")
-        page.select_option("[data-option='sar']", "double")
-        press(page, "[data-level='easy']")
+        choose_double_sar_deals(page)
         browser.start_tracing(page=page, categories=["toplevel"])
         start = page.evaluate("() => performance.now()")
         press(page, "[data-action='play-bots']")

@@ -318,3 +318,17 @@ def seat_token(page: Any, table_id: str, seat: int) -> str:
         f"{table_id}/{seat}")
     assert token, f"the page keeps no token for seat {seat} of {table_id}"
     return str(token)
+
+
+def choose_double_sar_deals(page: Any, deals: int = 2) -> None:
+    """On home, a four-player Court Piece match against easy bots set up (not started):
+    double sar, a session of ``deals`` deals.  Two by default: the first deal's hand may be
+    dealt before the page opens (when a bot calls trump at once), so only the second is sure
+    to be dealt in front of the player."""
+    page.goto("/")
+    press(page, "[data-game-choice='court-piece']")
+    press(page, ".options-box summary")
+    page.select_option("[data-option='session_end']", "deals")
+    page.fill("[data-option='session_n']", str(deals))
+    page.select_option("[data-option='sar']", "double")
+    press(page, "[data-level='easy']")

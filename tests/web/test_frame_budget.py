@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, press
+from tests.web.helpers import Server, choose_double_sar_deals, press
 from tests.web.test_a11y import MATCH_SUMMARY, SUMMARY_CONTINUE, until_summary
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -59,15 +59,7 @@ WATCH = """(() => {
 def test_a_deal_against_bots_draws_once_a_task_and_moves(new_page: Any, server: Server) -> None:
     page = new_page("phone", server.base, fast=False)
     page.add_init_script(WATCH)
-    page.goto("/")
-    press(page, "[data-game-choice='court-piece']")
-    press(page, ".options-box summary")
-    page.select_option("[data-option='session_end']", "deals")
-    # two deals: the first deal's hand may be dealt before the page opens (when a bot calls
-    # trump at once), so only the second is sure to be dealt in front of the player
-    page.fill("[data-option='session_n']", "2")
-    page.select_option("[data-option='sar']", "double")
-    press(page, "[data-level='easy']")
+    choose_double_sar_deals(page)
     press(page, "[data-action='play-bots']")
     page.wait_for_selector("main.table[data-game='court-piece'][data-version]")
     until_summary(page)

@@ -2,6 +2,7 @@
 // the review's address and words, the quiet hours' times, the new-table options and their
 // bounds, a hint in words.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { installBrowser, useLang } from './browser.mjs';
 
@@ -13,7 +14,10 @@ const { fromB64url, toB64url } = await web('passkey.js');
 const { actionText, fmtGain, reviewUrl, solverName } = await web('review.js');
 const { completeDeals } = await web('summaries.js');
 const { hhmm, minutes } = await web('push.js');
-const { gameOptions } = await web('home.js');
+const { gameOptions, flagMet, words } = await web('catalogue.js');
+// the games as the core describes them (tests/games/test_descriptor.py keeps this file current)
+const GAMES = JSON.parse(readFileSync(new URL('./games.json', import.meta.url), 'utf8'));
+const game = (id) => GAMES.find((g) => g.id === id);
 const { hintText } = await web('table.js');
 before(() => useLang('en'));
 
@@ -88,26 +92,52 @@ const fields = (values) => (f) => ({ value: '', checked: false, ...values[f] });
 test('Court Piece\'s options: double sar enables the ace rule; the session ends by coats, deals or not at all', () => {
   const base = { sar: { value: 'single' }, ace_rule: { checked: true }, trump_rule: { value: 'free' },
     session_end: { value: 'coats' }, session_n: { value: '3' } };
-  assert.deepEqual(gameOptions('court-piece', fields(base)),
+  assert.deepEqual(gameOptions(game('court-piece'), fields(base)),
     { sar: 'single', ace_rule: false, trump_rule: 'free', session_end: { coats: 3 } });
   const dbl = { ...base, sar: { value: 'double' }, session_end: { value: 'deals' }, session_n: { value: '12' } };
-  assert.deepEqual(gameOptions('court-piece', fields(dbl)),
+  assert.deepEqual(gameOptions(game('court-piece'), fields(dbl)),
     { sar: 'double', ace_rule: true, trump_rule: 'free', session_end: { deals: 12 } });
-  assert.equal(gameOptions('court-piece', fields({ ...base, session_end: { value: 'open' } })).session_end, null);
+  assert.equal(gameOptions(game('court-piece'), fields({ ...base, session_end: { value: 'open' } })).session_end, null);
 });
 
 test('a number option below 1 or not a number takes the game\'s default; a fraction is cut to a whole number', () => {
-  const cp = (n, end = 'coats') => gameOptions('court-piece', fields({ sar: { value: 'single' },
+  const cp = (n, end = 'coats') => gameOptions(game('court-piece'), fields({ sar: { value: 'single' },
     session_end: { value: end }, session_n: { value: n } })).session_end;
   assert.deepEqual(cp('0'), { coats: 2 });
   assert.deepEqual(cp('-4', 'deals'), { deals: 4 });
   assert.deepEqual(cp('many', 'deals'), { deals: 4 });
   assert.deepEqual(cp('2.9'), { coats: 2 });
   assert.deepEqual(cp('1'), { coats: 1 });
-  assert.deepEqual(gameOptions('court-piece-2p', fields({ target: { value: '' } })), { target: 5 });
-  assert.deepEqual(gameOptions('court-piece-2p', fields({ target: { value: '9' } })), { target: 9 });
-  assert.deepEqual(gameOptions('goat', fields({ target: { value: '0' }, eggs: { value: 'double-next' } })),
+  assert.deepEqual(gameOptions(game('court-piece-2p'), fields({ target: { value: '' } })), { target: 5 });
+  assert.deepEqual(gameOptions(game('court-piece-2p'), fields({ target: { value: '9' } })), { target: 9 });
+  assert.deepEqual(gameOptions(game('goat'), fields({ target: { value: '0' }, eggs: { value: 'double-next' } })),
     { target: 12, eggs: 'double-next' });
+});
+
+test('a number over the core\'s bound is the bound; an unknown choice is the default', () => {
+  const cp = (n, end) => gameOptions(game('court-piece'), fields({ sar: { value: 'triple' },
+    session_end: { value: end }, session_n: { value: n } }));
+  assert.deepEqual(cp('51', 'coats').session_end, { coats: 50 });
+  assert.deepEqual(cp('501', 'deals').session_end, { deals: 500 });
+  assert.deepEqual(cp('500', 'deals').session_end, { deals: 500 });
+  assert.equal(cp('3', 'coats').sar, 'single');
+  assert.deepEqual(gameOptions(game('court-piece-2p'), fields({ target: { value: '101' } })), { target: 100 });
+  assert.deepEqual(gameOptions(game('goat'), fields({ target: { value: '121' }, eggs: { value: 'none' } })),
+    { target: 120, eggs: 'none' });
+});
+
+test('a game the page has no words for is built from the core\'s own words and bounds', () => {
+  const toy = { id: 'toy', name: 'Toy', seats: 3, teams: [[0], [1], [2]], fields: [
+    { name: 'rounds', kind: 'count', default: 3, min: 1, max: 9, label: 'Rounds', key: 'rounds' },
+    { name: 'wild', kind: 'flag', default: false, label: 'Wild', needs: { mode: 'x' }, key: 'wild' },
+    { name: 'mode', kind: 'choice', default: 'x', values: ['x', 'y'], label: 'Mode', labels: { x: 'X', y: 'Y' }, key: 'mode' },
+  ] };
+  const get = fields({ rounds: { value: '12' }, wild: { checked: true }, mode: { value: 'y' } });
+  assert.deepEqual(gameOptions(toy, get), { rounds: 9, mode: 'y', wild: false });
+  assert.equal(gameOptions(toy, fields({ wild: { checked: true }, mode: { value: 'x' } })).wild, true);
+  assert.equal(flagMet(toy.fields[1], get), false);
+  assert.equal(words('opt_rounds', 'Rounds'), 'Rounds');
+  assert.equal(words('opt_sar', 'Sar!'), 'Sar'); // the page's own words first
 });
 
 test('a hint in words: a trump call, or the cards to play', () => {

@@ -297,8 +297,38 @@ def test_web_interface_is_served(api: Api, server: Server) -> None:
 
 
 def test_games_list(api: Api) -> None:
-    games = {g["id"]: g for g in api.http.get("/api/games").json()}
+    listed = api.http.get("/api/games").json()
+    games = {g["id"]: g for g in listed}
     assert games["goat"]["seats"] == 4 and games["goat"]["options"]["target"] == 12
+    assert games["court-piece-2p"]["teams"] == [[0], [1]]
+    assert games["court-piece"]["first_seat"] == "dealer"
+    # the page's copy (kept offline by the service worker) is the same list
+    assert api.http.get("/assets/games.json").json() == listed
+
+
+def test_every_bound_the_games_describe_is_the_bound_a_table_keeps(api: Api) -> None:
+    """The page's form takes its bounds from /api/games: each described maximum is accepted by
+    POST /api/tables and one more is refused, naming the option (RULES.md "Option bounds")."""
+    tried = 0
+    for game in api.http.get("/api/games").json():
+        seats = [{"type": "human"}] + [{"type": "bot", "level": "random"}] * (game["seats"] - 1)
+        for f in game["fields"]:
+            if f["kind"] == "count":
+                cases = [({f["name"]: f["max"]}, {f["name"]: f["max"] + 1})]
+            elif f["kind"] == "count_of":
+                cases = [({f["name"]: {u["name"]: u["max"]}},
+                          {f["name"]: {u["name"]: u["max"] + 1}}) for u in f["units"]]
+            else:
+                continue
+            for ok, over in cases:
+                r = api.http.post("/api/tables", json={"game": game["id"], "options": ok,
+                                                       "seats": seats})
+                assert r.status_code == 201, (game["id"], ok, r.text)
+                r = api.http.post("/api/tables", json={"game": game["id"], "options": over,
+                                                       "seats": seats})
+                assert r.status_code == 400 and f["name"] in r.json()["error"]["message"], r.text
+                tried += 1
+    assert tried == 4  # court-piece's coats and deals, the two-player target, Goat's target
 
 
 def test_my_tables_after_time_passes(api: Api) -> None:

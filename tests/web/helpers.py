@@ -32,10 +32,12 @@ def free_port() -> int:
 class Server:
     """``python -m taash serve`` on 127.0.0.1 with a SQLite file; restartable on its port."""
 
-    def __init__(self, db: Path, log: Path | None = None, args: Sequence[str] = ()) -> None:
+    def __init__(self, db: Path, log: Path | None = None, args: Sequence[str] = (),
+                 module: str = "taash") -> None:
         self.db = db
         self.log = log
         self.args = list(args)  # more `taash serve` options
+        self.module = module  # what `python -m` runs: taash, or a test's wrapper of it
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -48,7 +50,7 @@ class Server:
         env.pop("TAASH_DATABASE_URL", None)
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "taash", "serve", "--host", "127.0.0.1", "--port",
+            [sys.executable, "-m", self.module, "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0",
              *self.args],
             stdout=out, stderr=out, env=env, cwd=ROOT)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, TypeGuard
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeGuard
 
 from taash.cards import CardError, Pack, parse_card
+
+if TYPE_CHECKING:  # options.py builds on this module's checks
+    from taash.games.options import Option
 
 CARD_VERBS = frozenset({"play", "lead", "beat", "pass", "molodka"})
 
@@ -302,9 +305,17 @@ class GameClass(Protocol):
     @property
     def game_id(self) -> str: ...
     @property
+    def name(self) -> str: ...
+    @property
     def num_seats(self) -> int: ...
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
     def first_seat_key(self) -> str: ...
+    @property
+    def seat_word(self) -> str: ...
+    @property
+    def OPTIONS(self) -> tuple[Option, ...]: ...
 
     def __call__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None, /) -> MatchState: ...
@@ -324,9 +335,16 @@ class MatchBase:
     __slots__ = ()
 
     game_id: ClassVar[str] = ""
+    #: the game's English name (the page has its own words for the games it knows)
+    name: ClassVar[str] = ""
     num_seats: ClassVar[int] = 4
+    #: the seats of each side that wins or loses together (one seat each where all play alone)
+    teams: ClassVar[tuple[tuple[int, ...], ...]] = ((0, 2), (1, 3))
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"
+    #: the options, stated once (taash.games.options): DEFAULTS, CHECKS and BOUNDS are read
+    #: from them, and so is the page's new-table form (GET /api/games)
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
     DEFAULTS: ClassVar[Mapping[str, Json]] = {}
     CHECKS: ClassVar[Mapping[str, Check]] = {}
     #: upper bounds a table (the server's, the terminal's) puts on options; records take any

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from taash.cards import SUIT_NAMES, SUITS
-from taash.games.base import Check, IllegalAction, Json, Outcome, is_int, one_of
+from taash.games.base import Check, IllegalAction, Json, Outcome
+from taash.games.options import Choice, CountOf, Flag, Option, Unit, bounds, checks, defaults
 from taash.games.tricks import ACE, CALL, PLAY, TRUMP_BASE, TrickMatch, TrickPlay, most_held
 from taash.games.types import (
     CollectorJson,
@@ -23,35 +24,20 @@ from taash.games.types import (
     CourtPieceView,
 )
 
-DEFAULTS: dict[str, Json] = {"sar": "single", "ace_rule": False, "trump_rule": "free",
-                            "session_end": {"coats": 2}}
-
-
-def _session_end(v: object) -> str | None:
-    if v is None:
-        return None
-    if (isinstance(v, dict) and len(v) == 1 and next(iter(v)) in ("coats", "deals")
-            and is_int(next(iter(v.values()))) and next(iter(v.values())) >= 1):
-        return None
-    return 'must be null, {"coats": N} or {"deals": N} with N an integer of at least 1'
-
-
-CHECKS: dict[str, Check] = {"sar": one_of("single", "double"), "ace_rule": one_of(False, True),
-          "trump_rule": one_of("free", "most-held"), "session_end": _session_end}
-MAX_SESSION = {"coats": 50, "deals": 500}  # RULES.md "Option bounds"
-
-
-def _session_bound(v: object) -> str | None:
-    if v is None:  # no end: the table plays until its players leave (each deal is a record)
-        return None
-    assert isinstance(v, dict)
-    (kind, n), = v.items()
-    if is_int(n) and n <= MAX_SESSION[kind]:
-        return None
-    return f'{{"{kind}": N}} must have N at most {MAX_SESSION[kind]} at a table'
-
-
-BOUNDS: dict[str, Check] = {"session_end": _session_bound}
+OPTIONS: tuple[Option, ...] = (
+    Choice("sar", "single", ("single", "double"), "Sar", ("Single sar", "Double sar")),
+    Flag("ace_rule", False, "Ace rule (double sar)", needs={"sar": "double"}),  # CP-8
+    Choice("trump_rule", "free", ("free", "most-held"), "Trump call",
+           ("Any suit", "Most-held suit")),
+    # RULES.md "Option bounds": 50 coats, 500 deals at a table
+    CountOf("session_end", {"coats": 2}, "Session ends",
+            (Unit("coats", "After N coats", "Coats to win", 2, 50),
+             Unit("deals", "After N deals", "Number of deals", 4, 500)),
+            count_key="session_n", open_label="Open-ended"),
+)
+DEFAULTS: dict[str, Json] = defaults(OPTIONS)
+CHECKS: dict[str, Check] = checks(OPTIONS)
+BOUNDS: dict[str, Check] = bounds(OPTIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +83,11 @@ class CourtPiece(TrickMatch):
     """A session of four-player Court Piece, team 0 = seats 0 and 2, team 1 = seats 1 and 3."""
 
     game_id: ClassVar[str] = "court-piece"
+    name: ClassVar[str] = "Court Piece"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
     BOUNDS: ClassVar[dict[str, Check]] = BOUNDS

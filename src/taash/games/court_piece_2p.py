@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from taash.games.base import Check, Json, Outcome, at_most, positive_int
+from taash.games.base import Check, Json, Outcome
+from taash.games.options import Count, Option, bounds, checks, defaults
 from taash.games.tricks import CALL, PLAY, TrickMatch, TrickPlay
 from taash.games.types import (
     CourtPiece2PDeal,
@@ -20,19 +21,24 @@ from taash.games.types import (
     CourtPiece2PView,
 )
 
-DEFAULTS: dict[str, Json] = {"target": 5}
-CHECKS: dict[str, Check] = {"target": positive_int}
-BOUNDS: dict[str, Check] = {"target": at_most(100)}  # RULES.md "Option bounds"
+OPTIONS: tuple[Option, ...] = (  # RULES.md "Option bounds": 100 points at a table
+    Count("target", 5, "Points to win", maximum=100, key="target_points"),)
+DEFAULTS: dict[str, Json] = defaults(OPTIONS)
+CHECKS: dict[str, Check] = checks(OPTIONS)
+BOUNDS: dict[str, Check] = bounds(OPTIONS)
 OUT_OF_PLAY = tuple(range(26, 52))
 
 
 class CourtPiece2P(TrickMatch):
     game_id: ClassVar[str] = "court-piece-2p"
+    name: ClassVar[str] = "Two-player Court Piece"
+    teams: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,))
     num_seats: ClassVar[int] = 2
     first_seat_key: ClassVar[str] = "first_caller"
     play_rule: ClassVar[str] = "TW-4"
     call_rule: ClassVar[str] = "TW-3"
     seat_word: ClassVar[str] = "caller"
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
     BOUNDS: ClassVar[dict[str, Check]] = BOUNDS

@@ -36,6 +36,7 @@ from taash.games.goat_rules import (
     LEAD_T,
     MOLODKA,
     MOLODKA_HANDS,
+    OPTIONS,
     OVER,
     PACK,
     PASS,
@@ -53,6 +54,7 @@ from taash.games.goat_rules import (
     is_molodka,
     points,
 )
+from taash.games.options import Option
 from taash.games.types import GoatDeal
 
 LEAD_T0, LEAD_T1, LEAD_T2, LEAD_T3 = LEAD_T
@@ -105,9 +107,11 @@ class GoatPlay(MatchBase):
     """
 
     game_id: ClassVar[str] = "goat"
+    name: ClassVar[str] = "Goat"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS
     BOUNDS: ClassVar[dict[str, Check]] = BOUNDS

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from taash.cards import Pack
-from taash.games.base import Check, Json, at_most, one_of, positive_int
+from taash.games.base import Check, Json
+from taash.games.options import Choice, Count, Option, bounds, checks, defaults
 from taash.games.types import GoatPhase, GoatPlayJson, GoatVerb
 
 PACK = Pack("6789JQKTA")
@@ -34,9 +35,15 @@ PHASES: tuple[GoatPhase, ...] = ("play", "waiting", "over")  # PHASE_NAMES[1:], 
 DEALT = 16  # GT-3: deck[0:16] is dealt one card at a time ...
 STOCK = range(DEALT, 36)  # ... and deck[16:36] is the stock, drawn from deck[16] on
 
-DEFAULTS: dict[str, Json] = {"eggs": "none", "target": 12}
-CHECKS: dict[str, Check] = {"eggs": one_of("none", "double-next"), "target": positive_int}
-BOUNDS: dict[str, Check] = {"target": at_most(120)}  # RULES.md "Option bounds"
+OPTIONS: tuple[Option, ...] = (  # in the order records have long written them
+    Choice("eggs", "none", ("none", "double-next"), "Eggs (60-60)",
+           ("No effect", "Next game counts double")),
+    # RULES.md "Option bounds": 120 defeat points at a table
+    Count("target", 12, "Defeat points to lose", maximum=120, key="target_defeat"),
+)
+DEFAULTS: dict[str, Json] = defaults(OPTIONS)
+CHECKS: dict[str, Check] = checks(OPTIONS)
+BOUNDS: dict[str, Check] = bounds(OPTIONS)
 
 
 # the card points of each set of one suit's nine ranks (cards are suit by suit, nine each)

@@ -7,6 +7,7 @@ core's refusals) to its status; the domain raises them and never knows HTTP.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -21,7 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
+from taash.games import GAMES
 from taash.games.base import IllegalAction, MalformedAction
+from taash.games.options import describe_game
 from taash.server.chat import add_chat_routes
 from taash.server.config import Settings
 from taash.server.errors import (
@@ -251,6 +254,15 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
         if not path.is_file():
             return error_response(404, "not_found", "nothing at /sw.js")
         return Response(path.read_bytes(), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+    games_json = json.dumps([describe_game(cls) for cls in GAMES.values()]).encode()
+
+    @app.get("/assets/games.json", include_in_schema=False)
+    async def games_file() -> Response:
+        """GET /api/games as one of the page's files: the page builds its game picker and
+        new-table form from it, and the service worker keeps it with the others (offline)."""
+        return Response(games_json, media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

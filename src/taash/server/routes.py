@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import GAMES
 from taash.games.base import Json
+from taash.games.options import describe_game
 from taash.server import wire
 from taash.server.config import Settings
 from taash.server.errors import BadRequest, NotFound, RateLimited, Unauthorized
@@ -205,9 +206,10 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/api/games", tags=["server"])
     async def games() -> list[dict[str, Json]]:
-        """The games, their seats and their default options."""
-        return [{"id": gid, "seats": cls.num_seats, "options": cls.check_options(None)}
-                for gid, cls in GAMES.items()]
+        """The games as the core states them: id, name, seats, teams, the first seat's role,
+        the default options (``options``) and each option's kind, default, bounds and words
+        (``fields``), from which the page builds its new-table form."""
+        return [describe_game(cls) for cls in GAMES.values()]
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
     async def create(request: Request, body: CreateTable) -> dict[str, Json]:

@@ -10,9 +10,11 @@ import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { reviewUrl } from './review.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
 import { friendsPanel } from './friends.js';
+import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, countLabel, openLabel,
+  flagMet, words } from './catalogue.js';
 
-const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
-const SEATS = { 'court-piece': 4, 'court-piece-2p': 2, goat: 4 };
+// each game's mark in the picker (a game the page has none for gets the spade)
+const ICONS = { 'court-piece-2p': '\u2666\uFE0E', goat: '\u2663\uFE0E' };
 const SPEEDS = {
   relaxed: { bot: 1200, pace: 1400 },
   normal: { bot: 600, pace: 900 },
@@ -28,16 +30,39 @@ export function mountHome(root, { navigate, relang, linkCode, emailLink, friendC
 class Home {
   constructor(root, navigate, relang, linkCode, friendCode) {
     Object.assign(this, { root, navigate, relang, linkCode, friendCode });
-    this.game = setting('game', 'court-piece');
-    if (!GAMES.includes(this.game)) this.game = 'court-piece';
+    this.game = setting('game', '');
+    this.games = null; // the games as the core states them (catalogue.js), once loaded
     this.mode = 'bots';
     this.seatTypes = {};
     this.render();
+    this.loadGames();
     this.loadMe();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 15000);
     this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
     document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  /** The games from the server (or the service worker's copy); until they come the picker
+   * says so, and if they cannot come it offers to try again. */
+  async loadGames() {
+    try {
+      const games = await loadGames();
+      if (this.dead) return;
+      this.games = games;
+      if (!games.some((g) => g.id === this.game)) this.game = games[0].id;
+    } catch {
+      if (this.dead) return;
+      fill(this.gamePicker, h('p', { class: 'sub', 'data-games-unavailable': '' }, t('games_unavailable'), ' ',
+        h('button', { class: 'btn', type: 'button', 'data-action': 'load-games', onclick: () => this.loadGames() }, t('try_again'))));
+      return;
+    }
+    this.renderGames();
+  }
+
+  /** The chosen game's descriptor (null until the games are loaded). */
+  desc() {
+    return this.games ? this.games.find((g) => g.id === this.game) : null;
   }
 
   destroy() {
@@ -96,7 +121,7 @@ class Home {
       this.settings(),
       this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
-    this.renderGames();
+    if (this.games) this.renderGames();
   }
 
   settings() {
@@ -127,66 +152,89 @@ class Home {
   renderGames() {
     setSetting('game', this.game);
     const focused = this.gamePicker.contains(document.activeElement);
-    fill(this.gamePicker, ...GAMES.map((g) => h('label', {
-      class: `game-choice${g === this.game ? ' chosen' : ''}`, 'data-game-choice': g,
+    fill(this.gamePicker, ...this.games.map((g) => h('label', {
+      class: `game-choice${g.id === this.game ? ' chosen' : ''}`, 'data-game-choice': g.id,
     },
-    h('input', { type: 'radio', name: 'game', value: g, checked: g === this.game,
-      onchange: () => { this.game = g; this.renderGames(); } }),
-    h('span', { class: 'game-icon', 'aria-hidden': 'true' }, g === 'goat' ? '\u2663\uFE0E' : g === 'court-piece-2p' ? '\u2666\uFE0E' : '\u2660\uFE0E'),
-    h('b', null, t(`game_${g}`)),
-    h('small', null, t(`game_${g}_blurb`)))));
+    h('input', { type: 'radio', name: 'game', value: g.id, checked: g.id === this.game,
+      onchange: () => { this.game = g.id; this.renderGames(); } }),
+    h('span', { class: 'game-icon', 'aria-hidden': 'true' }, ICONS[g.id] || '\u2660\uFE0E'),
+    h('b', null, gameName(g)),
+    h('small', null, words(`game_${g.id}_blurb`, '')))));
     // the picker is drawn anew: the keyboard's focus stays on the game chosen (arrow keys)
     if (focused) this.gamePicker.querySelector('input:checked').focus();
     this.renderOptions();
     this.renderMode();
   }
 
+  /** The chosen game's options as the core states them: a select for a choice, a box for a
+   * flag, a number (with the core's bounds) for a count, a select and a number for a count of
+   * one of several units (Court Piece's session: coats, deals or open). */
   renderOptions() {
-    const sel = (field, values, current, label) => h('label', { class: 'field' }, h('span', null, label),
-      h('select', { 'data-option': field }, values.map((v) => h('option', { value: v, selected: v === current }, t(`opt_${field}_${v}`)))));
-    const num = (field, value, label, min = 1, max = 99) => h('label', { class: 'field' }, h('span', null, label),
-      h('input', { type: 'number', min, max, value, 'data-option': field, inputmode: 'numeric' }));
-    let rows;
-    if (this.game === 'court-piece') {
-      rows = [
-        sel('sar', ['single', 'double'], 'single', t('opt_sar')),
-        h('label', { class: 'field check' }, h('input', { type: 'checkbox', 'data-option': 'ace_rule' }), h('span', null, t('opt_ace_rule'))),
-        sel('trump_rule', ['free', 'most-held'], 'free', t('opt_trump_rule')),
-        sel('session_end', ['coats', 'deals', 'open'], 'coats', t('opt_session_end')),
-        num('session_n', 2, t('opt_session_n_coats')),
-      ];
-    } else if (this.game === 'court-piece-2p') {
-      rows = [num('target', 5, t('opt_target_points'))];
-    } else {
-      rows = [num('target', 12, t('opt_target_defeat')), sel('eggs', ['none', 'double-next'], 'none', t('opt_eggs'))];
-    }
-    fill(this.optionsBox, ...rows);
-    if (this.game === 'court-piece') this.linkOptions();
+    const rows = this.desc().fields.map((f) => {
+      if (f.kind === 'choice') {
+        return h('label', { class: 'field' }, h('span', null, optionLabel(f)),
+          h('select', { 'data-option': f.name }, f.values.map((v) => h('option', { value: String(v), selected: v === f.default }, valueLabel(f, v)))));
+      }
+      if (f.kind === 'flag') {
+        return h('label', { class: 'field check' }, h('input', { type: 'checkbox', 'data-option': f.name, checked: f.default }),
+          h('span', null, optionLabel(f)));
+      }
+      if (f.kind === 'count') {
+        return h('label', { class: 'field' }, h('span', null, optionLabel(f)),
+          h('input', { type: 'number', min: f.min, max: f.max, value: f.default, 'data-option': f.name, inputmode: 'numeric' }));
+      }
+      if (f.kind === 'count_of') {
+        const chosen = f.default ? Object.keys(f.default)[0] : 'open';
+        const choices = f.units.map((u) => h('option', { value: u.name, selected: u.name === chosen }, unitLabel(f, u)));
+        if (f.open_label) choices.push(h('option', { value: 'open', selected: chosen === 'open' }, openLabel(f)));
+        const unit = f.units.find((u) => u.name === chosen) || f.units[0];
+        return [
+          h('label', { class: 'field' }, h('span', null, optionLabel(f)), h('select', { 'data-option': f.name }, choices)),
+          h('label', { class: 'field' }, h('span', null, countLabel(f, unit)),
+            h('input', { type: 'number', min: unit.min, max: unit.max, value: f.default ? f.default[unit.name] : unit.default,
+              'data-option': f.count_key, inputmode: 'numeric' })),
+        ];
+      }
+      return null;
+    });
+    fill(this.optionsBox, ...rows.flat());
+    this.linkOptions();
   }
 
-  /** The ace rule only counts with double sar (CP-8): its box is off and unticked with
-   * single sar; the session's number is named for what it counts, and hidden when open. */
+  /** Options that depend on others: a flag whose `needs` are not met is off and greyed out
+   * (Court Piece's ace rule counts only with double sar, CP-8); a count of units names what
+   * it counts, takes that unit's bounds and default, and is hidden when open. */
   linkOptions() {
     const get = (f) => this.optionsBox.querySelector(`[data-option="${f}"]`);
-    const sar = get('sar');
-    const ace = get('ace_rule');
-    const end = get('session_end');
-    const n = get('session_n');
-    const sync = () => {
-      ace.disabled = sar.value !== 'double';
-      if (ace.disabled) ace.checked = false;
-      ace.closest('label').classList.toggle('off', ace.disabled);
-      const label = n.closest('label');
-      label.hidden = end.value === 'open';
-      if (end.value !== 'open') label.firstChild.textContent = t(`opt_session_n_${end.value}`);
+    const fields = this.desc().fields;
+    const sync = (changed) => {
+      for (const f of fields) {
+        if (f.kind === 'flag' && Object.keys(f.needs).length) {
+          const box = get(f.name);
+          box.disabled = !flagMet(f, get);
+          if (box.disabled) box.checked = false;
+          box.closest('label').classList.toggle('off', box.disabled);
+        } else if (f.kind === 'count_of') {
+          const n = get(f.count_key);
+          const unit = f.units.find((u) => u.name === get(f.name).value);
+          const label = n.closest('label');
+          label.hidden = !unit;
+          if (!unit) continue;
+          label.firstChild.textContent = countLabel(f, unit);
+          n.max = unit.max;
+          if (changed === get(f.name)) n.value = unit.default; // a new unit: its own default
+        }
+      }
     };
-    sar.addEventListener('change', sync);
-    end.addEventListener('change', sync);
-    sync();
+    for (const f of fields) {
+      if (f.kind !== 'count') get(f.name).addEventListener('change', (e) => sync(e.target));
+    }
+    sync(null);
   }
 
   options() {
-    return gameOptions(this.game, (f) => this.optionsBox.querySelector(`[data-option="${f}"]`));
+    const desc = this.desc();
+    return desc ? gameOptions(desc, (f) => this.optionsBox.querySelector(`[data-option="${f}"]`)) : undefined;
   }
 
   renderMode() {
@@ -205,11 +253,12 @@ class Home {
       body.push(h('button', { class: 'btn primary big', type: 'button', 'data-action': 'play-bots',
         onclick: (e) => this.playBots(e.currentTarget) }, t('play_now')));
     } else {
-      const n = SEATS[this.game];
+      const { seats: n, teams } = this.desc();
+      const mine = teams.find((team) => team.includes(0)) || [0];
       const rows = [];
       for (let s = 1; s < n; s++) {
         const type = this.seatTypes[`${this.game}/${s}`] || 'human';
-        const rel = n === 2 ? t('opponent') : s === 2 ? t('partner') : t('opponent');
+        const rel = mine.includes(s) ? t('partner') : t('opponent');
         rows.push(h('div', { class: 'seat-row', 'data-seat-row': s },
           h('span', null, `${t('seat_n', { n: s + 1 })} · ${rel}`),
           h('select', { 'data-seat-type': s, 'aria-label': `${t('seat_n', { n: s + 1 })} · ${rel}`, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
@@ -323,8 +372,9 @@ class Home {
   /** A live table of this player against bots of `level`, their seat saved in this
    * browser; `then(table)` runs before the page goes to it. */
   async againstBots(button, level, then = () => {}) {
+    if (!this.desc()) return; // the games have not come yet: the picker says so
     const seats = [this.me()];
-    for (let s = 1; s < SEATS[this.game]; s++) seats.push({ type: 'bot', level });
+    for (let s = 1; s < this.desc().seats; s++) seats.push({ type: 'bot', level });
     const res = await this.create({
       game: this.game, options: this.options(), seats, live: true,
       bot_delay_ms: Number(setting('bot_delay_ms', '600')),
@@ -352,7 +402,8 @@ class Home {
   }
 
   async createFriends(button) {
-    const n = SEATS[this.game];
+    if (!this.desc()) return;
+    const n = this.desc().seats;
     const seats = [this.me()];
     for (let s = 1; s < n; s++) {
       const type = this.seatTypes[`${this.game}/${s}`] || 'human';
@@ -380,7 +431,7 @@ class Home {
         const field = h('input', { class: 'link', readonly: true, value: url, 'data-invite': inv.seat,
           'aria-label': t('seat_n', { n: inv.seat + 1 }), onfocus: (e) => e.target.select() });
         const share = navigator.share ? h('button', { class: 'btn', type: 'button', 'data-action': 'share',
-          onclick: () => navigator.share({ title: t(`game_${this.game}`), text: t('share_text'), url }).catch(() => {}) },
+          onclick: () => navigator.share({ title: gameName(this.desc()), text: t('share_text'), url }).catch(() => {}) },
         t('share')) : null;
         return h('div', { class: `invite${share ? ' with-share' : ''}` }, h('span', null, t('seat_n', { n: inv.seat + 1 })), field,
           h('button', { class: 'btn', type: 'button', 'data-action': 'copy', onclick: async () => {
@@ -487,26 +538,6 @@ class Home {
       toast(`${t('error')}: ${e.message}`, 'error');
     }
   }
-}
-
-/** A new table's options (POST /api/tables `options`) from the option fields: `get(field)`
- * gives a field's input ({value}, and {checked} for a box).  A number that is not a whole
- * number of at least 1 takes the game's default. */
-export function gameOptions(game, get) {
-  const int = (f, d) => {
-    const n = parseInt(get(f).value, 10);
-    return Number.isFinite(n) && n >= 1 ? n : d;
-  };
-  if (game === 'court-piece') {
-    const end = get('session_end').value;
-    const sar = get('sar').value;
-    return {
-      sar, ace_rule: sar === 'double' && get('ace_rule').checked, trump_rule: get('trump_rule').value,
-      session_end: end === 'open' ? null : { [end]: int('session_n', end === 'coats' ? 2 : 4) },
-    };
-  }
-  if (game === 'court-piece-2p') return { target: int('target', 5) };
-  return { target: int('target', 12), eggs: get('eggs').value };
 }
 
 function when(updated) {

@@ -50,6 +50,11 @@ export function lang() {
   return current;
 }
 
+/** Whether the page has words for `key` (in this language or in English). */
+export function hasWord(key) {
+  return key in strings || key in fallback;
+}
+
 /** t('key', {name: 'x'}) fills {name}; a key with _one/_few/_many/_other forms takes {n}. */
 export function t(key, params) {
   let s;

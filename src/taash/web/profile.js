@@ -7,8 +7,7 @@
 import { api, getMe, knownMe } from './api.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
-
-const GAMES = ['court-piece', 'court-piece-2p', 'goat'];
+import { loadGames, gameName } from './catalogue.js';
 const SVG = 'http://www.w3.org/2000/svg';
 
 export function mountProfile(root, { id, navigate }) {
@@ -22,10 +21,12 @@ async function load(root, id, navigate, isDead) {
   let p;
   let hist;
   let mine = null;
+  let games; // the games as the core states them (catalogue.js)
   try {
     [p, hist] = await Promise.all([api('GET', `/api/players/${encodeURIComponent(id)}`),
       api('GET', `/api/players/${encodeURIComponent(id)}/history?limit=100`)]);
     mine = await api('GET', '/api/me/friends').catch(() => null);
+    games = await loadGames();
   } catch (e) {
     if (isDead()) return;
     fill(root, h('main', { class: 'home profile', 'data-page': 'profile' }, back(navigate),
@@ -40,16 +41,16 @@ async function load(root, id, navigate, isDead) {
     back(navigate),
     h('h1', { 'data-field': 'profile-name' }, p.name, p.country ? [' ', flag(p.country)] : null),
     h('p', { class: 'sub' }, t('member_since', { date: new Date(p.member_since).toLocaleDateString() })),
-    friend ? challengeBox(p) : null,
+    friend ? challengeBox(p, games) : null,
     mine && me && me.id !== p.id && !friend ? addFriendBox(p, mine) : null,
     me && me.id === p.id ? h('p', { class: 'sub' }, t('this_is_you')) : null,
     h('section', { class: 'panel', 'data-section': 'ratings' }, h('h2', null, t('ratings')),
-      Object.keys(p.ratings).length ? h('ul', null, GAMES.filter((g) => p.ratings[g]).map((g) => h('li', { 'data-rating': g },
-        h('b', null, t(`game_${g}`)), ' ', h('span', { 'data-shown': p.ratings[g].shown }, p.ratings[g].shown), ' ',
-        h('small', null, t('rated_matches', { n: p.ratings[g].matches })),
-        chart(hist.matches.filter((m) => m.game === g && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
+      Object.keys(p.ratings).length ? h('ul', null, games.filter((g) => p.ratings[g.id]).map((game) => h('li', { 'data-rating': game.id },
+        h('b', null, gameName(game)), ' ', h('span', { 'data-shown': p.ratings[game.id].shown }, p.ratings[game.id].shown), ' ',
+        h('small', null, t('rated_matches', { n: p.ratings[game.id].matches })),
+        chart(hist.matches.filter((m) => m.game === game.id && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
-      GAMES.filter((g) => p.stats[g]).map((g) => statsTable(g, p.stats[g]))),
+      games.filter((g) => p.stats[g.id]).map((g) => statsTable(g.id, p.stats[g.id]))),
     historyList(p.id, hist, navigate),
     h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
       onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
@@ -93,17 +94,18 @@ export function mountLeaderboard(root, { navigate }) {
   const box = h('div', null, h('p', { class: 'sub' }, t('loading')));
   fill(root, h('main', { class: 'home profile', 'data-page': 'leaderboard' }, back(navigate),
     h('h1', null, t('leaderboards')), box));
-  Promise.all(GAMES.map((g) => api('GET', `/api/leaderboard/${g}`).catch(() => [])))
+  loadGames().then((games) => Promise.all(games.map((g) => api('GET', `/api/leaderboard/${g.id}`).catch(() => [])))
     .then((boards) => {
       if (dead) return;
-      fill(box, GAMES.map((g, i) => h('section', { class: 'panel', 'data-leaderboard': g },
-        h('h2', null, t(`game_${g}`)),
+      fill(box, games.map((game, i) => h('section', { class: 'panel', 'data-leaderboard': game.id },
+        h('h2', null, gameName(game)),
         boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player },
           h('a', { href: `/p/${encodeURIComponent(r.player)}`,
             onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
           ' ', h('b', null, r.shown), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
           : h('p', { class: 'muted' }, t('no_leaders_yet')))));
-    });
+    }))
+    .catch(() => { if (!dead) fill(box, h('p', { class: 'error' }, t('games_unavailable'))); });
   return () => { dead = true; };
 }
 
@@ -147,9 +149,9 @@ function addFriendBox(p, mine) {
   return box;
 }
 
-function challengeBox(p) {
+function challengeBox(p, games) {
   const game = h('select', { 'data-field': 'challenge-game', 'aria-label': t('game') },
-    GAMES.map((g) => h('option', { value: g }, t(`game_${g}`))));
+    games.map((g) => h('option', { value: g.id }, gameName(g))));
   const live = h('input', { type: 'checkbox', 'data-field': 'challenge-live' });
   return h('p', { class: 'challenge' }, game, ' ', h('label', { class: 'check' }, live, ' ', t('live_table')), ' ',
     h('button', { class: 'btn primary', type: 'button', 'data-action': 'challenge',

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from taash.games import GAMES
+from taash.games import GAMES, describe_game
 from taash.games.base import OptionError
-from taash.games.options import Count, CountOf, Flag, describe_game
+from taash.games.options import Count, CountOf, Flag
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "games.json"
 

@@ -12,6 +12,7 @@ from taash.games.base import (
     DealSlots,
     GameClass,
     IllegalAction,
+    Json,
     MalformedAction,
     MatchState,
     OptionError,
@@ -22,6 +23,7 @@ from taash.games.base import (
 from taash.games.court_piece import Collector, CourtPiece, collect_step
 from taash.games.court_piece_2p import CourtPiece2P
 from taash.games.goat import Goat
+from taash.games.options import describe_options
 from taash.games.tricks import trick_winner
 
 CLASSES: dict[str, GameClass] = {"court-piece": CourtPiece, "court-piece-2p": CourtPiece2P,
@@ -40,6 +42,21 @@ def game_class(game_id: object) -> GameClass:
 get_game = game_class  # the older name; both are typed by GameClass
 
 
+def describe_game(game: GameClass) -> dict[str, Json]:
+    """What the page and other clients need to know of a game before a table exists: its id
+    and English name, its seats and teams, which seat the first one is (a dealer or a caller),
+    its options (with their defaults, bounds and words) and the defaults alone (``options``,
+    the shape this endpoint has always had)."""
+    return {"id": game.game_id, "name": game.name, "seats": game.num_seats,
+            "teams": [list(t) for t in game.teams], "first_seat": game.seat_word,
+            "options": game.check_options(None), "fields": describe_options(game.OPTIONS)}
+
+
+def describe_games() -> list[dict[str, Json]]:
+    """Every game's ``describe_game``: what ``GET /api/games`` serves."""
+    return [describe_game(cls) for cls in CLASSES.values()]
+
+
 def new_match(game_id: str, options: object = None, *, seed: int | None = None,
               first_seat: int | None = None) -> MatchState:
     """A new match of any game, its decks shuffled from ``seed``; ``first_seat`` is the first
@@ -50,4 +67,4 @@ def new_match(game_id: str, options: object = None, *, seed: int | None = None,
 __all__ = ["CLASSES", "GAMES", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "Collector", "CourtPiece",
            "CourtPiece2P", "DealSlots", "GameClass", "Goat", "IllegalAction", "MalformedAction",
            "MatchState", "OptionError", "Outcome", "Packet", "RecordError", "collect_step",
-           "game_class", "get_game", "new_match", "trick_winner"]
+           "describe_game", "describe_games", "game_class", "get_game", "new_match", "trick_winner"]

@@ -8,20 +8,22 @@ game state offers both: ``legal_actions``/``apply`` take and give canonical stri
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeGuard
+from typing import ClassVar, Protocol, Self
 
 from taash.cards import CardError, Pack, parse_card
 
-if TYPE_CHECKING:  # options.py builds on this module's checks
-    from taash.games.options import Option
+# the option checks' long-standing home: re-exported for the modules that import them here
+from taash.games.options import Check as Check
+from taash.games.options import Json as Json
+from taash.games.options import Option as Option
+from taash.games.options import at_most as at_most
+from taash.games.options import is_int as is_int
+from taash.games.options import one_of as one_of
+from taash.games.options import positive_int as positive_int
 
 CARD_VERBS = frozenset({"play", "lead", "beat", "pass", "molodka"})
-
-Json = Any  # a JSON value: options, views, records (truly untyped at this edge)
-Check = Callable[[object], "str | None"]  # an option check: an error text, or None if good
-
 
 # The sentences an illegal action's ``key`` may name (a client has words for each of them).
 ILLEGAL_KEYS = frozenset({
@@ -159,10 +161,6 @@ def json_type(v: object) -> str:
     return "an object"
 
 
-def is_int(v: object) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def check_options(game: str, given: object, defaults: Mapping[str, Json],
                   checks: Mapping[str, Check],
                   bounds: Mapping[str, Check] | None = None) -> dict[str, Json]:
@@ -185,31 +183,6 @@ def check_options(game: str, given: object, defaults: Mapping[str, Json],
             raise OptionError(f"option {k}: {problem}")
         out[k] = v
     return out
-
-
-def positive_int(v: object) -> str | None:
-    return None if is_int(v) and v >= 1 else "must be an integer of at least 1"
-
-
-def at_most(bound: int) -> Check:
-    """A bound on an integer option already checked (RULES.md "Option bounds")."""
-    def check(v: object) -> str | None:
-        return None if is_int(v) and v <= bound else f"must be at most {bound} at a table"
-    return check
-
-
-def one_of(*values: object) -> Check:
-    def check(v: object) -> str | None:
-        if isinstance(v, bool) != any(isinstance(x, bool) for x in values) or v not in values:
-            return "must be one of " + ", ".join(_show(x) for x in values)
-        return None
-    return check
-
-
-def _show(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return f'"{v}"' if isinstance(v, str) else str(v)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,43 @@ new-table form, the server and the core cannot disagree on a default or a bound.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
-from taash.games.base import Check, GameClass, Json, at_most, is_int, one_of, positive_int
+Json = Any  # a JSON value: options, views, records (truly untyped at this edge)
+Check = Callable[[object], "str | None"]  # an option check: an error text, or None if good
+
+
+def is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def positive_int(v: object) -> str | None:
+    return None if is_int(v) and v >= 1 else "must be an integer of at least 1"
+
+
+def at_most(bound: int) -> Check:
+    """A bound on an integer option already checked (RULES.md "Option bounds")."""
+    def check(v: object) -> str | None:
+        return None if is_int(v) and v <= bound else f"must be at most {bound} at a table"
+    return check
+
+
+def one_of(*values: object) -> Check:
+    def check(v: object) -> str | None:
+        if isinstance(v, bool) != any(isinstance(x, bool) for x in values) or v not in values:
+            return "must be one of " + ", ".join(_show(x) for x in values)
+        return None
+    return check
+
+
+def _show(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,15 +196,6 @@ def describe_options(options: Sequence[Option]) -> list[dict[str, Json]]:
     return [o.describe() for o in options]
 
 
-def describe_game(game: GameClass) -> dict[str, Json]:
-    """What the page and other clients need to know of a game before a table exists: its id
-    and English name, its seats and teams, which seat the first one is (a dealer or a caller),
-    its options (with their defaults, bounds and words) and the defaults alone (``options``,
-    the shape this endpoint has always had)."""
-    return {"id": game.game_id, "name": game.name, "seats": game.num_seats,
-            "teams": [list(t) for t in game.teams], "first_seat": game.seat_word,
-            "options": game.check_options(None), "fields": describe_options(game.OPTIONS)}
-
-
-__all__ = ["Choice", "Count", "CountOf", "Flag", "Option", "Unit", "bounds", "checks",
-           "defaults", "describe_game", "describe_options"]
+__all__ = ["Check", "Choice", "Count", "CountOf", "Flag", "Json", "Option", "Unit", "at_most",
+           "bounds", "checks", "defaults", "describe_options", "is_int", "one_of",
+           "positive_int"]

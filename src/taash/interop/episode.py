@@ -256,9 +256,3 @@ class Episode:
         else:
             parts += [f"trick {st.trick}", f"won {st.won}", f"pile {st.pile}"]
         return "|".join(parts)
-
-    def observation_vector(self, seat: int) -> list[float]:
-        """A fixed-size 0..1 encoding of what ``seat`` sees now (``taash.interop.observe``)."""
-        from taash.interop.observe import observation_vector
-
-        return observation_vector(self, seat)

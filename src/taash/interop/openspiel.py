@@ -36,7 +36,7 @@ from taash.interop.episode import (
     UTILITY,
     Episode,
 )
-from taash.interop.observe import observation_size
+from taash.interop.observe import observation_size, observation_vector
 
 SHORT_NAMES = {"court-piece": "python_court_piece", "court-piece-2p": "python_court_piece_2p",
                "goat": "python_goat"}
@@ -204,7 +204,7 @@ class Observer:
 
     def set_from(self, state: TaashState, player: int) -> None:
         if not self.perfect_recall:
-            self.tensor[:] = state.ep.observation_vector(player)
+            self.tensor[:] = observation_vector(state.ep, player)
 
     def string_from(self, state: TaashState, player: int) -> str:
         if self.perfect_recall:

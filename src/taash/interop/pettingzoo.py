@@ -22,7 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from taash.interop.episode import NUM_ACTIONS, Episode
-from taash.interop.observe import observation_size
+from taash.interop.observe import observation_size, observation_vector
 
 ENV_NAMES = {"court-piece": "taash_court_piece_v0", "court-piece-2p": "taash_court_piece_2p_v0",
              "goat": "taash_goat_v0"}
@@ -81,7 +81,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo names its classes so
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
-        obs = np.asarray(self.ep.observation_vector(seat), dtype=np.float32)
+        obs = np.asarray(observation_vector(self.ep, seat), dtype=np.float32)
         mask = np.zeros(NUM_ACTIONS[self.game_id], np.int8)
         for a in self.ep.legal_actions(seat):
             mask[a] = 1

@@ -22,9 +22,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
-from taash.games import GAMES
+from taash.games import describe_games
 from taash.games.base import IllegalAction, MalformedAction
-from taash.games.options import describe_game
 from taash.server.chat import add_chat_routes
 from taash.server.config import Settings
 from taash.server.errors import (
@@ -256,7 +255,7 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
         return Response(path.read_bytes(), media_type="text/javascript",
                         headers={"Cache-Control": "no-cache"})
 
-    games_json = json.dumps([describe_game(cls) for cls in GAMES.values()]).encode()
+    games_json = json.dumps(describe_games()).encode()
 
     @app.get("/assets/games.json", include_in_schema=False)
     async def games_file() -> Response:

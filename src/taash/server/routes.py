@@ -11,9 +11,8 @@ from fastapi import Body, FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from taash.games import GAMES
+from taash.games import describe_games
 from taash.games.base import Json
-from taash.games.options import describe_game
 from taash.server import wire
 from taash.server.config import Settings
 from taash.server.errors import BadRequest, NotFound, RateLimited, Unauthorized
@@ -209,7 +208,7 @@ def add_routes(app: FastAPI, settings: Settings) -> None:
         """The games as the core states them: id, name, seats, teams, the first seat's role,
         the default options (``options``) and each option's kind, default, bounds and words
         (``fields``), from which the page builds its new-table form."""
-        return [describe_game(cls) for cls in GAMES.values()]
+        return describe_games()
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
     async def create(request: Request, body: CreateTable) -> dict[str, Json]:

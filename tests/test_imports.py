@@ -1,0 +1,113 @@
+"""The package's import graph, measured (issue 42): which modules import each other in a
+circle, and how many imports hide inside functions to dodge one.
+
+The layers' rules are import-linter contracts (pyproject's [tool.importlinter], checked by
+``lint-imports`` in scripts/test).  What those cannot say is "no circle at all"; this does,
+as a ratchet while the server is taken apart by domain: no new circle anywhere, and the
+server's old one (hub, routes, rooms and the services that reach into the hub) may only
+shrink.  Lower the numbers below as it does; the goal is no circle and at most 15 imports
+inside functions (optional extras only).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import grimp
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "taash"
+
+#: the one circle left, and the most modules it may hold (25 on 2026-12-06)
+SERVER_CIRCLE_MAX = 25
+#: imports inside functions (90 on 2026-12-06)
+INNER_IMPORTS_MAX = 90
+
+
+def circles(graph: grimp.ImportGraph) -> list[set[str]]:
+    """The strongly connected groups of two or more modules (Tarjan's algorithm, iterative).
+
+    >>> g = grimp.ImportGraph()
+    >>> for a, b in [("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a"), ("p.c", "p.d")]:
+    ...     g.add_import(importer=a, imported=b)
+    >>> [sorted(c) for c in circles(g)]
+    [['p.a', 'p.b', 'p.c']]
+    """
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[set[str]] = []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, edges = work[-1]
+            for w in edges:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.find_modules_directly_imported_by(w)))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    group = set()
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        group.add(w)
+                        if w == v:
+                            break
+                    if len(group) > 1:
+                        out.append(group)
+    return out
+
+
+def test_no_new_import_circle_and_the_servers_only_shrinks() -> None:
+    graph = grimp.build_graph("taash")
+    assert len(graph.modules) > 100  # the package was found: the check is not vacuous
+    found = circles(graph)
+    outside = [sorted(c) for c in found if not all(m.startswith("taash.server.") for m in c)]
+    assert outside == [], f"modules importing each other in a circle: {outside}"
+    server = [c for c in found if "taash.server.hub" in c]
+    others = [sorted(c) for c in found if "taash.server.hub" not in c]
+    assert others == [], f"a new circle in the server: {others}"
+    size = len(server[0]) if server else 0
+    assert size <= SERVER_CIRCLE_MAX, (
+        f"the server's circle grew to {size} modules (at most {SERVER_CIRCLE_MAX}): "
+        f"{sorted(server[0])}")
+
+
+def inner_imports() -> list[str]:
+    """Each import written inside a function, as ``path:line``."""
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        seen: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                for sub in ast.walk(node):
+                    if isinstance(sub, ast.Import | ast.ImportFrom) and sub.lineno not in seen:
+                        seen.add(sub.lineno)
+                        out.append(f"{path.relative_to(SRC)}:{sub.lineno}")
+    return out
+
+
+def test_imports_inside_functions_only_get_fewer() -> None:
+    found = inner_imports()
+    assert len(found) > 10  # the source was read
+    assert len(found) <= INNER_IMPORTS_MAX, (
+        f"{len(found)} imports inside functions (at most {INNER_IMPORTS_MAX}): import at the "
+        f"top of the module, or break the circle that stops you")

@@ -41,6 +41,7 @@ from taash.cards import SUITS, card_list
 from taash.games.court_piece import CourtPiece
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE, TrickMatch
 from taash.games.tricks import SUIT_OF as CP_SUIT
+from taash.games.tricks_play import playable
 
 # Four-player single sar's default: its deals are close (a side needs 7 of 13 tricks), and more
 # samples kept paying there (bench/RESULTS.md, 2026-11-30), while the median move stays a few
@@ -73,14 +74,9 @@ def cp_rule_card(st: TrickMatch, played: int, voids: list[int], leads: list[int]
     seat = st.to_move
     hand = st.hands[seat]
     trick = st.trick
-    legal = hand
-    if trick:
-        led = CP_SUIT[trick[0]]
-        follow = hand & SUIT_MASK[led]
-        if follow:
-            legal = follow
-        else:
-            voids[seat] |= 1 << led
+    legal = playable(hand, trick)  # the core's rule (CP-5, TW-4)
+    if trick and not legal & SUIT_MASK[CP_SUIT[trick[0]]]:
+        voids[seat] |= 1 << CP_SUIT[trick[0]]  # did not follow: void in the led suit
     if legal & (legal - 1) == 0:
         return int(legal & -legal).bit_length() - 1
     n = st.num_seats

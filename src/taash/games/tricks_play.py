@@ -40,6 +40,36 @@ def most_held(mask: int) -> list[int]:
     return [s for s in range(4) if counts[s] == top]
 
 
+def beats(card: int, best: int, trump: int) -> bool:
+    """CP-5, TW-4: whether ``card`` takes the trick from ``best``, the card winning it so far
+    (a higher card of its suit, or a trump over a card that is not one).  The one comparison
+    ``trick_winner``, the solver and the bots make; ``apply_id`` keeps it inline for speed and
+    the core's tests hold the two together.
+
+    >>> T = PACK.index
+    >>> beats(T("AH"), T("KH"), 0), beats(T("2S"), T("AH"), 0), beats(T("AD"), T("2H"), 0)
+    (True, True, False)
+    """
+    sc, sb = SUIT_OF[card], SUIT_OF[best]
+    return (sc == sb and card > best) or (sc == trump and sb != trump)
+
+
+def playable(hand: int, trick: Sequence[int]) -> int:
+    """CP-5, TW-4: the cards of ``hand`` (a mask) that may be played to ``trick`` (the cards
+    played to it so far): those of the led suit if it holds any, else all of them.
+
+    >>> T = PACK.index
+    >>> h = 1 << T("2H") | 1 << T("AS")
+    >>> playable(h, [T("KH")]) == 1 << T("2H"), playable(h, [T("KD")]) == h, playable(h, []) == h
+    (True, True, True)
+    """
+    if trick:
+        follow = hand & SUIT_MASK[SUIT_OF[trick[0]]]
+        if follow:
+            return follow
+    return hand
+
+
 def trick_winner(cards: Sequence[int], trump: int) -> int:
     """CP-5, TW-4: the index in ``cards`` (a trick so far, in playing order) of the card
     winning it: the highest trump, else the highest card of the led suit.  (``apply_id`` keeps
@@ -53,8 +83,7 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
     b = cards[0]
     for i in range(1, len(cards)):
         c = cards[i]
-        sc, sb = SUIT_OF[c], SUIT_OF[b]
-        if (sc == sb and c > b) or (sc == trump and sb != trump):
+        if beats(c, b, trump):
             bi, b = i, c
     return bi
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from time import perf_counter
 
+from taash.games.court_piece import collect_step
 from taash.games.tricks import ACE
-from taash.games.tricks_play import SUIT_MASK, SUIT_OF, TrickPlay
+from taash.games.tricks_play import SUIT_MASK, SUIT_OF, TrickPlay, beats, playable
 
 ACE_MASK = sum(1 << c for c in ACE)
 STOP = TrickPlay.win_target  # CP-6, CP-7, TW-4: the deal ends the moment a side has 7
@@ -140,12 +141,7 @@ class CourtSearch:
         """The legal cards of ``seat`` grouped into equivalent ones: (the lowest card, all of
         them as a mask), adjacent ranks of one suit with no card still out between them (the
         ace apart under the ace rule, where winning with it differs)."""
-        hand = self.hands[seat]
-        legal = hand
-        if self.trick:
-            follow = hand & SUIT_MASK[SUIT_OF[self.trick[0]]]
-            if follow:
-                legal = follow
+        legal = playable(self.hands[seat], self.trick)
         out_cards = 0
         for s in range(self.n):
             if s != seat:
@@ -173,9 +169,7 @@ class CourtSearch:
         return groups
 
     def beats(self, card: int) -> bool:
-        best = self.best
-        sa, sb = SUIT_OF[card], SUIT_OF[best]
-        return (sa == sb and card > best) or (sa == self.trump and sb != self.trump)
+        return beats(card, self.best, self.trump)
 
     def ordered(self, seat: int, hint: int) -> list[int]:
         """One card per class, in a good order: the remembered best first; leading, high
@@ -187,12 +181,7 @@ class CourtSearch:
                 reps.sort()  # the partner is winning: low first
             else:
                 best, trump = self.best, self.trump
-                sb = SUIT_OF[best]
-                keys = []
-                for c in reps:
-                    sa = SUIT_OF[c]
-                    wins = (sa == sb and c > best) or (sa == trump and sb != trump)
-                    keys.append((c if wins else 100 + c % 13, c))
+                keys = [(c if beats(c, best, trump) else 100 + c % 13, c) for c in reps]
                 keys.sort()
                 reps = [c for _, c in keys]
         else:
@@ -336,18 +325,14 @@ class CourtSearch:
         for i in range(1, n):
             seat = (leader + i) % n
             c = self.hands[seat].bit_length() - 1
-            sa, sb = SUIT_OF[c], SUIT_OF[best]
-            if (sa == sb and c > best) or (sa == trump and sb != trump):
+            if beats(c, best, trump):
                 best, best_seat = c, seat
         if best_seat & 1 != self.me:
             return 0
         if not self.double:
             return 1
-        nth = self.played + 1
-        if nth == 13 or (nth > 1 and self.chain == best_seat
-                         and not (self.ace_rule and (1 << best) & ACE_MASK)):
-            return self.pile + 1
-        return 0
+        collected, _ = collect_step(self.chain, self.played + 1, best_seat, best, self.ace_rule)
+        return self.pile + 1 if collected else 0
 
     def finish_trick(self, alpha: int, beta: int) -> int:
         winner = self.best_seat
@@ -361,17 +346,14 @@ class CourtSearch:
         if not self.double:
             won[team] += 1
             gain = 1
-        else:
-            nth = self.played
+        else:  # the core's own step (CP-7a..d, CP-8), not a copy of it
             self.pile += 1
-            if nth == 13 or (nth > 1 and self.chain == winner
-                             and not (self.ace_rule and (1 << self.best) & ACE_MASK)):
+            collected, self.chain = collect_step(self.chain, self.played, winner, self.best,
+                                                 self.ace_rule)
+            if collected:
                 won[team] += self.pile
                 gain = self.pile
                 self.pile = 0
-                self.chain = -1
-            else:
-                self.chain = winner if nth > 1 else -1
         if team != self.me:
             gain = 0
         v = gain + self.search(alpha - gain, beta - gain)

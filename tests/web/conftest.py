@@ -67,8 +67,12 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
     def make(kind: str, base_url: str, fast: bool = True, sw: bool = False) -> Any:
+        # fast: bots at once, no pause on a finished trick, and reduced motion (nothing flies:
+        # Playwright waits for a card to stop moving before it taps it, which took some 40 %
+        # of a whole match's time); the tests of motion itself ask for fast=False or set it
         ctx = browser.new_context(base_url=base_url, **(PHONE if kind == "phone" else DESKTOP),
-                                  service_workers="allow" if sw else "block")
+                                  service_workers="allow" if sw else "block",
+                                  reduced_motion="reduce" if fast else "no-preference")
         ctx.set_default_timeout(15_000)
         if fast:
             ctx.add_init_script(FAST)

@@ -31,7 +31,8 @@ class ToyPiece(CourtPiece2P):
     __slots__ = ()
 
 
-GAMES[ToyPiece.game_id] = ToyPiece
-
 if __name__ == "__main__":
+    # added here only, never on import: pytest collects this module (doctests), and a game
+    # added to its worker's catalogue would show up in every other test's
+    GAMES[ToyPiece.game_id] = ToyPiece
     main()

@@ -3,10 +3,11 @@ circle, and how many imports hide inside functions to dodge one.
 
 The layers' rules are import-linter contracts (pyproject's [tool.importlinter], checked by
 ``lint-imports`` in scripts/test).  What those cannot say is "no circle at all"; this does,
-as a ratchet while the server is taken apart by domain: no new circle anywhere, and the
-server's old one (hub, routes, rooms and the services that reach into the hub) may only
-shrink.  Lower the numbers below as it does; the goal is no circle and at most 15 imports
-inside functions (optional extras only).
+as a ratchet while the server is taken apart by domain: no circle of imports that run (each
+module imports on its own), no new circle anywhere, and the server's old one of annotations
+(hub, rooms and the services that reach into the hub) may only shrink.  Lower the numbers
+below as it does; the goal is no circle and at most 15 imports inside functions (optional
+extras only).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "taash"
 
 #: the one circle left, and the most modules it may hold (25 on 2026-12-06)
 SERVER_CIRCLE_MAX = 25
-#: imports inside functions (90 on 2026-12-06)
-INNER_IMPORTS_MAX = 90
+#: imports inside functions (90 on 2026-12-06 in the morning, 86 after access.py)
+INNER_IMPORTS_MAX = 86
 
 
 def circles(graph: grimp.ImportGraph) -> list[set[str]]:
@@ -73,7 +74,17 @@ def circles(graph: grimp.ImportGraph) -> list[set[str]]:
     return out
 
 
+def test_no_module_imports_itself_back_when_it_runs() -> None:
+    """Imports that run (those under ``if TYPE_CHECKING`` left out): no circle at all, so
+    every module can be imported on its own, first, in any order."""
+    graph = grimp.build_graph("taash", exclude_type_checking_imports=True)
+    assert len(graph.modules) > 100
+    assert [sorted(c) for c in circles(graph)] == []
+
+
 def test_no_new_import_circle_and_the_servers_only_shrinks() -> None:
+    """With the imports made for type annotations only: the server's services still name the
+    hub in their annotations (a service locator), so one circle is left; it may only shrink."""
     graph = grimp.build_graph("taash")
     assert len(graph.modules) > 100  # the package was found: the check is not vacuous
     found = circles(graph)

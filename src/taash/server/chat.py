@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
 from taash.server import wire
+from taash.server.access import get_hub, seat_of
 from taash.server.config import Settings
 from taash.server.errors import BadRequest, Forbidden, RateLimited
 from taash.server.guard import TokenBuckets
@@ -96,7 +97,6 @@ def deliver(room: Room, text: str) -> int:
 
 def add_chat_routes(app: FastAPI, settings: Settings) -> None:
     """GET /api/chat (the phrases and emoji) and POST /api/tables/{id}/chat."""
-    from taash.server.routes import get_hub, seat_of
 
     # always on (also with --rate-limit 0, which is for the API's requests): chat is noise
     # to the others at the table however a server is run

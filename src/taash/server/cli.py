@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from taash.server.config import ConfigError, Settings
+from taash.server.config import ConfigError, Settings, parse_ice_servers
 
 if TYPE_CHECKING:
     from taash.server.hub import Hub
@@ -372,7 +372,6 @@ def register(app: typer.Typer) -> None:
         if push_allow_origins is not None:
             settings.push_allow_origins = push_allow_origins
         if ice_servers is not None:
-            from taash.server.voice import parse_ice_servers
             try:
                 settings.ice_servers = parse_ice_servers(ice_servers)
             except ConfigError as e:

@@ -4,6 +4,7 @@ the defaults.  Everything has a default, so ``taash serve`` runs with no configu
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,11 +79,41 @@ def _env_bool(name: str, default: bool = False) -> bool:
     raise ConfigError(f"{name} must be 1 or 0 (true or false), not {raw!r}")
 
 
-def _ice(text: str | None) -> list[dict[str, Json]]:
+def parse_ice_servers(text: str | None) -> list[dict[str, Json]]:
+    """``--ice-servers``: a JSON list of RTCIceServer objects (``urls``: a stun:/turn:/turns:
+    URL or a list of them; ``username`` and ``credential`` optional)."""
     if not text or not text.strip():
         return []
-    from taash.server.voice import parse_ice_servers
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        raise ConfigError("--ice-servers: not JSON; give a list like "
+                          '[{"urls": "stun:stun.example.org:3478"}]') from None
+    if isinstance(raw, dict):
+        raw = [raw]
+    if not isinstance(raw, list):
+        raise ConfigError("--ice-servers: give a JSON list of {\"urls\": ...} objects")
+    out: list[dict[str, Json]] = []
+    for i, s in enumerate(raw):
+        if not isinstance(s, dict) or set(s) - {"urls", "username", "credential"}:
+            raise ConfigError(f"--ice-servers: server {i} is an object with urls, and "
+                              "optionally username and credential")
+        urls = s.get("urls")
+        listed = [urls] if isinstance(urls, str) else urls
+        if not isinstance(listed, list) or not listed or not all(
+                isinstance(u, str) and u.split(":", 1)[0] in ("stun", "stuns", "turn", "turns")
+                for u in listed):
+            raise ConfigError(f"--ice-servers: server {i}: urls are stun:, turn: or turns: "
+                              "URLs")
+        for k in ("username", "credential"):
+            if k in s and not isinstance(s[k], str):
+                raise ConfigError(f"--ice-servers: server {i}: {k} is text")
+        out.append({"urls": list(listed), **{k: s[k] for k in ("username", "credential")
+                                              if k in s}})
+    return out
 
+
+def _ice(text: str | None) -> list[dict[str, Json]]:
     return parse_ice_servers(text)
 
 

@@ -15,13 +15,13 @@ from fastapi.responses import StreamingResponse
 
 from taash.games.base import IllegalAction, MalformedAction
 from taash.server import wire
+from taash.server.access import bearer, get_hub, holder_of
 from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.guard import TokenBuckets, bad_text
 from taash.server.me import cookie_player
 from taash.server.room import Room
-from taash.server.routes import bearer, get_hub, holder_of
 from taash.server.tokens import watch_key
 
 log = logging.getLogger("taash.server")

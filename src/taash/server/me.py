@@ -4,6 +4,7 @@ pages (CSRF), and the ``/api/me`` routes of docs/API.md."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, Response, WebSocket
@@ -12,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from taash.games.base import Json
 from taash.server.config import Settings
 from taash.server.errors import CrossSite, Unauthorized
-from taash.server.hub import Hub
 from taash.server.players import SESSION_S, Who
+
+if TYPE_CHECKING:
+    from taash.server.hub import Hub
 
 COOKIE = "taash_session"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")

@@ -13,11 +13,11 @@ from fastapi import Body, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
+from taash.server.access import get_hub, seat_of
 from taash.server.config import Settings
 from taash.server.errors import BadRequest
 from taash.server.me import signed_in
 from taash.server.push import LANGUAGES, Pusher, shown
-from taash.server.routes import get_hub, seat_of
 from taash.server.store_push import PushSub
 
 MINUTE = Field(None, ge=0, le=1439, description="minutes after local midnight")

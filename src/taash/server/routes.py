@@ -7,22 +7,20 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Literal
 
-from fastapi import Body, FastAPI, Request, WebSocket
+from fastapi import Body, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import describe_games
 from taash.games.base import Json
 from taash.server import wire
+from taash.server.access import acting_player, bearer, get_hub, holder_of, seat_of
 from taash.server.config import Settings
-from taash.server.errors import BadRequest, NotFound, RateLimited, Unauthorized
-from taash.server.hub import Hub
+from taash.server.errors import BadRequest, NotFound, Unauthorized
 from taash.server.me import cookie_player
 from taash.server.notify import WebhookRefused, valid_email, valid_webhook, webhook_addresses
 from taash.server.players import clean_name
-from taash.server.room import Room
-from taash.server.store import PlayerRow
-from taash.server.tokens import Holder, is_personal
+from taash.server.tokens import is_personal
 
 AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
 
@@ -91,14 +89,6 @@ class NotifyBody(BaseModel):
     email: str | None = Field(None, max_length=320)
 
 
-def bearer(request: Request | WebSocket, token: str | None) -> str | None:
-    """The seat token: the Authorization header's, else the ``token`` query parameter."""
-    auth = request.headers.get("authorization")
-    if auth and auth.lower().startswith("bearer "):
-        return auth[7:].strip() or None
-    return token
-
-
 def seat_name(raw: str | None, where: str) -> str | None:
     """A seat's name as asked for at a new table or a join: a player's name's rule (plain
     text, 1 to 24 characters), so what a seat shows is as safe as what a player shows."""
@@ -108,60 +98,6 @@ def seat_name(raw: str | None, where: str) -> str | None:
         return clean_name(raw)
     except BadRequest as e:
         raise BadRequest(f"{where}: {e.message}") from None
-
-
-def get_hub(request: Request | WebSocket) -> Hub:
-    h: Hub = request.app.state.hub
-    return h
-
-
-async def holder_of(request: Request | WebSocket, token: str | None,
-                    scope: str) -> Holder | None:
-    """The holder of the request's personal API token (None: it has none), which must have
-    ``scope``: Unauthorized if the token is unknown or revoked, Forbidden without the scope."""
-    if not is_personal(token):
-        return None
-    assert token is not None
-    holder = await get_hub(request).tokens.resolve(token)
-    holder.need(scope)
-    return holder
-
-
-async def acting_player(request: Request, settings: Settings) -> PlayerRow | None:
-    """Who makes or joins a table: a personal token's player (it needs ``play``), else the
-    session cookie's (None: neither)."""
-    holder = await holder_of(request, bearer(request, None), "play")
-    if holder is not None:
-        return holder.player
-    who = await cookie_player(request, settings)
-    return who.player if who is not None else None
-
-
-async def seat_of(request: Request, settings: Settings, table_id: str, token: str | None,
-                  seat: int | None, scope: str = "play") -> tuple[Room, int]:
-    """The room and seat a request acts for: its seat token's; a personal token's player's
-    (the token has ``scope``); without either, the seat of the session cookie's player (a
-    change from this site's pages only)."""
-    tok = bearer(request, token)
-    player_id = None
-    holder = await holder_of(request, tok, scope)
-    if holder is not None:  # a personal token: limited per seat like any other credential
-        room, s = await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
-        check_seat_rate(request, room.id, s)
-        return room, s
-    if not tok:
-        who = await cookie_player(request, settings)
-        player_id = who.player.id if who is not None else None
-    room, s = await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
-    check_seat_rate(request, room.id, s)
-    return room, s
-
-
-def check_seat_rate(request: Request | WebSocket, table_id: str, seat: int) -> None:
-    """RateLimited if this seat (checked: its token or its player's session) asks too often,
-    from whatever addresses."""
-    if not request.app.state.seat_buckets.allow(f"s:{table_id}:{seat}"):
-        raise RateLimited("too many requests for this seat: slow down")
 
 
 def add_routes(app: FastAPI, settings: Settings) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import time
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,8 @@ from fastapi import FastAPI, Request
 
 from taash.games.base import Json
 from taash.server import wire
-from taash.server.config import ConfigError, Settings
+from taash.server.access import seat_of
+from taash.server.config import Settings
 from taash.server.errors import ErrorBody
 from taash.server.guard import TokenBuckets
 
@@ -36,40 +36,6 @@ MAX_TEXT = 16 * 1024  # one signalling message: an SDP is a few KB
 RATE = 20.0  # signalling messages per second per connection (ICE candidates come in bursts)
 BURST = 80.0
 SIGNALS = ("description", "candidate", "bye")
-
-
-def parse_ice_servers(text: str | None) -> list[dict[str, Json]]:
-    """``--ice-servers``: a JSON list of RTCIceServer objects (``urls``: a stun:/turn:/turns:
-    URL or a list of them; ``username`` and ``credential`` optional)."""
-    if not text or not text.strip():
-        return []
-    try:
-        raw = json.loads(text)
-    except ValueError:
-        raise ConfigError("--ice-servers: not JSON; give a list like "
-                          '[{"urls": "stun:stun.example.org:3478"}]') from None
-    if isinstance(raw, dict):
-        raw = [raw]
-    if not isinstance(raw, list):
-        raise ConfigError("--ice-servers: give a JSON list of {\"urls\": ...} objects")
-    out: list[dict[str, Json]] = []
-    for i, s in enumerate(raw):
-        if not isinstance(s, dict) or set(s) - {"urls", "username", "credential"}:
-            raise ConfigError(f"--ice-servers: server {i} is an object with urls, and "
-                              "optionally username and credential")
-        urls = s.get("urls")
-        listed = [urls] if isinstance(urls, str) else urls
-        if not isinstance(listed, list) or not listed or not all(
-                isinstance(u, str) and u.split(":", 1)[0] in ("stun", "stuns", "turn", "turns")
-                for u in listed):
-            raise ConfigError(f"--ice-servers: server {i}: urls are stun:, turn: or turns: "
-                              "URLs")
-        for k in ("username", "credential"):
-            if k in s and not isinstance(s[k], str):
-                raise ConfigError(f"--ice-servers: server {i}: {k} is text")
-        out.append({"urls": list(listed), **{k: s[k] for k in ("username", "credential")
-                                              if k in s}})
-    return out
 
 
 def turn_credential(secret: str, user: str, ttl: float,
@@ -289,7 +255,6 @@ class Voice:
 
 def add_voice_routes(app: FastAPI, settings: Settings) -> None:
     """GET /api/tables/{id}/ice: the ICE servers for a seat's peer connections."""
-    from taash.server.routes import seat_of
 
     @app.get("/api/tables/{table_id}/ice", tags=["seats"])
     async def ice(request: Request, table_id: str, token: str | None = None,

@@ -30,7 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
-from taash.games.base import Json, RecordError, is_int, team_of
+from taash.games import game_class
+from taash.games.base import Json, RecordError, is_int
 from taash.record import verify
 
 GAME_FIGURES: dict[str, tuple[str, ...]] = {
@@ -128,8 +129,13 @@ class GameStats:
 
 
 def side_of(game: str, seat: int) -> int:
-    """The side a seat plays for: its team (four-player games) or itself (two-player)."""
-    return seat if game == "court-piece-2p" else team_of(seat)
+    """The side a seat plays for, as the game states its teams (a partnership in the
+    four-player games, the seat itself where each plays alone).
+
+    >>> side_of("court-piece", 2), side_of("goat", 3), side_of("court-piece-2p", 1)
+    (0, 1, 1)
+    """
+    return next(i for i, team in enumerate(game_class(game).teams) if seat in team)
 
 
 def opponent_kind(record: Mapping[str, Json], seat: int) -> str:
@@ -183,7 +189,7 @@ def add_record(stats: dict[str, GameStats], record: Mapping[str, Json], seat: in
     if summary is None:
         summary = verify(dict(record))
     game = str(summary["game"])
-    if not is_int(seat) or not 0 <= seat < (2 if game == "court-piece-2p" else 4):
+    if not is_int(seat) or not 0 <= seat < game_class(game).num_seats:
         raise RecordError(f"seat {seat} is not a seat of {game}")
     side = side_of(game, seat)
     st = stats.setdefault(game, GameStats(game))

@@ -29,6 +29,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
+from taash.games import GAMES
 from taash.games.base import Json
 from taash.server.config import ConfigError
 from taash.server.errors import BadRequest
@@ -54,6 +55,17 @@ GAME_NAMES: dict[str, dict[str, str]] = {
     "ur": {"court-piece": "کورٹ پیس", "court-piece-2p": "دو کھلاڑیوں کا کورٹ پیس", "goat": "بکرا"},
     "ru": {"court-piece": "Корт-пис", "court-piece-2p": "Корт-пис на двоих", "goat": "Козёл"},
 }
+
+
+
+def game_words(lang: str, game: str) -> str:
+    """A game's name in a notice: the language's words, else the core's English name."""
+    known = GAME_NAMES.get(lang, {}).get(game)
+    if known:
+        return known
+    cls = GAMES.get(game)
+    return cls.name if cls is not None else game
+
 
 # (title, body) of "your_turn" and "reminder", in each language
 TEXTS: dict[str, dict[str, tuple[str, str]]] = {
@@ -147,7 +159,7 @@ def turn_payload(sub: PushSub, table_id: str, game: str, seat: int, name: str | 
     lang = sub.language if sub.language in LANGUAGES else "en"
     what = "reminder" if kind == "reminded" else "your_turn"
     title, body = TEXTS[lang][what]
-    game_name = GAME_NAMES[lang].get(game, game)
+    game_name = game_words(lang, game)
     who = name or SEAT_WORD[lang].format(n=seat + 1)
     return {"type": what, "table": table_id, "game": game, "seat": seat, "turn": seat,
             "name": name, "version": version, "lang": lang,
@@ -163,7 +175,7 @@ def challenge_payload(sub: PushSub, challenge_id: str, who: str, game: str,
     where the challenge is accepted or declined."""
     lang = sub.language if sub.language in LANGUAGES else "en"
     title, body = CHALLENGE_TEXTS[lang]
-    game_name = GAME_NAMES[lang].get(game, game)
+    game_name = game_words(lang, game)
     return {"type": "challenge", "challenge": challenge_id, "from": who, "game": game,
             "live": live, "lang": lang, "title": title.format(who=who, game=game_name),
             "body": body.format(how=HOW[lang][0 if live else 1]), "url": "/",

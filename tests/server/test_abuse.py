@@ -20,6 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from taash.record import random_record
 from taash.server.config import Settings
 from taash.server.store import SeatRow, Store, TableRow
 from tests.server.helpers import Api, Server, tokens_of
@@ -439,6 +440,39 @@ def sigterm(srv: Server) -> int:
     except subprocess.TimeoutExpired:
         srv.proc.kill()
         raise AssertionError("the server did not exit within 15 s of SIGTERM") from None
+
+
+@pytest.mark.slow
+def test_sigterm_after_a_deal_analysis_stops_within_five_seconds(tmp_path: Path) -> None:
+    """Issue 43: after an analysis of a four-player deal (a long answer from its worker) the
+    server stopped on SIGTERM only some of the time: the worker, ended as soon as its answer
+    was read, could still hold the results queue's shared write lock, and the server's exit
+    waited on it for ever (a race: it hung in two of seven tries on an idle machine; the
+    deterministic check is tests/server/test_analysis_worker.py)."""
+    import signal
+    import subprocess
+
+    rec = json.dumps(random_record("court-piece", {"session_end": {"deals": 1}}, seed=3))
+    for n in range(2):
+        srv = Server(f"sqlite+aiosqlite:///{tmp_path / f'a{n}.db'}",
+                     log=tmp_path / "analysis.log").start()
+        r = httpx.post(srv.base + "/api/review/analysis?deal=0", content=rec, timeout=10)
+        assert r.status_code == 200, r.text
+        key = r.json()["key"]
+
+        def done(key: str = key, base: str = srv.base) -> bool:
+            return bool(httpx.get(f"{base}/api/analyses/{key}", timeout=5).json()["status"]
+                        == "done")
+
+        wait_until(done, timeout=60, what="the analysis")
+        assert srv.proc is not None
+        srv.proc.send_signal(signal.SIGTERM)
+        try:
+            assert srv.proc.wait(5) == 0
+        except subprocess.TimeoutExpired:
+            srv.proc.kill()
+            raise AssertionError(f"round {n}: still running 5 s after SIGTERM") from None
+    assert "Traceback" not in (tmp_path / "analysis.log").read_text()
 
 
 @pytest.mark.slow

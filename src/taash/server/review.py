@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
+import multiprocessing
 import os
 import threading
 import time
@@ -132,19 +132,26 @@ def analyse_record(key: str, rec: dict[str, Json], deal: int, solver_time: float
 
 def worker_main(key: str, rec: dict[str, Json], deal: int, solver_time: float, out: Any,
                 parent: int) -> None:
-    """The worker process: the analysis, its progress and its end on the ``out`` queue, as
-    ("progress", key, done, total), ("done", key, text) or ("failed", key, why).  It stops
-    by itself when the server that started it is gone."""
+    """The worker process: the analysis, its progress and its end sent on ``out`` (the
+    writing end of a pipe of its own), as ("progress", key, done, total), ("done", key, text)
+    or ("failed", key, why).  It stops by itself when the server that started it is gone.
+
+    A pipe of its own and no queue: a ``multiprocessing.Queue`` shares one write lock between
+    the server and every worker, and a worker ended while its queue's thread held that lock
+    (a long answer, still being written when the server had read it and ended the worker)
+    left the server waiting for it for ever when it stopped."""
 
     def progress(done: int, total: int) -> None:
         if os.getppid() != parent:
             os._exit(0)
-        out.put(("progress", key, done, total))
+        out.send(("progress", key, done, total))
 
     try:
-        out.put(("done", key, analyse_record(key, rec, deal, solver_time, progress)))
+        out.send(("done", key, analyse_record(key, rec, deal, solver_time, progress)))
     except Exception as e:
-        out.put(("failed", key, repr(e)))
+        out.send(("failed", key, repr(e)))
+    finally:
+        out.close()
 
 
 def analysis_json(a: Any, deal: int, solver_time: float) -> JsonObject:
@@ -183,34 +190,26 @@ class Analyses:
         self.jobs: dict[str, Job] = {}
         self.one_at_a_time = asyncio.Lock()
         self.proc: Any = None  # the worker process of the analysis under way
-        self._ctx: Any = None
-        self._out: Any = None
+        self._ctx = multiprocessing.get_context("spawn")
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _queue(self) -> Any:
-        if self._out is None:
-            import multiprocessing
-
-            self._ctx = multiprocessing.get_context("spawn")
-            self._out = self._ctx.Queue()
-            self._loop = asyncio.get_running_loop()
-            threading.Thread(target=self._read, args=(self._out,), daemon=True,
-                             name="taash-analysis-results").start()
-        return self._out
-
-    def _read(self, q: Any) -> None:
-        """The workers' messages, read in a thread of their own and handed to the loop."""
-        while True:
-            try:
-                item = q.get()
-            except (EOFError, OSError, ValueError):
-                return
-            if item is None or self._loop is None:
-                return
-            try:
-                self._loop.call_soon_threadsafe(self._message, item)
-            except RuntimeError:  # the loop is closed: the server has stopped
-                return
+    def _read(self, conn: Any) -> None:
+        """A worker's messages, read in a thread of their own and handed to the loop, until
+        the worker closes its end (it is done, or it was ended)."""
+        try:
+            while True:
+                try:
+                    item = conn.recv()
+                except (EOFError, OSError, ValueError):
+                    return
+                if self._loop is None:
+                    return
+                try:
+                    self._loop.call_soon_threadsafe(self._message, item)
+                except RuntimeError:  # the loop is closed: the server has stopped
+                    return
+        finally:
+            conn.close()
 
     def _message(self, item: tuple[Any, ...]) -> None:
         kind, key = item[0], item[1]
@@ -255,12 +254,16 @@ class Analyses:
 
     async def _analyse(self, job: Job, rec: dict[str, Json]) -> str:
         """The analysis in a new worker process; its end awaited, its death noticed."""
-        out = self._queue()
-        job.result = asyncio.get_running_loop().create_future()
+        self._loop = asyncio.get_running_loop()
+        job.result = self._loop.create_future()
+        reader, writer = self._ctx.Pipe(duplex=False)
         proc = self._ctx.Process(target=worker_main, daemon=True, name="taash-analysis",
-                                 args=(job.key, rec, job.deal, self.solver_time, out,
+                                 args=(job.key, rec, job.deal, self.solver_time, writer,
                                        os.getpid()))
         proc.start()
+        writer.close()  # the worker holds the writing end: its end is the reader's
+        threading.Thread(target=self._read, args=(reader,), daemon=True,
+                         name="taash-analysis-results").start()
         self.proc = proc
         try:
             while True:
@@ -302,10 +305,6 @@ class Analyses:
                 job.task.cancel()
         if self.proc is not None and self.proc.is_alive():
             self.proc.terminate()
-        if self._out is not None:
-            with contextlib.suppress(OSError, ValueError):
-                self._out.put(None)
-            self._out = None
 
     async def for_table(self, room: Room, deal: int | None, start: bool) -> JsonObject:
         """A table's finished deal: its analysis started (``start``) or where it stands."""

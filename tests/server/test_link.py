@@ -203,3 +203,26 @@ def test_a_table_both_sit_at_stays_the_guests(browsers: Any) -> None:
     # the player keeps their one seat there; the guest's stays the guest's
     assert [(m["id"], m["seat"]) for m in desk.http.get("/api/me/tables").json()] == [
         (t["id"], 0)]
+
+
+def test_a_friend_claiming_an_invite_leaves_the_host_joined(browsers: Any) -> None:
+    """Issue 43: the host had opened the table (their seat claimed, in memory only at a table
+    not listed in the lobby); the friend's claim read the seats back from the store and the
+    host showed as not joined yet, to everyone."""
+    desk, phone = browsers(), browsers()
+    t = desk.create(seats=[{"type": "human"}, {"type": "human"}])
+    host, invite = (next(s["token"] for s in t["seats"] if s["seat"] == n) for n in (0, 1))
+
+    def joined() -> dict[int, bool]:
+        info = desk.http.get(f"/api/tables/{t['id']}").json()["table"]
+        return {s["seat"]: s["claimed"] for s in info["seats"]}
+
+    assert joined() == {0: False, 1: False}
+    r = desk.send("GET", f"/api/tables/{t['id']}/view",
+                  headers={"Authorization": f"Bearer {host}"})
+    assert r.status_code == 200, r.text
+    assert joined() == {0: True, 1: False}
+    r = phone.send("POST", f"/api/tables/{t['id']}/claim",
+                   headers={"Authorization": f"Bearer {invite}"})
+    assert r.status_code == 200, r.text
+    assert joined() == {0: True, 1: True}

@@ -161,9 +161,11 @@ class Tables:
         row = room.seat_row(found)
         if not row.claimed:
             row.claimed = True
-            if room.meta.open:  # only the lobby asks which seats are taken
-                await hub.store.update_seat(table_id, found, claimed=True)
-                await hub.meta_changed(room)
+            # kept, whatever the table: the seats are read back from the store when another
+            # seat is claimed (and by the other instances), and a seat shown as not joined
+            # yet when its player is there tells everyone at the table something false
+            await hub.store.update_seat(table_id, found, claimed=True)
+            await hub.meta_changed(room)
             room.announce()
         room.last_used = time.monotonic()
         room.human_came()

@@ -623,6 +623,18 @@ def test_a_head_over_the_bound_is_refused(strict: Server) -> None:
         assert closed and got.startswith(b"HTTP/1.1 431"), got[:100]
 
 
+@pytest.mark.parametrize("size", [20 * 1024, 100 * 1024])
+def test_a_whole_head_over_the_bound_in_one_send_is_refused(strict: Server, size: int) -> None:
+    """Issue 43: the bound was counted only while a head was incomplete after a read, so a
+    whole head over it arriving in one read (here 20 KB and 100 KB, sent at once) was served."""
+    with raw_socket(strict) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size
+                  + b"\r\n\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")  # and one more
+        closed, got = closed_within(s, 4)
+        assert closed and got.startswith(b"HTTP/1.1 431"), got[:100]
+        assert b"200 OK" not in got
+
+
 def read_answer(sock: socket.socket) -> bytes:
     """One whole HTTP answer (its head and its Content-Length of body) from a raw socket."""
     got = b""

@@ -90,23 +90,57 @@ def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]
         def _counting_head(self) -> bool:
             return self._open_heads == 0 and not self._in_body
 
+        _parsed_head = 0  # bytes of the head being parsed: its line's target and headers
+        _refused = False  # a head over the bound was answered 431: nothing more is read
+
         def data_received(self, data: bytes) -> None:
+            if self._refused:
+                return
             counting = self._counting_head()
             super().data_received(data)
             if counting and self._counting_head() and not self.transport.is_closing():
-                self._head_bytes += len(data)
+                self._head_bytes += len(data)  # a head still incomplete (or dribbling in)
                 if self._head_bytes > MAX_HEAD:
-                    self._disarm()
-                    self.transport.write(_TOO_LARGE)
-                    self.transport.close()
+                    self._refuse()
+
+        def _refuse(self) -> None:
+            self._refused = True
+            self._disarm()
+            self.transport.write(_TOO_LARGE)
+            self.transport.close()
+
+        # A whole head can come in one read, parsed at once: the bound is also counted as
+        # the parser reads its parts, and a head over it is never served.
+        def on_message_begin(self) -> None:
+            self._parsed_head = 0
+            super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            self._parsed_head += len(url)
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._parsed_head += len(name) + len(value) + 4  # ": " and the line's end
+            super().on_header(name, value)
 
         def on_headers_complete(self) -> None:
+            if self._refused:  # a request sent after the refused one, in the same read
+                return
+            if self._parsed_head > MAX_HEAD:
+                self._refuse()
+                return
             self._open_heads += 1  # a head came (or an upgrade): no deadline while it is served
             self._in_body = True
             self._disarm()
             super().on_headers_complete()
 
+        def on_body(self, body: bytes) -> None:
+            if not self._refused:
+                super().on_body(body)
+
         def on_message_complete(self) -> None:
+            if self._refused:
+                return
             self._in_body = False  # the next head starts here (counted from the answer's end)
             super().on_message_complete()
 

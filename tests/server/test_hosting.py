@@ -138,9 +138,14 @@ def test_check_config_reaches_every_part_and_changes_nothing(tmp_path: Path) -> 
 @pytest.mark.slow
 def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) -> None:
     https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
-    for trusted, secure in (("127.0.0.1", True), ("", False)):
-        srv = Server(f"sqlite:///{tmp_path / (trusted or 'none')}.db",
-                     "--forwarded-allow-ips", trusted).start()
+    # None: not given, so no proxy is trusted, not even one on this machine (issue 43: the
+    # default was 127.0.0.1, so a local proxy's clients shared or forged their addresses)
+    for trusted, secure in (("127.0.0.1", True), ("", False), (None, False)):
+        args = ("--forwarded-allow-ips", trusted) if trusted is not None else ()
+        db = f"sqlite:///{tmp_path / (trusted or str(trusted))}.db"
+        said = serve_check("--db", db, *args).stdout
+        assert f"trusted proxies: {trusted or 'none'}\n" in said, said
+        srv = Server(db, *args).start()
         try:
             r = httpx.get(srv.base + "/api/me", headers=https, timeout=5)
             assert r.status_code == 200

@@ -315,7 +315,7 @@ def register(app: typer.Typer) -> None:
         forwarded_allow_ips: Annotated[str | None, typer.Option(
             "--forwarded-allow-ips", envvar="TAASH_FORWARDED_ALLOW_IPS",
             help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
-                 "(default 127.0.0.1: Caddy on this machine; '' for none)")] = None,
+                 "(default: none; 127.0.0.1 for Caddy on this machine)")] = None,
         log_format: Annotated[str, typer.Option(
             "--log-format", envvar="TAASH_LOG_FORMAT",
             help="text, or json: one object a line, a line per request with its id")] = "text",

@@ -174,7 +174,9 @@ class Settings:
     webhook_allow_private: bool = False
     #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
     #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
-    forwarded_allow_ips: str = "127.0.0.1"
+    #: the proxies whose X-Forwarded-For and -Proto are believed: none unless named (a proxy
+    #: on this machine too: otherwise its clients would share, or forge, their addresses)
+    forwarded_allow_ips: str = ""
     #: "text" or "json" (one object a line, a line per request: taash.server.logs)
     log_format: str = "text"
     #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
@@ -217,7 +219,7 @@ class Settings:
             bot_workers=int(_env_float("TAASH_BOT_WORKERS", 0)),
             bot_deadline_s=_env_float("TAASH_BOT_DEADLINE", 3.0),
             webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
-            forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", ""),
             metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
             analysis_solver_time=_env_float("TAASH_ANALYSIS_SOLVER_TIME", 2.0),
             vapid_private_key=os.environ.get("TAASH_VAPID_PRIVATE_KEY") or None,

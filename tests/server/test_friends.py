@@ -57,6 +57,12 @@ def test_both_confirm_then_a_challenge_is_played_and_counted(browsers: Any) -> N
     r = b.send("POST", "/api/me/friends", {"code": "XXXX-XXXX"})
     assert r.status_code == 404 and r.json()["error"]["message"] == \
         "no player has that friend code"
+    # both refusals are in the schema (issue 43: the 404 was not)
+    said = b.http.get("/openapi.json").json()["paths"]["/api/me/friends"]["post"]["responses"]
+    assert {"400", "404"} <= set(said), sorted(said)
+    r = a.send("POST", "/api/me/challenges", {"to": "nosuchplayer", "game": "court-piece-2p"})
+    said = b.http.get("/openapi.json").json()["paths"]["/api/me/challenges"]["post"]["responses"]
+    assert str(r.status_code) in said and r.status_code == 403, (r.text, sorted(said))
     # the challenge, accepted from the other side
     r = a.send("POST", "/api/me/challenges", {"to": b.id, "game": "court-piece-2p",
                                               "options": {"target": 1}, "live": False})

@@ -15,7 +15,7 @@ WHY = {
     401: "no seat token or session, or an unknown or withdrawn one (code unauthorized)",
     403: "a token or player of another seat or table, a table not open, or a change made "
          "with the session cookie from another site (codes forbidden, cross_site)",
-    404: "no such table or session (code not_found)",
+    404: "no such table, player, friend code or session (code not_found)",
     409: "illegal now: an illegal action, a stale version, a full table, a taken seat "
          "(codes illegal, stale, full, conflict, not_over, invite_used)",
     413: "request body too large (code too_large)",
@@ -84,8 +84,8 @@ def refusals(method: str, path: str, op: dict[str, Any]) -> set[int]:
         out = set()
         if params or body:
             out.add(400)
-        if body:
-            out.add(413)
+        if body:  # a body can name what is not there (a friend code, a player, a session)
+            out |= {404, 413}
         if any(p.get("in") == "path" for p in params):
             out.add(404)
         if path.startswith("/api/me") or any(p.get("name") == "token" for p in params):

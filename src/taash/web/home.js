@@ -327,8 +327,12 @@ class Home {
       this.loadCountry(p);
     }
     if (this.nameInput && document.activeElement !== this.nameInput) this.nameInput.value = p.name;
-    fill(this.playerBox, h('span', { class: 'sub', 'data-player-name': p.name },
-      t('playing_as', { name: p.name })));
+    // the name opens the player's own profile: ratings, stats, history (issue 43)
+    const [before, after] = t('playing_as', { name: '\u0000' }).split('\u0000');
+    fill(this.playerBox, h('span', { class: 'sub', 'data-player-name': p.name }, before,
+      h('a', { href: `/p/${encodeURIComponent(p.id)}`, 'data-action': 'my-profile',
+        onclick: (e) => { e.preventDefault(); this.navigate(`/p/${encodeURIComponent(p.id)}`); } }, p.name),
+      after ?? ''));
   }
 
   async rename(input) {

@@ -2,6 +2,7 @@
 // (in words), and the turn timer counting down on the seat to move.
 import { t } from './i18n.js';
 import { h, fill } from './ui.js';
+import { knownMe } from './api.js';
 
 const POSITIONS = { 2: ['bottom', 'top'], 4: ['bottom', 'left', 'top', 'right'] };
 export const PLACES = ['top', 'left', 'right', 'bottom'];
@@ -29,6 +30,13 @@ export function tickTimers(root, info, clockOffset) {
     el.dataset.left = String(left);
     el.classList.toggle('low', left <= 10);
   }
+}
+
+/** This player's own name at the table: a link to their profile (ratings, stats, history). */
+function myName(tb, name) {
+  const href = `/p/${encodeURIComponent(knownMe().id)}`;
+  return h('a', { href, 'data-action': 'my-profile', class: 'my-name',
+    onclick: (e) => { e.preventDefault(); tb.navigate(href); } }, name);
 }
 
 /** Fill the seat elements (by place) for the table's view and seat info. */
@@ -68,7 +76,7 @@ export function renderSeats(tb) {
     fill(el,
       h('div', { class: 'avatar', 'aria-hidden': 'true' }, (tb.name(s)[0] || '?').toUpperCase()),
       h('div', { class: 'who' },
-        h('b', null, tb.name(s), online),
+        h('b', null, s === me && knownMe() ? myName(tb, tb.name(s)) : tb.name(s), online),
         sub.length ? h('small', null, sub.join(' · ')) : null, timer,
         badges.length ? h('div', { class: 'badges' }, badges) : null),
       mini);

@@ -20,6 +20,7 @@ from tests.web.helpers import (
     call,
     create_table,
     is_touch,
+    looks,
     play_to_end,
     play_turn,
     press,
@@ -78,7 +79,12 @@ def test_whole_match_against_bots(server: Server, new_page: Any, screenshots: Pa
 
     play_to_end([page], on_turn=on_turn)
     dialog = page.locator("dialog[data-dialog='match-summary']")
-    dialog.wait_for()
+    try:
+        dialog.wait_for()
+    except Exception as e:  # say how the table stood (a CI run once waited here in vain)
+        raise AssertionError(f"no match summary: {looks([page])}; status "
+                             f"{page.locator('main.table .status').all_inner_texts()}; "
+                             f"dialogs {page.evaluate(DIALOGS)}") from e
     assert dialog.locator("[data-action='rematch']").is_visible()
     if kind == "phone":
         page.screenshot(scale="css", path=str(screenshots / f"{game}-over-{kind}.png"))
@@ -87,6 +93,10 @@ def test_whole_match_against_bots(server: Server, new_page: Any, screenshots: Pa
         assert getattr(page, "deal_summaries", 0) == 1
         assert page.locator("main.table .bar small").inner_text().startswith("Match over")
     assert page.js_errors == []
+
+
+DIALOGS = """() => [...document.querySelectorAll('dialog')].map((d) =>
+  `${d.dataset.dialog}:${d.open ? 'open' : 'closed'}`)"""
 
 
 def two_player_friends(server: Server) -> tuple[str, list[str]]:

@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.server.helpers import Api, Server, tokens_of
-from tests.server.test_live import ws_open
+from tests.server.test_live import next_message, ws_open
 
 
 def chats(ws: ClientConnection, want: int = 1, timeout: float = 10) -> list[dict[str, Any]]:
@@ -42,6 +42,11 @@ def test_a_phrase_and_an_emoji_reach_every_viewer(api: Api, server: Server) -> N
     a, b, watcher = (ws_open(server, tid, tokens[0]), ws_open(server, tid, tokens[1]),
                      ws_open(server, tid, None))
     try:
+        # a socket is a viewer once its first view came (the server accepts the connection,
+        # then finds the seat, keeps its arrival and subscribes it): a chat said before that
+        # is not for it (a CI run lost one there)
+        for ws in (a, b, watcher):
+            assert next_message(ws)["type"] == "view"
         r = say(api, tid, tokens[0], phrase="good_luck")
         assert r.status_code == 200, r.text
         assert r.json()["sent"]["seat"] == 0
@@ -85,6 +90,7 @@ def test_free_text_where_the_creator_allowed_it(api: Api, server: Server) -> Non
     assert api.public(tid)["table"]["chat_text"] is True
     b = ws_open(server, tid, tokens[1])
     try:
+        assert next_message(b)["type"] == "view"  # subscribed: a chat from now on reaches it
         r = say(api, tid, tokens[0], text="  nice one, partner  ")
         assert r.status_code == 200, r.text
         assert chats(b)[0]["text"] == "nice one, partner"
@@ -130,6 +136,7 @@ def test_chat_crosses_instances(pg_url: str, redis_url: str, tmp_path: Path) -> 
         t = api.create("court-piece-2p", {"target": 1}, [{"type": "human"}] * 2)
         tid, tokens = t["id"], tokens_of(t)
         s1 = ws_open(b, tid, tokens[1])
+        assert next_message(s1)["type"] == "view"
         got: list[dict[str, Any]] = []
         for _ in range(3):  # (a bus just joined may miss the first: chat is not kept)
             assert say(api, tid, tokens[0], phrase="hello").status_code == 200

@@ -110,7 +110,9 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
         if leading:
             cdp = page.context.new_cdp_session(page)
             cdp.send("Animation.enable")
-            cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
+            # a hundredth of its speed (24 s in the air): however slow the machine, the tap
+            # below comes while it flies (a tenth, 2.4 s, was once not enough on a busy one)
+            cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.01})
         before = int(attr(page, "data-version") or -1)
         plays = [a for a in view["legal_actions"] if a.startswith("play:")]
         action = max(plays, key=lambda a: strength(a[5:])) if plays else view["legal_actions"][0]
@@ -125,7 +127,7 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
     assert page.evaluate(FLYING), "no card is flying"
     code = page.locator("[data-hand] [data-card][data-playable='true']").first.get_attribute(
         "data-card") or ""
-    # the tap is taken while the card still flies (at a tenth of its speed): no duration is
+    # the tap is taken while the card still flies (at a hundredth of its speed): no duration is
     # asserted, the card still in the air when the move is posted says it did not wait
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/actions"),
                              timeout=10_000):

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -204,8 +205,18 @@ def test_an_email_link_signs_another_context_in(site: str, new_page: Any,
     assert link.startswith("/email/sign-in#")
     # the mail opened on another context (the phone's mail app, say): that one is signed in
     mail_app = new_page("phone", site)
+    seen: list[tuple[str, str, str]] = []  # (request|response, method, path) of /api/ calls
+    for event in ("request", "response"):
+        mail_app.on(event, lambda x, e=event: seen.append(
+            (e, *api_call(x.request if e == "response" else x))))
     mail_app.goto(link)
     mail_app.locator("[data-player-name='Mail Olga']").wait_for()
+    # nothing asked who this browser is before the sign-in was answered: a first visit's
+    # guest, made by that question, could otherwise take the cookie back (issue 43)
+    signed = seen.index(("response", "POST", "/api/sign-in/email/link"))
+    asked = [x for x in seen[:signed]
+             if x[2] and x[2] not in ("/api/sign-in/email/link", "/api/health")]
+    assert asked == [], asked  # (the health check sets no cookie)
     mail_app.locator(f"[data-my-table='{ours}']").wait_for()
     assert mail_app.url.rstrip("/") == site
     # once: the same link in yet another context signs nobody in
@@ -215,6 +226,12 @@ def test_an_email_link_signs_another_context_in(site: str, new_page: Any,
     assert late.locator("[data-player-name='Mail Olga']").count() == 0
     for page in (desk, phone, mail_app):
         assert page.js_errors == [], page.js_errors
+
+
+def api_call(request: Any) -> tuple[str, str]:
+    """A request's method and its path, when it is an /api/ call (else blank)."""
+    path = urlsplit(request.url).path
+    return (request.method, path) if path.startswith("/api/") else ("", "")
 
 
 def test_base64url_conversions_round_trip(site: str, new_page: Any) -> None:

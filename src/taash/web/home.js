@@ -22,8 +22,16 @@ const SPEEDS = {
 };
 
 export function mountHome(root, { navigate, relang, linkCode, emailLink, friendCode }) {
+  if (emailLink) {
+    // the mailed link first, the home screen after it: the home screen asks who this browser
+    // is (a first visit is made a guest), and that answer's cookie could land after the
+    // sign-in's and leave the browser a guest (a test run saw it)
+    let dead = false;
+    fill(root, h('main', { class: 'home', 'data-page': 'home' }, h('p', { class: 'sub', 'data-email-link': '' }, t('loading'))));
+    openEmailLink(emailLink.kind, emailLink.token, () => { if (!dead) navigate('/', true); });
+    return () => { dead = true; };
+  }
   const home = new Home(root, navigate, relang, linkCode, friendCode);
-  if (emailLink) openEmailLink(emailLink.kind, emailLink.token, () => navigate('/', true));
   return () => home.destroy();
 }
 

@@ -31,8 +31,8 @@ from pathlib import Path
 import httpx
 from sqlalchemy.engine import make_url
 
-from taash.server.schema import match_results, player_stats, players, ratings
-from taash.server.store import Store
+from taash.server.store.db import Store
+from taash.server.store.schema import match_results, player_stats, players, ratings
 from taash.stats import GameStats, Tally
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -66,7 +66,7 @@ def record_random(
 # Commands that live beside their subsystem register themselves here: each module named has
 # `register(app: typer.Typer) -> None`.
 EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.review.command", "taash.server",
-                         "taash.server.ops_cli", "taash.stats_command"]
+                         "taash.server.ops.cli", "taash.stats_command"]
 
 
 def _register_extensions() -> None:

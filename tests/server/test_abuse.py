@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from taash.record import random_record
 from taash.server.config import Settings
-from taash.server.store import SeatRow, Store, TableRow
+from taash.server.store.db import SeatRow, Store, TableRow
 from tests.server.helpers import Api, Server, tokens_of
 from tests.waiting import wait_until
 
@@ -196,7 +196,7 @@ async def test_a_row_the_database_refuses_fails_only_its_own_action(db: str, bad
 
 # -- rate limits -------------------------------------------------------------------------------
 def test_token_buckets_stay_bounded_without_a_reset() -> None:
-    from taash.server.guard import TokenBuckets
+    from taash.server.http.guard import TokenBuckets
 
     # a refill so slow that no machine's pace through the loops below earns a token back
     b = TokenBuckets(rate=0.001, burst=3, max_keys=1000)
@@ -212,7 +212,7 @@ def test_token_buckets_stay_bounded_without_a_reset() -> None:
 
 
 def test_an_idle_key_is_forgotten_only_once_its_bucket_is_full() -> None:
-    from taash.server.guard import TokenBuckets
+    from taash.server.http.guard import TokenBuckets
 
     b = TokenBuckets(rate=100, burst=2)  # full again after 20 ms
     assert [b.allow("a") for _ in range(3)] == [True, True, False]
@@ -614,7 +614,7 @@ def test_a_head_sent_a_byte_at_a_time_is_closed(strict: Server) -> None:
 
 def test_a_head_over_the_bound_is_refused(strict: Server) -> None:
     """A request head past MAX_HEAD bytes is answered 431 and closed, before its deadline."""
-    from taash.server.deadline import MAX_HEAD
+    from taash.server.http.deadline import MAX_HEAD
 
     with raw_socket(strict) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (MAX_HEAD + 10))
@@ -657,7 +657,7 @@ def test_a_body_refused_before_it_is_read_is_not_taken_for_the_next_head(strict:
     its bytes, which come after that answer, are the rest of that request, not the next
     request's head: the connection goes on (it used to answer the next request 431, over a
     kept-alive connection that a client had every right to reuse)."""
-    from taash.server.deadline import MAX_HEAD
+    from taash.server.http.deadline import MAX_HEAD
 
     size = 8 * MAX_HEAD  # over the 64 KiB body limit, and the head limit too
     with raw_socket(strict) as s:
@@ -675,7 +675,7 @@ def test_the_server_speaks_http_through_httptools() -> None:
     server's protocol is uvicorn's C-parser one, with the deadline."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    from taash.server.deadline import deadline_protocol
+    from taash.server.http.deadline import deadline_protocol
 
     assert issubclass(deadline_protocol(1.0), HttpToolsProtocol)
 
@@ -775,7 +775,7 @@ def test_each_protocol_keeps_the_head_deadline(kind: str) -> None:
 
     import uvicorn
 
-    from taash.server.deadline import h11_deadline_protocol, httptools_deadline_protocol
+    from taash.server.http.deadline import h11_deadline_protocol, httptools_deadline_protocol
 
     async def app(scope: dict[str, object], receive: object, send: object) -> None:
         assert scope["type"] == "http"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from taash.record import random_record
-from taash.server.review import Analyses
+from taash.server.review.analyses import Analyses
 
 
 class Kept:

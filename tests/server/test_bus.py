@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from taash.games.base import Json
-from taash.server.bus import RedisBus
+from taash.server.tables.bus import RedisBus
 
 
 @pytest.mark.redis

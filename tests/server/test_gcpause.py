@@ -1,11 +1,11 @@
-"""The server's garbage-collector set-up (taash.server.gcpause): start-up frozen, young
+"""The server's garbage-collector set-up (taash.server.ops.gcpause): start-up frozen, young
 garbage collected less often, every pause timed, the old thresholds back on stop."""
 
 from __future__ import annotations
 
 import gc
 
-from taash.server.gcpause import THRESHOLDS, GcPauses
+from taash.server.ops.gcpause import THRESHOLDS, GcPauses
 
 
 def test_pauses_are_timed_start_up_frozen_and_stop_restores() -> None:

@@ -119,5 +119,5 @@ async def test_every_series_is_there_and_moves_as_a_table_plays(srv: Server) -> 
     assert value(after, "taash_bot_think_seconds_count", level="easy") > 0
     assert value(after, "taash_bot_queue") >= 0
     assert value(after, "taash_event_loop_lag_seconds_count") > 0
-    # the server's collector is set up (taash.server.gcpause): start-up frozen out of it
+    # the server's collector is set up (taash.server.ops.gcpause): start-up frozen out of it
     assert value(after, "taash_gc_frozen_objects") > 10_000

@@ -14,7 +14,7 @@ from sqlalchemy import Column, Connection, Integer, MetaData
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from taash.server.store import Store, metadata
+from taash.server.store.db import Store, metadata
 
 # Differences known and waiting for their fix; each one makes the test xfail, not pass.  Fixed,
 # its line goes (the test says so when an entry no longer differs).
@@ -108,7 +108,7 @@ def make_0001_database(path: Path, moves: int = 6) -> tuple[str, dict[int, str],
     from sqlalchemy import create_engine, text
 
     from taash.games import new_match
-    from taash.server.store import migrations_path
+    from taash.server.store.db import migrations_path
 
     engine = create_engine(f"sqlite:///{path}")
     cfg = Config()
@@ -154,7 +154,7 @@ def head() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from taash.server.store import migrations_path
+    from taash.server.store.db import migrations_path
 
     cfg = Config()
     cfg.set_main_option("script_location", migrations_path())

@@ -198,8 +198,7 @@ async def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
     the POST goes to the address checked, under the URL's own host name."""
     import ipaddress
 
-    from taash.server import notify
-
+    from taash.server.notify import notifier as notify
     async def send(url: str, allow: bool, tag: str) -> None:
         n = notify.Notifier(None, webhook_allow_private=allow)
         await n._webhook(url, {"type": "your_turn", "table": tag})

@@ -2,7 +2,7 @@
 route the requests that provoke its refusals (no token, a bad one, another table's, an
 unknown table, a bad body, a body too large, a cookie from another site, a conflict), and
 every status that comes back is documented for that route, with no 5xx and no 422; on the
-routes ``taash.server.openapi.ROUTES`` lists, every documented refusal is provoked, but for
+routes ``taash.server.http.openapi.ROUTES`` lists, every documented refusal is provoked, but for
 the few in ``NOT_PROVOKED`` (routes added later are documented by their shape, and only the
 first half is checked for them).  Then schemathesis runs over the schema, bounded."""
 
@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from taash.server.openapi import ROUTES, WHY
+from taash.server.http.openapi import ROUTES, WHY
 from tests.server.helpers import Server, tokens_of
 from tests.waiting import wait_until
 

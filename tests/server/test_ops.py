@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from taash.record import verify
-from taash.server.ops import check, db_url
+from taash.server.ops.db import check, db_url
 from tests.server.conftest import PG_ADMIN, _admin
 from tests.server.helpers import Api, Server, pick_actor, tokens_of
 

@@ -462,10 +462,10 @@ async def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> No
     from sqlalchemy import select, update
     from sqlalchemy.engine import make_url
 
+    from taash.server.accounts.players import SESSION_S, Players
     from taash.server.config import Settings
-    from taash.server.players import SESSION_S, Players
-    from taash.server.schema import sessions
-    from taash.server.store import Store
+    from taash.server.store.db import Store
+    from taash.server.store.schema import sessions
 
     async def go() -> None:
         store = Store(make_url(f"sqlite+aiosqlite:///{tmp_path / 's.db'}"))
@@ -513,8 +513,8 @@ async def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
 
     from taash.server.app import create_app
     from taash.server.config import Settings
-    from taash.server.hub import Hub
-    from taash.server.store import Store
+    from taash.server.store.db import Store
+    from taash.server.tables.hub import Hub
 
     async def go() -> None:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}", rate_limit=1000,
@@ -615,9 +615,9 @@ async def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) 
     from sqlalchemy import select, update
 
     from taash.server.config import Settings
-    from taash.server.hub import Hub
-    from taash.server.schema import sessions
-    from taash.server.store import Store
+    from taash.server.store.db import Store
+    from taash.server.store.schema import sessions
+    from taash.server.tables.hub import Hub
 
     async def go() -> None:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'w.db'}", sweep_s=60, rate_limit=0)

@@ -14,8 +14,8 @@ import pytest
 
 from taash.bots import make_bot
 from taash.games import new_match
-from taash.server.autoplay import hard_move
-from taash.server.pool import BotPool, DeadlineExceeded
+from taash.server.tables.autoplay import hard_move
+from taash.server.tables.pool import BotPool, DeadlineExceeded
 from tests.server.helpers import Api, Server, tokens_of
 
 

@@ -361,7 +361,7 @@ def test_a_players_push_for_every_table_all_off_and_quiet_hours(pushing: Server,
 def test_the_vapid_key_is_made_once_and_kept_or_given(tmp_path: Path) -> None:
     import httpx
 
-    from taash.server.push import new_private_key, public_key_of
+    from taash.server.notify.push import new_private_key, public_key_of
 
     db = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
     keys = []

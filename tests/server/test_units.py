@@ -10,15 +10,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from taash.server import wire
 from taash.server.app import create_app
 from taash.server.config import ConfigError, Settings, normalize_db_url
-from taash.server.guard import TokenBuckets
-from taash.server.hub import Hub
-from taash.server.match import fork
-from taash.server.notify import NotifyConfigError, SmtpConfig, valid_email, valid_webhook
-from taash.server.store import Store
-from taash.server.tables import derived_token, token_hash
+from taash.server.http.guard import TokenBuckets
+from taash.server.notify.notifier import NotifyConfigError, SmtpConfig, valid_email, valid_webhook
+from taash.server.store.db import Store
+from taash.server.tables import wire
+from taash.server.tables.hub import Hub
+from taash.server.tables.match import fork
+from taash.server.tables.service import derived_token, token_hash
 
 
 def test_database_urls(tmp_path: Path) -> None:
@@ -57,7 +57,12 @@ def test_smtp_urls_and_addresses() -> None:
 async def test_webhook_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
     import ipaddress
 
-    from taash.server.notify import WebhookRefused, pinned, public_address, webhook_addresses
+    from taash.server.notify.notifier import (
+        WebhookRefused,
+        pinned,
+        public_address,
+        webhook_addresses,
+    )
 
     for a in ("93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "2002:5db8:d70e::1"):
         assert public_address(ipaddress.ip_address(a)), a
@@ -135,7 +140,7 @@ async def test_rate_limit_answers_429(tmp_path: Path) -> None:
 async def test_group_commit_checks_each_action(tmp_path: Path) -> None:
     """Two writers of one version in one batch (and a bystander): one wins, one conflicts,
     the bystander is committed."""
-    from taash.server.store import SeatRow, TableRow, VersionConflict
+    from taash.server.store.db import SeatRow, TableRow, VersionConflict
 
     async def go() -> list[object]:
         store = Store(Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}").resolved_db_url())
@@ -167,7 +172,7 @@ async def test_the_sqlite_log_is_truncated_now_and_then_while_the_store_is_open(
         tmp_path: Path) -> None:
     """The periodic checkpoint: a log far under its size limit is still emptied once its time
     is up, while the store stays open (not only at close, which SQLite does by itself)."""
-    from taash.server.store import SeatRow, TableRow
+    from taash.server.store.db import SeatRow, TableRow
 
     db = tmp_path / "t.db"
     wal = Path(f"{db}-wal")
@@ -209,7 +214,7 @@ async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
     import time
     from typing import Any
 
-    from taash.server.bus import Bus
+    from taash.server.tables.bus import Bus
 
     class Heard(Bus):
         shared = True
@@ -326,8 +331,8 @@ async def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
     from typing import Any
 
     from taash.games.base import IllegalAction
-    from taash.server.bus import Bus
     from taash.server.errors import Stale
+    from taash.server.tables.bus import Bus
 
     class Deaf(Bus):  # shared, but nothing published reaches the other instance
         shared = True

@@ -24,7 +24,9 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 
 from taash.games import describe_games
 from taash.games.base import IllegalAction, MalformedAction
-from taash.server.chat import add_chat_routes
+from taash.server.accounts.me import add_me_routes, page_player
+from taash.server.accounts.me_data import add_me_data_routes
+from taash.server.accounts.sign_in_routes import add_sign_in_routes
 from taash.server.config import Settings
 from taash.server.errors import (
     BadRequest,
@@ -44,18 +46,16 @@ from taash.server.errors import (
     Unauthorized,
     error_of,
 )
-from taash.server.friends import add_friend_routes
-from taash.server.guard import Guard, TokenBuckets
-from taash.server.hub import Hub
-from taash.server.live import add_live
-from taash.server.me import add_me_routes, page_player
-from taash.server.me_data import add_me_data_routes
-from taash.server.openapi import documented
-from taash.server.push_routes import add_push_routes
-from taash.server.routes import add_routes
-from taash.server.sign_in_routes import add_sign_in_routes
-from taash.server.social import add_social_routes
-from taash.server.voice import add_voice_routes
+from taash.server.http.guard import Guard, TokenBuckets
+from taash.server.http.openapi import documented
+from taash.server.notify.push_routes import add_push_routes
+from taash.server.social.friends import add_friend_routes
+from taash.server.social.profiles import add_social_routes
+from taash.server.tables.chat import add_chat_routes
+from taash.server.tables.hub import Hub
+from taash.server.tables.live import add_live
+from taash.server.tables.routes import add_routes
+from taash.server.voice.relay import add_voice_routes
 
 __all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
 

@@ -20,7 +20,7 @@ import typer
 from taash.server.config import ConfigError, Settings, parse_ice_servers
 
 if TYPE_CHECKING:
-    from taash.server.hub import Hub
+    from taash.server.tables.hub import Hub
 
 log = logging.getLogger("taash.server")
 
@@ -54,10 +54,10 @@ async def open_hub(settings: Settings) -> Hub:
     """The store (migrated), the bus and the hub, or a one-line ConfigError."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from taash.server.bus import Bus, RedisBus
-    from taash.server.hub import Hub
-    from taash.server.notify import NotifyConfigError
-    from taash.server.store import Store
+    from taash.server.notify.notifier import NotifyConfigError
+    from taash.server.store.db import Store
+    from taash.server.tables.bus import Bus, RedisBus
+    from taash.server.tables.hub import Hub
 
     url = settings.resolved_db_url()
     store = Store(url, wal_limit=settings.wal_limit)
@@ -92,14 +92,14 @@ def check_config(settings: Settings) -> None:
     error line and exit 2."""
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from taash.server.ops import head_revision, revision
+    from taash.server.ops.db import head_revision, revision
 
     try:
         url = settings.resolved_db_url()
         settings.check_public_url()
         settings.check_forwarded()
         if settings.smtp_url:
-            from taash.server.notify import NotifyConfigError, SmtpConfig
+            from taash.server.notify.notifier import NotifyConfigError, SmtpConfig
             try:
                 SmtpConfig.parse(settings.smtp_url)
             except NotifyConfigError as e:
@@ -160,7 +160,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     except ConfigError as e:
         raise _fail(str(e)) from None
     if settings.smtp_url:
-        from taash.server.notify import NotifyConfigError, SmtpConfig
+        from taash.server.notify.notifier import NotifyConfigError, SmtpConfig
         try:
             SmtpConfig.parse(settings.smtp_url)
         except NotifyConfigError as e:
@@ -170,7 +170,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     shown = f"[{host}]" if ":" in host else host
     if not settings.public_url:
         settings.public_url = f"http://{shown}:{real_port}"
-    from taash.server.logs import set_up
+    from taash.server.http.logs import set_up
 
     set_up(log_level, settings.log_format)
 
@@ -200,14 +200,14 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         # over sooner than the default 5 ms, or a busy loop slows every commit
         sys.setswitchinterval(0.0005)
         hub = await open_hub(settings)
-        from taash.server.gcpause import GcPauses
+        from taash.server.ops.gcpause import GcPauses
 
         # thousands of tables' long-lived objects: young garbage collected less often, what
         # start-up loaded frozen out of the collections, every pause timed
         hub.metrics.gc = pauses = GcPauses()
         pauses.start()
         app = create_app(settings, hub=hub)
-        from taash.server.deadline import MAX_HEAD, deadline_protocol
+        from taash.server.http.deadline import MAX_HEAD, deadline_protocol
 
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 # JSON: uvicorn's own records go through our handler too

@@ -177,7 +177,7 @@ class Settings:
     #: the proxies whose X-Forwarded-For and -Proto are believed: none unless named (a proxy
     #: on this machine too: otherwise its clients would share, or forge, their addresses)
     forwarded_allow_ips: str = ""
-    #: "text" or "json" (one object a line, a line per request: taash.server.logs)
+    #: "text" or "json" (one object a line, a line per request: taash.server.http.logs)
     log_format: str = "text"
     #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
     metrics_token: str | None = None

@@ -2,7 +2,7 @@
 // and free text where the table's creator allowed it (table info chat_text, at most 80
 // characters); what a seat says shows as a bubble at its place for a few seconds.  A reader
 // may mute a seat: its messages are not shown on this device (kept per table).  The server
-// (server/chat.py) sends every viewer {"type": "chat", "seat", "phrase"|"emoji"|"text"}.
+// (server/tables/chat.py) sends every viewer {"type": "chat", "seat", "phrase"|"emoji"|"text"}.
 import { api, setting, setSetting } from './api.js';
 import { t } from './i18n.js';
 import { h, showDialog, closeDialogs } from './ui.js';

@@ -1,5 +1,5 @@
 // Web Push in the service worker (imported by sw.js: importScripts('/assets/sw-push.js')): a
-// turn notice from the server (server/push.py's payload) becomes a notification, one per
+// turn notice from the server (server/notify/push.py's payload) becomes a notification, one per
 // table (its `tag`: a partner's three moves make one), and a tap opens that table, or
 // focuses it where it is open already.  A friend's challenge comes the same way (its own
 // `tag`, its `url` the home page, where it is accepted or declined).

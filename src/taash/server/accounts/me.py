@@ -1,0 +1,207 @@
+"""The player behind a request: the session cookie (set on the first page load or
+``GET /api/me``), the check that a cookie-authenticated change comes from this site's own
+pages (CSRF), and the ``/api/me`` routes of docs/API.md."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, Response, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.games.base import Json
+from taash.server.accounts.players import SESSION_S, Who
+from taash.server.config import Settings
+from taash.server.errors import CrossSite, Unauthorized
+
+if TYPE_CHECKING:
+    from taash.server.tables.hub import Hub
+
+COOKIE = "taash_session"
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+class LinkBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Field(..., max_length=40, examples=["K7QP-M3XZ"])
+    merge: bool = Field(False, description="bring this device's guest tables into the account")
+
+
+class MeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(None, max_length=200, examples=["Brave Otter 42"])
+    language: str | None = Field(None, max_length=8, examples=["en"])
+    country: str | None = Field(None, max_length=40, examples=["PK"], description=(
+        "ISO 3166-1 alpha-2, shown as a flag on your public profile; \"\" for none"))
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    h: Hub = request.app.state.hub
+    return h
+
+
+async def who_of(request: Request | WebSocket) -> Who | None:
+    """The live session of the request's cookie and its player (None: no such session);
+    looked up once per request."""
+    if hasattr(request.state, "who"):
+        found: Who | None = request.state.who
+        return found
+    found = await _hub(request).players.resolve(request.cookies.get(COOKIE))
+    request.state.who = found
+    return found
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def own_origins(request: Request | WebSocket, settings: Settings) -> set[str]:
+    """This server's origins: the one the request was made to and the public URL's."""
+    scheme = {"ws": "http", "wss": "https"}.get(request.url.scheme, request.url.scheme)
+    out = set()
+    host = request.headers.get("host")
+    if host:
+        out.add(f"{scheme}://{host}".lower())
+    if settings.public_url:
+        public = _origin(settings.public_url)
+        if public:
+            out.add(public)
+    return out
+
+
+def check_origin(request: Request | WebSocket, settings: Settings) -> None:
+    """CrossSite unless the request's Origin (else its Referer) is this server's."""
+    sent = request.headers.get("origin")
+    origin = None
+    if sent and sent != "null":
+        origin = _origin(sent)
+    elif not sent:
+        referer = request.headers.get("referer")
+        origin = _origin(referer) if referer else None
+    if origin is None or origin not in own_origins(request, settings):
+        raise CrossSite("a change made with the session cookie must come from this site's "
+                        "pages: the request's Origin (or Referer) header is "
+                        f"{sent or 'missing'!s}, not this server's; programs use a seat "
+                        "token (Authorization: Bearer) instead")
+
+
+async def cookie_player(request: Request | WebSocket, settings: Settings) -> Who | None:
+    """The player a cookie-authenticated request acts for (None: no live session).  A
+    change (any method but GET, HEAD and OPTIONS; a WebSocket, which acts) must come from this
+    site: CrossSite otherwise."""
+    who = await who_of(request)
+    if who is not None:
+        method = request.method if isinstance(request, Request) else "WEBSOCKET"
+        if method not in SAFE_METHODS:
+            check_origin(request, settings)
+    return who
+
+
+def set_cookie(response: Response, request: Request, settings: Settings, secret: str) -> None:
+    secure = request.url.scheme == "https" or (settings.public_url or "").startswith("https:")
+    response.set_cookie(COOKIE, secret, max_age=int(SESSION_S), path="/", httponly=True,
+                        samesite="lax", secure=secure)
+
+
+async def page_player(request: Request, response: Response, settings: Settings) -> Who:
+    """The request's player; a new guest (and its cookie on ``response``) if it has no live
+    session.  A live session's cookie is sent again, so its expiry slides in the browser
+    too."""
+    who = await who_of(request)
+    if who is not None:
+        secret = request.cookies.get(COOKIE)
+        assert secret is not None
+        set_cookie(response, request, settings, secret)
+        return who
+    who, secret = await _hub(request).players.guest(
+        request.headers.get("user-agent"), request.headers.get("accept-language"),
+        request.client.host if request.client else "?")
+    request.state.who = who
+    set_cookie(response, request, settings, secret)
+    return who
+
+
+async def signed_in(request: Request, settings: Settings) -> Who:
+    who = await cookie_player(request, settings)
+    if who is None:
+        raise Unauthorized("no session: open the site's page (or GET /api/me) to get one")
+    return who
+
+
+def add_me_routes(app: FastAPI, settings: Settings) -> None:
+    """``/api/me``: the player of the session cookie, their tables and their sessions."""
+
+    @app.get("/api/me", tags=["players"])
+    async def get_me(request: Request, response: Response) -> dict[str, Json]:
+        """The player of the session cookie; without a live session, a new guest player
+        and the cookie of their session."""
+        response.headers["Cache-Control"] = "no-store"
+        who = await page_player(request, response, settings)
+        return await _hub(request).sign_in.me(who.player, who.session)
+
+    @app.patch("/api/me", tags=["players"])
+    async def patch_me(request: Request, body: MeBody) -> dict[str, Json]:
+        """Change the player's name (plain text, 1 to 24 characters), language or country
+        (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
+        from taash.server.accounts.countries import clean_country
+
+        who = await signed_in(request, settings)
+        hub = _hub(request)
+        country = clean_country(body.country) if body.country is not None else None
+        out = await hub.sign_in.me(await hub.players.update(who, body.name, body.language),
+                                   who.session)
+        if body.country is not None:
+            await hub.social.store.set_country(who.player.id, country)
+            out["country"] = country
+        return out
+
+    @app.get("/api/me/tables", tags=["players"])
+    async def my_tables(request: Request) -> list[dict[str, Json]]:
+        """Every table with a seat of the player's, with whose turn it is."""
+        who = await signed_in(request, settings)
+        return await _hub(request).players.tables(who)
+
+    @app.get("/api/me/sessions", tags=["players"])
+    async def my_sessions(request: Request) -> list[dict[str, Json]]:
+        """The player's live sessions (their browsers): device, last seen, which is this."""
+        who = await signed_in(request, settings)
+        return await _hub(request).players.sessions(who)
+
+    @app.delete("/api/me/sessions/{session_id}", tags=["players"])
+    async def end_session(request: Request, response: Response,
+                          session_id: str) -> dict[str, Json]:
+        """End one of the player's sessions at once (this one too: signed out here)."""
+        who = await signed_in(request, settings)
+        await _hub(request).players.revoke(who, session_id)
+        if session_id == who.session.id:
+            response.delete_cookie(COOKIE, path="/")
+        return {"id": session_id, "revoked": True}
+
+    @app.post("/api/me/link", tags=["players"])
+    async def make_link_code(request: Request) -> dict[str, Json]:
+        """A one-time code (``XXXX-XXXX``, ten minutes) that signs another device in as this
+        player, with the sign-in URL and its QR image (SVG)."""
+        who = await signed_in(request, settings)
+        base = settings.public_url or str(request.base_url)
+        return await _hub(request).linker.make(who, base)
+
+    @app.post("/api/link", tags=["players"])
+    async def link_device(request: Request, response: Response,
+                          body: LinkBody) -> dict[str, Json]:
+        """Sign this device in with a code made on another: its session is replaced by a new
+        one of that player (a new cookie); with ``merge``, this device's guest tables become
+        the player's."""
+        who = await signed_in(request, settings)
+        hub = _hub(request)
+        out, secret, old = await hub.linker.link(
+            who, body.code, body.merge, request.headers.get("user-agent"),
+            request.client.host if request.client else "?")
+        hub.players.end_session(old)
+        await hub.bus.publish({"k": "revoked", "s": old})
+        set_cookie(response, request, settings, secret)
+        response.headers["Cache-Control"] = "no-store"
+        return out

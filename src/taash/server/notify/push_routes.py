@@ -1,0 +1,178 @@
+"""The Web Push routes of docs/API.md: the server's VAPID public key, a browser's push
+subscription for one seat (the seat's credential) or for every seat of the session's player,
+and the player's controls (mute a table, all off, quiet hours)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import time
+from typing import Annotated
+
+from fastapi import Body, FastAPI, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.games.base import Json
+from taash.server.accounts.me import signed_in
+from taash.server.config import Settings
+from taash.server.errors import BadRequest
+from taash.server.notify.push import LANGUAGES, Pusher, shown
+from taash.server.store.push import PushSub
+from taash.server.tables.access import get_hub, seat_of
+
+MINUTE = Field(None, ge=0, le=1439, description="minutes after local midnight")
+
+
+class Keys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    p256dh: str = Field(max_length=200)
+    auth: str = Field(max_length=100)
+
+
+class Subscription(BaseModel):
+    """What the browser's ``PushSubscription.toJSON()`` gives."""
+
+    model_config = ConfigDict(extra="forbid")
+    endpoint: str = Field(max_length=2000, examples=["https://push.example.net/send/abc"])
+    keys: Keys
+    expirationTime: float | None = None  # the browser's name for it
+
+
+class PushBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    subscription: Subscription
+    language: str | None = Field(None, max_length=8, examples=["en"])
+    quiet_from: int | None = MINUTE
+    quiet_to: int | None = MINUTE
+    tz_offset: int = Field(0, ge=-900, le=900, description="the browser's minutes east of UTC")
+
+
+class EndpointBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    endpoint: str = Field(max_length=2000)
+
+
+class MuteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    muted: bool
+
+
+class SettingsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    off: bool | None = Field(None, description="true: no push at all until false again")
+    quiet_from: int | None = MINUTE
+    quiet_to: int | None = MINUTE
+    tz_offset: int | None = Field(None, ge=-900, le=900)
+
+
+def _key(text: str, size: int, what: str) -> str:
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) != size or (size == 65 and raw[0] != 4):
+        raise BadRequest(f"subscription.keys.{what} is not a {size}-byte key in base64url")
+    return text.rstrip("=")
+
+
+async def _subscription(pusher: Pusher, body: PushBody, scope: str, table_id: str | None,
+                        seat: int | None, player_id: str | None) -> PushSub:
+    s = body.subscription
+    p256dh, auth = _key(s.keys.p256dh, 65, "p256dh"), _key(s.keys.auth, 16, "auth")
+    if (body.quiet_from is None) != (body.quiet_to is None):
+        raise BadRequest("quiet hours need both quiet_from and quiet_to")
+    await pusher.check_endpoint(s.endpoint)
+    lang = body.language if body.language in LANGUAGES else "en"
+    return PushSub(Pusher.new_id(), scope, s.endpoint, p256dh, auth, table_id, seat,
+                   player_id, lang, False, body.quiet_from, body.quiet_to, body.tz_offset,
+                   time.time())
+
+
+def add_push_routes(app: FastAPI, settings: Settings) -> None:
+    @app.get("/api/push/key", tags=["push"])
+    async def push_key(request: Request) -> dict[str, Json]:
+        """The server's VAPID public key (uncompressed P-256 point, base64url): the page's
+        ``applicationServerKey``."""
+        return {"key": get_hub(request).push.public_key}
+
+    @app.post("/api/tables/{table_id}/push", status_code=201, tags=["push"])
+    async def subscribe_seat(request: Request, table_id: str, body: PushBody,
+                             token: str | None = None,
+                             seat: int | None = None) -> dict[str, Json]:
+        """Push this seat's turn notices to a browser's subscription (the seat's
+        credential); the same endpoint again replaces its keys and quiet hours."""
+        hub = get_hub(request)
+        room, s = await seat_of(request, settings, table_id, token, seat)
+        sub = await _subscription(hub.push, body, f"t:{room.id}:{s}", room.id, s,
+                                  room.seat_row(s).player_id)
+        await hub.push.store.subscribe(sub)
+        return {**shown(sub), "muted": await hub.push.store.muted(room.id, s)}
+
+    @app.delete("/api/tables/{table_id}/push", tags=["push"])
+    async def unsubscribe_seat(request: Request, table_id: str, body: EndpointBody,
+                               token: str | None = None,
+                             seat: int | None = None) -> dict[str, Json]:
+        """Stop pushing this seat's notices to that endpoint."""
+        hub = get_hub(request)
+        room, s = await seat_of(request, settings, table_id, token, seat)
+        removed = await hub.push.store.unsubscribe(f"t:{room.id}:{s}", body.endpoint)
+        return {"table": room.id, "seat": s, "removed": removed}
+
+    @app.put("/api/tables/{table_id}/push", tags=["push"])
+    async def mute_seat(request: Request, table_id: str, body: MuteBody,
+                        token: str | None = None,
+                        seat: int | None = None) -> dict[str, Json]:
+        """Mute (or unmute) push for this seat at this table, whichever subscription (the
+        seat's or its player's for every table) would tell it."""
+        hub = get_hub(request)
+        room, s = await seat_of(request, settings, table_id, token, seat)
+        await hub.push.store.mute(room.id, s, body.muted, time.time())
+        return {"table": room.id, "seat": s, "muted": body.muted}
+
+    @app.post("/api/me/push", status_code=201, tags=["push"])
+    async def subscribe_player(request: Request, body: PushBody) -> dict[str, Json]:
+        """Push the turn notices of every seat of the session's player to a browser's
+        subscription."""
+        who = await signed_in(request, settings)
+        hub = get_hub(request)
+        pid = who.player.id
+        sub = await _subscription(hub.push, body, f"p:{pid}", None, None, pid)
+        await hub.push.store.subscribe(sub)
+        return shown(sub)
+
+    @app.delete("/api/me/push", tags=["push"])
+    async def unsubscribe_player(request: Request, body: EndpointBody) -> dict[str, Json]:
+        """Stop pushing the player's notices (for every table) to that endpoint."""
+        who = await signed_in(request, settings)
+        removed = await get_hub(request).push.store.unsubscribe(f"p:{who.player.id}",
+                                                                body.endpoint)
+        return {"removed": removed}
+
+    @app.get("/api/me/push", tags=["push"])
+    async def player_push(request: Request) -> list[dict[str, Json]]:
+        """The player's push subscriptions (theirs and their seats'): no keys, and of the
+        endpoint only the push service's origin."""
+        who = await signed_in(request, settings)
+        return await get_hub(request).push.listed(who.player.id)
+
+    @app.put("/api/me/push", tags=["push"])
+    async def settle_player(request: Request,
+                            body: Annotated[SettingsBody, Body()]) -> dict[str, Json]:
+        """All push off (or on again), and quiet hours, for every subscription of the
+        player's; ``quiet_from`` equal to ``quiet_to`` means none."""
+        who = await signed_in(request, settings)
+        values: dict[str, object] = {}
+        if body.off is not None:
+            values["off"] = body.off
+        if (body.quiet_from is None) != (body.quiet_to is None):
+            raise BadRequest("quiet hours need both quiet_from and quiet_to")
+        if body.quiet_from is not None:
+            values.update(quiet_from=body.quiet_from, quiet_to=body.quiet_to)
+        if body.tz_offset is not None:
+            values["tz_offset"] = body.tz_offset
+        if not values:
+            raise BadRequest("nothing to change: give off, quiet_from and quiet_to, or "
+                             "tz_offset")
+        n = await get_hub(request).push.store.settle(who.player.id, values)
+        return {"changed": n, **{k: v for k, v in values.items()
+                                 if isinstance(v, bool | int)}}

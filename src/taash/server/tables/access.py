@@ -1,0 +1,84 @@
+"""Who a request acts for: the app's hub, the seat token (bearer), a personal API token's
+holder, the player making a table, the seat of a table a request may act at (and its rate).
+
+The routes of every domain use these; nothing here imports a route module or the hub (the hub
+is the app's state, typed only), so a domain's routes need not import another's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fastapi import Request, WebSocket
+
+from taash.server.accounts.me import cookie_player
+from taash.server.accounts.tokens import Holder, is_personal
+from taash.server.config import Settings
+from taash.server.errors import RateLimited
+from taash.server.store.db import PlayerRow
+
+if TYPE_CHECKING:
+    from taash.server.tables.hub import Hub
+    from taash.server.tables.room import Room
+
+
+def bearer(request: Request | WebSocket, token: str | None) -> str | None:
+    """The seat token: the Authorization header's, else the ``token`` query parameter."""
+    auth = request.headers.get("authorization")
+    if auth and auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return token
+
+
+def get_hub(request: Request | WebSocket) -> Hub:
+    h: Hub = request.app.state.hub
+    return h
+
+
+async def holder_of(request: Request | WebSocket, token: str | None,
+                    scope: str) -> Holder | None:
+    """The holder of the request's personal API token (None: it has none), which must have
+    ``scope``: Unauthorized if the token is unknown or revoked, Forbidden without the scope."""
+    if not is_personal(token):
+        return None
+    assert token is not None
+    holder = await get_hub(request).tokens.resolve(token)
+    holder.need(scope)
+    return holder
+
+
+async def acting_player(request: Request, settings: Settings) -> PlayerRow | None:
+    """Who makes or joins a table: a personal token's player (it needs ``play``), else the
+    session cookie's (None: neither)."""
+    holder = await holder_of(request, bearer(request, None), "play")
+    if holder is not None:
+        return holder.player
+    who = await cookie_player(request, settings)
+    return who.player if who is not None else None
+
+
+async def seat_of(request: Request, settings: Settings, table_id: str, token: str | None,
+                  seat: int | None, scope: str = "play") -> tuple[Room, int]:
+    """The room and seat a request acts for: its seat token's; a personal token's player's
+    (the token has ``scope``); without either, the seat of the session cookie's player (a
+    change from this site's pages only)."""
+    tok = bearer(request, token)
+    player_id = None
+    holder = await holder_of(request, tok, scope)
+    if holder is not None:  # a personal token: limited per seat like any other credential
+        room, s = await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
+        check_seat_rate(request, room.id, s)
+        return room, s
+    if not tok:
+        who = await cookie_player(request, settings)
+        player_id = who.player.id if who is not None else None
+    room, s = await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    check_seat_rate(request, room.id, s)
+    return room, s
+
+
+def check_seat_rate(request: Request | WebSocket, table_id: str, seat: int) -> None:
+    """RateLimited if this seat (checked: its token or its player's session) asks too often,
+    from whatever addresses."""
+    if not request.app.state.seat_buckets.allow(f"s:{table_id}:{seat}"):
+        raise RateLimited("too many requests for this seat: slow down")

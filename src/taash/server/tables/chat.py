@@ -1,0 +1,127 @@
+"""Quick chat at the table: a seat sends a phrase (by its id: the page says it in the reader's
+language) or an emoji from a fixed set, or, where the table's creator allowed it
+(``chat_text``), a line of free text; every live connection to the table (seats and
+spectators, here and on the other instances) gets it as ``{"type": "chat", "seat", "phrase"
+| "emoji" | "text", "at"}``.  Nothing is stored: chat is for the players at the table now.
+
+Each seat may send a few messages, then one every few seconds (``RATE``, ``BURST``), apart
+from its requests' own limit; a player who would rather not read another is muted on their
+page (the server sends to everyone)."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.games.base import Json
+from taash.server.config import Settings
+from taash.server.errors import BadRequest, Forbidden, RateLimited
+from taash.server.http.guard import TokenBuckets
+from taash.server.tables import wire
+from taash.server.tables.access import get_hub, seat_of
+
+if TYPE_CHECKING:
+    from taash.server.tables.room import Room
+
+# the phrases, by id (web/i18n: chat_<id>), and the emoji, in the order the page shows them
+PHRASES = ("hello", "good_luck", "well_played", "nice", "thanks", "oops", "sorry",
+           "think", "hurry", "again", "gg", "bye")
+EMOJI = ("👍", "👏", "😀", "😂", "😮", "🤔", "😢", "😡", "🎉", "🙏", "❤️", "🐐")
+MAX_TEXT = 80  # characters of free text
+RATE = 0.5  # messages a second per seat, after a burst of
+BURST = 4.0
+# the direction controls (U+202A-U+202E, U+2066-U+2069): a line cannot turn others' round
+DIRECTION = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+class ChatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    phrase: str | None = Field(None, max_length=40, examples=["well_played"],
+                               description="one of the phrase ids (GET /api/chat)")
+    emoji: str | None = Field(None, max_length=16, examples=["👍"],
+                              description="one of the emoji (GET /api/chat)")
+    text: str | None = Field(None, max_length=1000,
+                             description=f"free text, 1 to {MAX_TEXT} characters, where the "
+                                         "table allows it (chat_text)")
+
+
+def clean_text(raw: str) -> str:
+    """Free text as a chat line takes it: trimmed, 1 to MAX_TEXT characters, no control or
+    direction characters (BadRequest saying which rule)."""
+    text = unicodedata.normalize("NFC", raw).strip()
+    if not text:
+        raise BadRequest("chat text is empty")
+    if len(text) > MAX_TEXT:
+        raise BadRequest(f"chat text is at most {MAX_TEXT} characters, not {len(text)}")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise BadRequest("chat text holds no control characters (such as a line break)")
+    if any(c in DIRECTION for c in text):
+        raise BadRequest("chat text holds no direction control characters")
+    return text
+
+
+def message_of(body: ChatBody, allow_text: bool) -> dict[str, Json]:
+    """What a chat request says: exactly one of a known phrase, a known emoji, or free text
+    where the table allows it."""
+    given = [k for k in ("phrase", "emoji", "text") if getattr(body, k) is not None]
+    if len(given) != 1:
+        raise BadRequest("a chat message is one of phrase, emoji or text")
+    if body.phrase is not None:
+        if body.phrase not in PHRASES:
+            raise BadRequest(f"unknown phrase {body.phrase[:40]!r}: one of {', '.join(PHRASES)}")
+        return {"phrase": body.phrase}
+    if body.emoji is not None:
+        if body.emoji not in EMOJI:
+            raise BadRequest("unknown emoji: one of " + " ".join(EMOJI))
+        return {"emoji": body.emoji}
+    assert body.text is not None
+    if not allow_text:
+        raise Forbidden("this table's chat takes phrases and emoji only: its creator did "
+                        "not allow free text")
+    return {"text": clean_text(body.text)}
+
+
+def deliver(room: Room, text: str) -> int:
+    """Push a chat message to every live connection to the table here; how many."""
+    n = 0
+    for subs in room.subs.values():
+        for sub in subs:
+            sub.push(room.version, text, info=True)
+            n += 1
+    return n
+
+
+def add_chat_routes(app: FastAPI, settings: Settings) -> None:
+    """GET /api/chat (the phrases and emoji) and POST /api/tables/{id}/chat."""
+
+    # always on (also with --rate-limit 0, which is for the API's requests): chat is noise
+    # to the others at the table however a server is run
+    buckets = TokenBuckets(RATE, BURST)
+
+    @app.get("/api/chat", tags=["seats"])
+    async def chat_set() -> dict[str, Json]:
+        """The quick chat's phrase ids and emoji, and the most characters of free text."""
+        return {"phrases": list(PHRASES), "emoji": list(EMOJI), "max_text": MAX_TEXT}
+
+    @app.post("/api/tables/{table_id}/chat", tags=["seats"])
+    async def chat(request: Request, table_id: str, body: ChatBody, token: str | None = None,
+                   seat: int | None = None) -> dict[str, Json]:
+        """Say a phrase, an emoji or (where the table allows it) a line of text to the table:
+        every live connection to it gets a ``chat`` message."""
+        room, s = await seat_of(request, settings, table_id, token, seat)
+        said = message_of(body, room.meta.chat_text)
+        if not buckets.allow(f"{room.id}:{s}"):
+            raise RateLimited("too many chat messages from this seat: wait a few seconds",
+                              retry_after=1 / RATE)
+        msg: dict[str, Json] = {"type": "chat", "seat": s, **said,
+                                "at": wire.iso(time.time(), "milliseconds")}
+        text = wire.dumps(msg)
+        deliver(room, text)
+        hub = get_hub(request)
+        if hub.bus.shared:
+            await hub.bus.publish({"k": "chat", "t": room.id, "i": hub.instance, "m": text})
+        return {"id": room.id, "seat": s, "sent": msg}

@@ -1,0 +1,118 @@
+"""Presence: which seats have a live connection, here or through the other instances.
+
+Each instance tells the others its connected seats per table when they change, again every
+few seconds while any are, and that it is gone when it stops; what is not heard again in time
+is forgotten (an instance that was killed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from taash.games.base import Json
+
+if TYPE_CHECKING:
+    from taash.server.tables.hub import Hub
+    from taash.server.tables.room import Room
+
+log = logging.getLogger("taash.server")
+
+
+def connected(room: Room, seat: int) -> bool:
+    """Whether the seat has a live connection to this or another server instance."""
+    return bool(room.subs.get(seat)) or any(seat in seats for _, _, seats in
+                                            room.remote.values())
+
+
+def local_seats(room: Room) -> list[int]:
+    """The seats with a live connection to this instance."""
+    return sorted(s for s, subs in room.subs.items() if s is not None and subs)
+
+
+def told(room: Room, instance: str, seats: frozenset[int] | None, n: int = -1) -> None:
+    """Another instance's live seats at this table, told in its message ``n`` (``None``: it
+    is gone); an older message than one already heard changes nothing."""
+    old = room.remote.get(instance)
+    if old is not None and n >= 0 and n < old[1]:
+        return
+    if seats is None:
+        room.remote.pop(instance, None)
+    else:
+        room.remote[instance] = (time.monotonic(), n, seats)
+    room.announce()
+
+
+class Presence:
+    """What this instance tells the others of its seats, and hears of theirs, on the bus."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.n = 0  # numbers this instance's presence messages: a late one is ignored
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._loop(), name="taash-presence")
+
+    def changed(self, room: Room) -> None:
+        """The seats connected here to ``room`` changed: tell the others."""
+        hub = self.hub
+        if hub.bus.shared and not hub.closing:
+            hub.spawn(hub.bus.publish(self.here({room.id: local_seats(room)})))
+
+    def here(self, rooms: dict[str, list[int]]) -> dict[str, Json]:
+        self.n += 1
+        return {"k": "here", "i": self.hub.instance, "n": self.n, "rooms": rooms}
+
+    def on_message(self, msg: dict[str, Json]) -> None:
+        """A ``here``, ``gone`` or ``who`` message from the bus."""
+        hub = self.hub
+        inst = str(msg.get("i"))
+        if inst == hub.instance:
+            return
+        kind = msg.get("k")
+        if kind == "gone":
+            for room in hub.rooms.values():
+                if inst in room.remote:
+                    told(room, inst, None)
+        elif kind == "who":
+            asked = hub.rooms.get(str(msg.get("t")))
+            if asked is not None and local_seats(asked):
+                self.changed(asked)
+        else:
+            rooms = msg.get("rooms")
+            n = msg.get("n")
+            if not isinstance(rooms, dict) or not isinstance(n, int):
+                return
+            for tid, seats in rooms.items():
+                at = hub.rooms.get(str(tid))
+                if at is not None and isinstance(seats, list):
+                    told(at, inst, frozenset(int(s) for s in seats), n)
+
+    def forget(self, before: float) -> None:
+        """Forget what other instances told of their seats before that (monotonic) time."""
+        for room in list(self.hub.rooms.values()):
+            for inst, (seen, _, _) in list(room.remote.items()):
+                if seen < before:
+                    told(room, inst, None)
+
+    def interval(self) -> float:
+        return max(0.5, min(20.0, 2 * self.hub.settings.ping_s))
+
+    async def _loop(self) -> None:
+        hub = self.hub
+        every = self.interval()
+        while not hub.closing:
+            await asyncio.sleep(every)
+            try:
+                mine = {r.id: seats for r in hub.rooms.values() if (seats := local_seats(r))}
+                items = list(mine.items())
+                for i in range(0, len(items), 500):
+                    await hub.bus.publish(self.here(dict(items[i:i + 500])))
+                self.forget(time.monotonic() - 3 * every - 1)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence")

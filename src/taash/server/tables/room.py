@@ -1,0 +1,321 @@
+"""A room: one serialized worker per table (after lichess's round actors).
+
+A ``Room`` holds a table's match in memory, applies actions one at a time under its lock,
+commits each to the store before answering, and pushes one numbered message per accepted
+action to every seat connected to this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
+from taash.server.errors import BadRequest, Conflict, Stale
+from taash.server.notify.notices import notify_turn
+from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
+from taash.server.tables import wire
+from taash.server.tables.autoplay import Autoplay
+from taash.server.tables.feed import Subscriber
+from taash.server.tables.match import Step, check_seed, deal_next, fork, next_fair_row, turn_of
+
+if TYPE_CHECKING:
+    from taash.server.tables.hub import Hub
+
+HISTORY = 24  # versions kept in memory per room, for clients that reconnect (the rest: replay)
+
+Answer = dict[str, Json]  # {"version", "events"}: what a submitted action is answered
+
+
+def _retrieve(task: asyncio.Future[Answer]) -> None:
+    """Mark an outcome seen: its caller may have gone, the caller's caller was answered."""
+    if not task.cancelled():
+        task.exception()
+
+
+class Room:
+    """One table in this process."""
+
+    def __init__(self, hub: Hub, meta: TableRow, state: MatchState, version: int) -> None:
+        self.hub = hub
+        self.meta = meta
+        self.id = meta.id
+        self.state = state
+        self.version = version
+        self.lock = asyncio.Lock()
+        self.history: deque[Step] = deque(maxlen=HISTORY)
+        self.answers: dict[tuple[int, str], Answer] = {}
+        self.subs: dict[int | None, set[Subscriber]] = {}  # None: spectators
+        # seats with live connections to other server instances:
+        # instance -> (when heard, its message number, seats)
+        self.remote: dict[str, tuple[float, int, frozenset[int]]] = {}
+        self.announced: str | None = None
+        self.autoplay = Autoplay(self)
+        self.last_used = time.monotonic()
+        # when a human last moved here or was connected (a time.time() value): a table nobody
+        # has come to for the hub's idle time stops driving its bots (``Autoplay.active``)
+        self.human_seen = time.time()
+        # seat tokens withdrawn while this room was loaded: refused even if a read of the
+        # seats that began before the withdrawal brings one back
+        self.withdrawn: set[str] = set()
+
+    def seat_row(self, seat: int) -> SeatRow:
+        return self.meta.seats[seat]
+
+    def seat_of_hash(self, h: str) -> int | None:
+        if h in self.withdrawn:
+            return None
+        for s in self.meta.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    # -- live connections --------------------------------------------------------------------
+    def announce(self) -> None:
+        """Tell every live connection here the table's info, if its seats (who sits, who is
+        connected, names) or its rematch changed since last told."""
+        info = wire.table_info(self)
+        key = wire.dumps([info["seats"], info["rematch"], info["rematch_of"], info["open"]])
+        if key == self.announced:
+            return
+        self.announced = key
+        text = wire.table_message(self, info)
+        for subs in self.subs.values():
+            for sub in subs:
+                sub.push(self.version, text, info=True)
+
+    def connected(self) -> bool:
+        """Whether anyone watches or sits here now, through this instance (a seat or a
+        spectator) or another (a seat)."""
+        return any(self.subs.values()) or any(seats for _, _, seats in self.remote.values())
+
+    def human_came(self) -> None:
+        """A human moved, connected or asked for their seat: a table stopped for being idle
+        plays on."""
+        self.human_seen = time.time()
+        self.kick()
+
+    def subscribe(self, seat: int | None) -> Subscriber:
+        sub = Subscriber(seat)
+        subs = self.subs.setdefault(seat, set())
+        first = not subs
+        subs.add(sub)
+        self.last_used = time.monotonic()
+        self.human_came()
+        if first and seat is not None:
+            self.announce()
+            self.hub.presence.changed(self)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        subs = self.subs.get(sub.seat, set())
+        if sub not in subs:
+            return
+        subs.discard(sub)
+        self.last_used = time.monotonic()
+        self.human_seen = time.time()  # the idle time runs from the last one to leave
+        if not subs and sub.seat is not None:
+            self.announce()
+            self.hub.presence.changed(self)
+
+    def forget_tokens(self, hashes: set[str]) -> None:
+        """These seat tokens were withdrawn (here or on another instance): refuse them now
+        and close the connections they opened."""
+        self.withdrawn |= hashes
+        for s in self.meta.seats:
+            if s.token_hash is not None and s.token_hash in hashes:
+                s.token_hash = None
+                self.end_seat(s.seat)
+
+    def end_seat(self, seat: int) -> None:
+        """Close the seat's live connections here (its token was withdrawn)."""
+        for sub in self.subs.get(seat, ()):
+            sub.ended = True
+            sub.wake.set()
+
+    def _fan_out(self, step: Step) -> None:
+        info: dict[str, Json] | None = None
+        for seat, subs in self.subs.items():
+            if not subs:
+                continue
+            if info is None:
+                info = wire.table_info(self)
+            text = wire.event_message(self, seat, step, info)
+            for sub in subs:
+                sub.push(step.version, text)
+
+    # -- applying actions --------------------------------------------------------------------
+    def _advance(self, seat: int, client_id: str | None, events: Sequence[Mapping[str, Json]],
+                 state: MatchState, updated: float, by_human: bool = False) -> Step:
+        if by_human or (client_id is not None and self.seat_row(seat).type == "human"):
+            self.human_seen = time.time()  # bots and timers never send a client id
+        self.version += 1
+        step = Step(self.version, events, state)
+        self.state = state
+        self.history.append(step)
+        if client_id is not None:
+            self.answers[(seat, client_id)] = {"version": self.version, "events": events}
+        self.meta.version = self.version
+        self.meta.updated = updated
+        self.meta.to_move = turn_of(state)
+        self.meta.over = bool(state.is_over())
+        self.autoplay.moved_on(self.version)
+        self.last_used = time.monotonic()
+        self._fan_out(step)
+        return step
+
+    def replay_rows(self, rows: Sequence[ActionRow]) -> None:
+        """Apply stored actions (already committed) to the room, in version order."""
+        for r in rows:
+            if r.version <= self.version:
+                continue
+            if r.version != self.version + 1:
+                raise RecordError(f"table {self.id}: version {r.version} follows {self.version}")
+            state = fork(self.state)
+            events = state.apply(r.seat, r.action)
+            deal_next(self.meta, state)
+            self._advance(r.seat, r.client_id, events, state, time.time())
+
+    async def _catch_up_locked(self) -> None:
+        if self.meta.fair:  # another instance may have dealt, or taken seeds
+            self.meta.fair = await self.hub.store.load_fair(self.id)
+        self.replay_rows(await self.hub.store.load_actions(self.id, self.version))
+
+    async def submit(self, seat: int, text: str, client_id: str | None = None,
+                     expected: int | None = None, auto: bool = False) -> Answer:
+        """Apply, commit and publish one action; ``{"version", "events"}``.  IllegalAction or
+        MalformedAction if it is not legal now.  With ``expected`` (the version the client
+        acted on) it is refused, changing nothing, if the table has moved on since (Stale): a
+        card chosen for one trick never lands in the next.  The same client id again is
+        answered as the first time, whatever the version.  A caller that goes away (a closed
+        socket) does not cut it short: once started, an action is committed and pushed to
+        every seat.  ``auto``: a bot's or a turn timer's move, not a human's."""
+        started = time.perf_counter()
+        task = asyncio.ensure_future(self._submit(seat, text, client_id, expected, auto))
+        task.add_done_callback(_retrieve)
+        try:
+            answer = await asyncio.shield(task)
+        except Stale as e:
+            self.hub.metrics.action_done(self.meta.game, started, e)
+            raise Stale.since(self.version, expected) from None
+        except Exception as e:
+            self.hub.metrics.action_done(self.meta.game, started, e)
+            raise
+        self.hub.metrics.action_done(self.meta.game, started, None)
+        return answer
+
+    async def _submit(self, seat: int, text: str, client_id: str | None,
+                      expected: int | None, auto: bool = False) -> Answer:
+        async with self.lock:
+            # with other instances, this room may not have heard of their latest moves yet:
+            # an action that looks stale or illegal here is judged again after reading them
+            # from the store, not refused on an old state
+            caught_up = not self.hub.bus.shared
+            for _ in range(5):
+                if client_id is not None:
+                    done = self.answers.get((seat, client_id))
+                    if done is not None:
+                        return done
+                if expected is not None and expected != self.version:
+                    if expected > self.version and not caught_up:
+                        caught_up = True
+                        await self._catch_up_locked()
+                        continue
+                    raise Stale("stale")
+                trial = fork(self.state)
+                try:
+                    canonical = trial.action_text(trial.action_id(seat, text))
+                    events = trial.apply(seat, canonical)
+                except (IllegalAction, MalformedAction):
+                    if caught_up:
+                        raise
+                    caught_up = True
+                    before = self.version
+                    await self._catch_up_locked()
+                    if self.version == before:
+                        raise
+                    continue
+                dealt = False
+                if self.meta.fair and trial.needs_deal() and not trial.is_over():
+                    self.meta.fair = await self.hub.store.load_fair(self.id)  # its last seeds
+                    dealt = deal_next(self.meta, trial)
+                try:
+                    now = await self.hub.store.append_action(
+                        self.id, self.version, seat, canonical, client_id, events,
+                        turn_of(trial), bool(trial.is_over()))
+                except VersionConflict:
+                    await self._catch_up_locked()  # another instance got there first
+                    continue
+                if dealt:
+                    await self.hub.store.save_fair(self.id, self.meta.fair)
+                self._advance(seat, client_id, events, trial, now, by_human=not auto)
+                if trial.is_over():  # this commit ended the match: history, stats, ratings
+                    self.hub.spawn(self.hub.social.match_over(self))
+                await self.hub.bus.publish({"k": "act", "t": self.id, "v": self.version})
+                answer: Answer = {"version": self.version, "events": events}
+                break
+            else:
+                raise Conflict("the table is busy: try again")
+        self.after_change()
+        return answer
+
+    async def set_seed(self, seat: int, seed: str) -> dict[str, Json]:
+        """The seat's seed for the next deal (the last one sent before it is dealt counts;
+        ``""`` withdraws it): ``{"deal", "commit", "seed"}``."""
+        from taash import fair
+
+        check_seed(seed)
+        if self.seat_row(seat).type != "human":
+            raise BadRequest(f"seat {seat} is not a human seat")
+        async with self.lock:
+            if not self.meta.fair:
+                raise Conflict("this table does not deal fair deals (it was made before them)")
+            if self.state.is_over():
+                raise Conflict("the match is over: there is no next deal")
+            self.meta.fair = await self.hub.store.load_fair(self.id)
+            row = next_fair_row(self.meta)
+            if row is None:
+                raise Conflict("there is no next deal")
+            row.seeds[seat] = seed
+            await self.hub.store.save_fair(self.id, self.meta.fair)
+            return {"deal": row.deal, "commit": fair.commit(row.secret), "seed": seed}
+
+    async def on_remote(self, version: int) -> None:
+        """Another instance committed ``version``: read what we miss from the store."""
+        if version <= self.version:
+            return
+        async with self.lock:
+            if version > self.version:
+                await self._catch_up_locked()
+
+    async def reload_meta(self) -> None:
+        """Read the seats and the rematch again (changed here or by another instance); end
+        the connections of a seat whose token was withdrawn; tell the others what changed."""
+        seats = await self.hub.store.load_seats(self.id)
+        if seats:
+            old = {s.seat: s.token_hash for s in self.meta.seats}
+            self.meta.seats = seats
+            for s in seats:
+                if old.get(s.seat) is not None and old.get(s.seat) != s.token_hash:
+                    self.end_seat(s.seat)
+        t = await self.hub.store.load_table(self.id)
+        if t is not None:
+            self.meta.rematch_id = t.rematch_id
+        self.announce()
+
+    # -- after a change ----------------------------------------------------------------------
+    def after_change(self) -> None:
+        """After a local commit: let bots move, restart the turn timer, notify."""
+        self.kick()
+        notify_turn(self)
+
+    def kick(self) -> None:
+        self.autoplay.kick()
+
+    def idle(self) -> bool:
+        return (not any(self.subs.values()) and self.autoplay.idle()
+                and not self.lock.locked())

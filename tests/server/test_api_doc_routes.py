@@ -9,7 +9,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from taash.server.app import create_app
+from fastapi.routing import APIWebSocketRoute
+
+from taash.server.app import ROUTERS, create_app
 from taash.server.config import Settings
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "API.md"
@@ -25,8 +27,9 @@ def test_every_route_has_one_row_and_every_row_a_route(tmp_path: Path) -> None:
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'doc.db'}"))
     routes = {(method.upper(), shape(path)) for path, item in app.openapi()["paths"].items()
               for method in item if method in ("get", "post", "put", "delete", "patch")}
-    routes |= {("WS", shape(r.path)) for r in app.routes
-               if type(r).__name__ == "APIWebSocketRoute"}
+    routes |= {("WS", shape(r.path)) for router in ROUTERS for r in router.routes
+               if isinstance(r, APIWebSocketRoute)}
+    assert ("WS", "/api/tables/{}/ws") in routes
     assert len(routes) > 60  # the schema was read
     rows = Counter((m, shape(p)) for m, p in ROW.findall(DOC.read_text(encoding="utf-8")))
     assert [r for r, n in rows.items() if n > 1] == [], "listed more than once"

@@ -1,8 +1,7 @@
-"""The ASGI app: the HTTP API of docs/API.md (``routes``), the live channel (``live``), the
-guards (``guard``) and the web interface's files.
-
-This is the one place that chooses HTTP statuses: ``STATUS`` maps each domain error (and the
-core's refusals) to its status; the domain raises them and never knows HTTP.
+"""The ASGI app: each domain's router (the HTTP API of docs/API.md and the live channel),
+the guards in front of them and the web interface's files; its lifespan opens the services
+that the routes ask for (``taash.server.http.deps``).  The HTTP status of each refusal is
+chosen in ``taash.server.http.errors``.
 """
 
 from __future__ import annotations
@@ -24,80 +23,28 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 
 from taash.games import describe_games
 from taash.games.base import IllegalAction, MalformedAction
-from taash.server.accounts.me import add_me_routes, page_player
-from taash.server.accounts.me_data import add_me_data_routes
-from taash.server.accounts.sign_in_routes import add_sign_in_routes
+from taash.server.accounts import me, me_data, sign_in_routes
+from taash.server.accounts.me import page_player
 from taash.server.config import Settings
 from taash.server.errors import (
-    BadRequest,
-    Conflict,
-    CrossSite,
     DomainError,
-    Forbidden,
-    Full,
-    InviteUsed,
-    NoEmail,
-    NotFound,
-    NotOver,
-    PasskeyRefused,
     RateLimited,
-    Stale,
-    TooLarge,
-    Unauthorized,
-    error_of,
 )
+from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
 from taash.server.http.openapi import documented
-from taash.server.notify.push_routes import add_push_routes
-from taash.server.social.friends import add_friend_routes
-from taash.server.social.profiles import add_social_routes
-from taash.server.tables.chat import add_chat_routes
+from taash.server.notify import push_routes
+from taash.server.ops import routes as ops_routes
+from taash.server.review import routes as review_routes
+from taash.server.social import routes as social_routes
+from taash.server.tables import chat, live
+from taash.server.tables import routes as table_routes
 from taash.server.tables.hub import Hub
-from taash.server.tables.live import add_live
-from taash.server.tables.routes import add_routes
-from taash.server.voice.relay import add_voice_routes
+from taash.server.voice import routes as voice_routes
 
-__all__ = ["STATUS", "STATUS_CODES", "create_app", "status_of"]
+__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "create_app", "status_of"]
 
 log = logging.getLogger("taash.server")
-
-# The HTTP status of each refusal.
-STATUS: dict[type[Exception], int] = {
-    BadRequest: 400, MalformedAction: 400, NoEmail: 400, PasskeyRefused: 400,
-    Unauthorized: 401,
-    Forbidden: 403, CrossSite: 403,
-    NotFound: 404,
-    Full: 409, NotOver: 409, Conflict: 409, InviteUsed: 409, Stale: 409, IllegalAction: 409,
-    TooLarge: 413,
-    RateLimited: 429,
-}
-
-# The error code of each status the framework answers itself (an unknown path, a wrong method).
-STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                405: "method_not_allowed", 409: "conflict", 413: "too_large",
-                415: "unsupported_media_type", 429: "rate_limited"}
-
-
-def status_of(e: Exception) -> int:
-    """The HTTP status of a refusal (500: not one)."""
-    for cls in type(e).__mro__:
-        status = STATUS.get(cls)
-        if status is not None:
-            return status
-    return 500
-
-
-def error_response(status: int, code: str, message: str, rule: str | None = None,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "rule": rule, "message": message}},
-                        status_code=status, headers=headers)
-
-
-def refusal(e: DomainError | IllegalAction | MalformedAction,
-            headers: dict[str, str] | None = None) -> JSONResponse:
-    """The answer to a refusal: its status and ``{"error": ...}``."""
-    return JSONResponse({"error": error_of(e)}, status_code=status_of(e), headers=headers)
-
 
 def web_dir() -> Path:
     return Path(str(resources.files("taash"))) / "web"
@@ -105,6 +52,23 @@ def web_dir() -> Path:
 
 NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash server has no "
           "web interface installed. The API is described at <a href=/docs>/docs</a>.</p>")
+
+
+# Every domain's routes, in the order they are matched.
+ROUTERS = tuple(m.router for m in (ops_routes, table_routes, review_routes, me, me_data,
+                                   sign_in_routes, push_routes, social_routes, live,
+                                   voice_routes, chat))
+
+# The services the routes ask for by name (``taash.server.http.deps.service``).
+SERVICES = ("store", "bus", "tables", "players", "tokens", "linker", "sign_in", "passkeys",
+            "email", "analyses", "push", "social", "friends", "voice", "metrics")
+
+
+def expose(app: FastAPI, hub: Hub) -> None:
+    """Each service of the process on ``app.state``, where the routes' ``Depends`` find it."""
+    app.state.hub = hub
+    for name in SERVICES:
+        setattr(app.state, name, getattr(hub, name))
 
 
 def create_app(settings: Settings, hub: Hub | None = None,
@@ -116,7 +80,7 @@ def create_app(settings: Settings, hub: Hub | None = None,
         h = hub if hub is not None else await open_hub() if open_hub is not None else None
         if h is None:
             raise RuntimeError("create_app needs a hub or open_hub")
-        app.state.hub = h
+        expose(app, h)
         try:
             yield
         finally:
@@ -134,22 +98,16 @@ def create_app(settings: Settings, hub: Hub | None = None,
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6,
                        exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES,
                                               "application/x-ndjson"))
+    app.state.settings = settings
     if hub is not None:
-        app.state.hub = hub
+        expose(app, hub)
     # a checked seat's requests, whatever address they come from (the HTTP API's and the live
     # channel's actions)
     app.state.seat_buckets = TokenBuckets(settings.rate_limit, settings.rate_burst)
+    app.state.chat_buckets = chat.chat_buckets()
     add_error_handlers(app)
-    add_routes(app, settings)
-    add_me_routes(app, settings)
-    add_me_data_routes(app, settings)
-    add_sign_in_routes(app, settings)
-    add_push_routes(app, settings)
-    add_social_routes(app)
-    add_friend_routes(app, settings)
-    add_live(app, settings, status_of)
-    add_voice_routes(app, settings)
-    add_chat_routes(app, settings)
+    for router in ROUTERS:
+        app.include_router(router)
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app

@@ -7,16 +7,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, Response, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
-from taash.server.accounts.players import SESSION_S, Who
+from taash.server.accounts.deps import LinkerDep, PlayersDep, SignInDep
+from taash.server.accounts.players import SESSION_S, Players, Who
 from taash.server.config import Settings
 from taash.server.errors import CrossSite, Unauthorized
+from taash.server.http.deps import SettingsDep
+from taash.server.social.deps import SocialDep
+from taash.server.tables.deps import BusDep
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    pass
 
 COOKIE = "taash_session"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -36,9 +40,9 @@ class MeBody(BaseModel):
         "ISO 3166-1 alpha-2, shown as a flag on your public profile; \"\" for none"))
 
 
-def _hub(request: Request | WebSocket) -> Hub:
-    h: Hub = request.app.state.hub
-    return h
+def _players(request: Request | WebSocket) -> Players:
+    p: Players = request.app.state.players
+    return p
 
 
 async def who_of(request: Request | WebSocket) -> Who | None:
@@ -47,7 +51,7 @@ async def who_of(request: Request | WebSocket) -> Who | None:
     if hasattr(request.state, "who"):
         found: Who | None = request.state.who
         return found
-    found = await _hub(request).players.resolve(request.cookies.get(COOKIE))
+    found = await _players(request).resolve(request.cookies.get(COOKIE))
     request.state.who = found
     return found
 
@@ -117,7 +121,7 @@ async def page_player(request: Request, response: Response, settings: Settings) 
         assert secret is not None
         set_cookie(response, request, settings, secret)
         return who
-    who, secret = await _hub(request).players.guest(
+    who, secret = await _players(request).guest(
         request.headers.get("user-agent"), request.headers.get("accept-language"),
         request.client.host if request.client else "?")
     request.state.who = who
@@ -132,76 +136,80 @@ async def signed_in(request: Request, settings: Settings) -> Who:
     return who
 
 
-def add_me_routes(app: FastAPI, settings: Settings) -> None:
-    """``/api/me``: the player of the session cookie, their tables and their sessions."""
+# ``/api/me``: the player of the session cookie, their tables and their sessions.
+router = APIRouter()
 
-    @app.get("/api/me", tags=["players"])
-    async def get_me(request: Request, response: Response) -> dict[str, Json]:
-        """The player of the session cookie; without a live session, a new guest player
-        and the cookie of their session."""
-        response.headers["Cache-Control"] = "no-store"
-        who = await page_player(request, response, settings)
-        return await _hub(request).sign_in.me(who.player, who.session)
 
-    @app.patch("/api/me", tags=["players"])
-    async def patch_me(request: Request, body: MeBody) -> dict[str, Json]:
-        """Change the player's name (plain text, 1 to 24 characters), language or country
-        (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
-        from taash.server.accounts.countries import clean_country
+@router.get("/api/me", tags=["players"])
+async def get_me(sign_in: SignInDep, settings: SettingsDep, request: Request, response: Response
+) -> dict[str, Json]:
+    """The player of the session cookie; without a live session, a new guest player
+    and the cookie of their session."""
+    response.headers["Cache-Control"] = "no-store"
+    who = await page_player(request, response, settings)
+    return await sign_in.me(who.player, who.session)
 
-        who = await signed_in(request, settings)
-        hub = _hub(request)
-        country = clean_country(body.country) if body.country is not None else None
-        out = await hub.sign_in.me(await hub.players.update(who, body.name, body.language),
-                                   who.session)
-        if body.country is not None:
-            await hub.social.store.set_country(who.player.id, country)
-            out["country"] = country
-        return out
+@router.patch("/api/me", tags=["players"])
+async def patch_me(players: PlayersDep, sign_in: SignInDep, social: SocialDep,
+                   settings: SettingsDep, request: Request, body: MeBody) -> dict[str, Json]:
+    """Change the player's name (plain text, 1 to 24 characters), language or country
+    (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
+    from taash.server.accounts.countries import clean_country
 
-    @app.get("/api/me/tables", tags=["players"])
-    async def my_tables(request: Request) -> list[dict[str, Json]]:
-        """Every table with a seat of the player's, with whose turn it is."""
-        who = await signed_in(request, settings)
-        return await _hub(request).players.tables(who)
+    who = await signed_in(request, settings)
+    country = clean_country(body.country) if body.country is not None else None
+    out = await sign_in.me(await players.update(who, body.name, body.language),
+                               who.session)
+    if body.country is not None:
+        await social.store.set_country(who.player.id, country)
+        out["country"] = country
+    return out
 
-    @app.get("/api/me/sessions", tags=["players"])
-    async def my_sessions(request: Request) -> list[dict[str, Json]]:
-        """The player's live sessions (their browsers): device, last seen, which is this."""
-        who = await signed_in(request, settings)
-        return await _hub(request).players.sessions(who)
+@router.get("/api/me/tables", tags=["players"])
+async def my_tables(players: PlayersDep, settings: SettingsDep, request: Request
+) -> list[dict[str, Json]]:
+    """Every table with a seat of the player's, with whose turn it is."""
+    who = await signed_in(request, settings)
+    return await players.tables(who)
 
-    @app.delete("/api/me/sessions/{session_id}", tags=["players"])
-    async def end_session(request: Request, response: Response,
-                          session_id: str) -> dict[str, Json]:
-        """End one of the player's sessions at once (this one too: signed out here)."""
-        who = await signed_in(request, settings)
-        await _hub(request).players.revoke(who, session_id)
-        if session_id == who.session.id:
-            response.delete_cookie(COOKIE, path="/")
-        return {"id": session_id, "revoked": True}
+@router.get("/api/me/sessions", tags=["players"])
+async def my_sessions(players: PlayersDep, settings: SettingsDep, request: Request
+) -> list[dict[str, Json]]:
+    """The player's live sessions (their browsers): device, last seen, which is this."""
+    who = await signed_in(request, settings)
+    return await players.sessions(who)
 
-    @app.post("/api/me/link", tags=["players"])
-    async def make_link_code(request: Request) -> dict[str, Json]:
-        """A one-time code (``XXXX-XXXX``, ten minutes) that signs another device in as this
-        player, with the sign-in URL and its QR image (SVG)."""
-        who = await signed_in(request, settings)
-        base = settings.public_url or str(request.base_url)
-        return await _hub(request).linker.make(who, base)
+@router.delete("/api/me/sessions/{session_id}", tags=["players"])
+async def end_session(players: PlayersDep, settings: SettingsDep, request: Request,
+                      response: Response, session_id: str) -> dict[str, Json]:
+    """End one of the player's sessions at once (this one too: signed out here)."""
+    who = await signed_in(request, settings)
+    await players.revoke(who, session_id)
+    if session_id == who.session.id:
+        response.delete_cookie(COOKIE, path="/")
+    return {"id": session_id, "revoked": True}
 
-    @app.post("/api/link", tags=["players"])
-    async def link_device(request: Request, response: Response,
-                          body: LinkBody) -> dict[str, Json]:
-        """Sign this device in with a code made on another: its session is replaced by a new
-        one of that player (a new cookie); with ``merge``, this device's guest tables become
-        the player's."""
-        who = await signed_in(request, settings)
-        hub = _hub(request)
-        out, secret, old = await hub.linker.link(
-            who, body.code, body.merge, request.headers.get("user-agent"),
-            request.client.host if request.client else "?")
-        hub.players.end_session(old)
-        await hub.bus.publish({"k": "revoked", "s": old})
-        set_cookie(response, request, settings, secret)
-        response.headers["Cache-Control"] = "no-store"
-        return out
+@router.post("/api/me/link", tags=["players"])
+async def make_link_code(linker: LinkerDep, settings: SettingsDep, request: Request
+) -> dict[str, Json]:
+    """A one-time code (``XXXX-XXXX``, ten minutes) that signs another device in as this
+    player, with the sign-in URL and its QR image (SVG)."""
+    who = await signed_in(request, settings)
+    base = settings.public_url or str(request.base_url)
+    return await linker.make(who, base)
+
+@router.post("/api/link", tags=["players"])
+async def link_device(bus: BusDep, linker: LinkerDep, players: PlayersDep, settings: SettingsDep,
+                      request: Request, response: Response, body: LinkBody) -> dict[str, Json]:
+    """Sign this device in with a code made on another: its session is replaced by a new
+    one of that player (a new cookie); with ``merge``, this device's guest tables become
+    the player's."""
+    who = await signed_in(request, settings)
+    out, secret, old = await linker.link(
+        who, body.code, body.merge, request.headers.get("user-agent"),
+        request.client.host if request.client else "?")
+    players.end_session(old)
+    await bus.publish({"k": "revoked", "s": old})
+    set_cookie(response, request, settings, secret)
+    response.headers["Cache-Control"] = "no-store"
+    return out

@@ -11,15 +11,19 @@ from __future__ import annotations
 import time
 from typing import Literal
 
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
-from taash.server.accounts.me import COOKIE, _hub, signed_in
+from taash.server.accounts.deps import PlayersDep, TokensDep
+from taash.server.accounts.me import COOKIE, signed_in
 from taash.server.accounts.players import me
-from taash.server.config import Settings
 from taash.server.errors import DomainError
+from taash.server.http.deps import SettingsDep
+from taash.server.notify.deps import PushDep
+from taash.server.social.deps import FriendsDep, SocialDep
 from taash.server.tables import wire
+from taash.server.tables.deps import BusDep, RoomsDep
 
 DELETED_NAME = "deleted player"
 EXPORT_FORMAT = "taash-export/1"
@@ -36,94 +40,98 @@ class DeleteBody(BaseModel):
     confirm: Literal["delete"] = Field(description='"delete": the account goes, for good')
 
 
-def add_me_data_routes(app: FastAPI, settings: Settings) -> None:
-    """Tokens, export and deletion for the player of the session cookie."""
+# Tokens, export and deletion for the player of the session cookie.
+router = APIRouter()
 
-    @app.post("/api/me/tokens", status_code=201, tags=["players"])
-    async def make_token(request: Request, response: Response,
-                         body: TokenBody) -> dict[str, Json]:
-        """A personal API token (``play``: act at the player's seats, make and join tables;
-        ``read``: see them): answered this once, with ``token``; kept only hashed."""
-        who = await signed_in(request, settings)
-        response.headers["Cache-Control"] = "no-store"
-        return await _hub(request).tokens.create(who.player, body.name, body.scopes)
 
-    @app.get("/api/me/tokens", tags=["players"])
-    async def list_tokens(request: Request) -> list[dict[str, Json]]:
-        """The player's tokens: name, scopes, created, last used (never the token)."""
-        who = await signed_in(request, settings)
-        return await _hub(request).tokens.listed(who.player)
+@router.post("/api/me/tokens", status_code=201, tags=["players"])
+async def make_token(tokens: TokensDep, settings: SettingsDep, request: Request, response: Response,
+                     body: TokenBody) -> dict[str, Json]:
+    """A personal API token (``play``: act at the player's seats, make and join tables;
+    ``read``: see them): answered this once, with ``token``; kept only hashed."""
+    who = await signed_in(request, settings)
+    response.headers["Cache-Control"] = "no-store"
+    return await tokens.create(who.player, body.name, body.scopes)
 
-    @app.delete("/api/me/tokens/{token_id}", tags=["players"])
-    async def revoke_token(request: Request, token_id: str) -> dict[str, Json]:
-        """Revoke a token at once: its requests are refused and its streams and sockets
-        close."""
-        who = await signed_in(request, settings)
-        await _hub(request).tokens.revoke(who.player, token_id)
-        return {"id": token_id, "revoked": True}
+@router.get("/api/me/tokens", tags=["players"])
+async def list_tokens(tokens: TokensDep, settings: SettingsDep, request: Request
+) -> list[dict[str, Json]]:
+    """The player's tokens: name, scopes, created, last used (never the token)."""
+    who = await signed_in(request, settings)
+    return await tokens.listed(who.player)
 
-    @app.get("/api/me/export", tags=["players"])
-    async def export(request: Request, response: Response) -> dict[str, Json]:
-        """Everything kept about the player, as a JSON download: profile, sessions and tokens
-        (no secrets), e-mail and passkeys (no keys), and the taash-record/1 record of every
-        table with a seat of theirs (an unfinished deal without its deck)."""
-        who = await signed_in(request, settings)
-        hub = _hub(request)
-        account = await hub.tokens.store.account(who.player.id)
-        keys = account["passkeys"]
-        assert isinstance(keys, list)
-        tables: list[Json] = []
-        mine = {str(r["id"]): r for r in await hub.players.tables(who)}
-        for table_id in await hub.tokens.store.seat_tables(who.player.id):
-            try:
-                room = await hub.room(table_id)
-            except DomainError:
-                continue
-            seats: list[Json] = [s.seat for s in room.meta.seats
-                                 if s.player_id == who.player.id]
-            tables.append({"id": table_id, "game": room.meta.game, "seats": seats,
-                           "over": bool(room.state.is_over()),
-                           "updated": mine[table_id]["updated"] if table_id in mine else None,
-                           "record": wire.record(room)})
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["Content-Disposition"] = \
-            f'attachment; filename="taash-data-{who.player.id}.json"'
-        return {"format": EXPORT_FORMAT, "exported": wire.iso(time.time()),
-                "profile": me(who.player),
-                "email": account["email"],
-                "passkeys": [{"name": k["name"], "transports": k["transports"],
-                              "created": wire.iso(k["created"]),
-                              "last_used": wire.iso(k["last_used"]) if k["last_used"] else None}
-                             for k in keys if isinstance(k, dict)],
-                "sessions": await hub.players.sessions(who),
-                "tokens": await hub.tokens.listed(who.player),
-                "push": await hub.push.listed(who.player.id),  # no keys: push.py
-                # ratings, stats and recent matches (issue 28) as the public profile shows them
-                "player": await hub.social.profile(who.player.id),
-                "friends": await hub.friends.listing(who.player),
-                "tables": tables}
+@router.delete("/api/me/tokens/{token_id}", tags=["players"])
+async def revoke_token(tokens: TokensDep, settings: SettingsDep, request: Request, token_id: str
+) -> dict[str, Json]:
+    """Revoke a token at once: its requests are refused and its streams and sockets
+    close."""
+    who = await signed_in(request, settings)
+    await tokens.revoke(who.player, token_id)
+    return {"id": token_id, "revoked": True}
 
-    @app.delete("/api/me", tags=["players"])
-    async def delete_me(request: Request, response: Response,
-                        body: DeleteBody) -> dict[str, Json]:
-        """Delete the account (``{"confirm": "delete"}``): sessions, tokens, passkeys and
-        e-mail removed at once (their streams and sockets close); the player's seats keep
-        their history as "deleted player", and at an unfinished table become an easy bot's;
-        the cookie is cleared."""
-        who = await signed_in(request, settings)
-        hub = _hub(request)
-        ended, tables = await hub.tokens.store.delete_player(who.player.id, time.time(),
-                                                             DELETED_NAME)
-        await hub.social.store.forget(who.player.id)  # ratings, stats, history (issue 28)
-        await hub.friends.store.forget(who.player.id)  # friends, blocks, challenges
-        for key in ended:
-            hub.players.end_session(key)
-            await hub.bus.publish({"k": "revoked", "s": key})
-        for table_id in tables:
-            room = hub.rooms.get(table_id)
-            if room is not None:
-                await room.reload_meta()
-                room.kick()
-            await hub.bus.publish({"k": "meta", "t": table_id})
-        response.delete_cookie(COOKIE, path="/")
-        return {"id": who.player.id, "deleted": True, "tables": len(tables)}
+@router.get("/api/me/export", tags=["players"])
+async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms: RoomsDep,
+                 social: SocialDep, tokens: TokensDep, settings: SettingsDep, request: Request,
+                 response: Response) -> dict[str, Json]:
+    """Everything kept about the player, as a JSON download: profile, sessions and tokens
+    (no secrets), e-mail and passkeys (no keys), and the taash-record/1 record of every
+    table with a seat of theirs (an unfinished deal without its deck)."""
+    who = await signed_in(request, settings)
+    account = await tokens.store.account(who.player.id)
+    keys = account["passkeys"]
+    assert isinstance(keys, list)
+    tables: list[Json] = []
+    mine = {str(r["id"]): r for r in await players.tables(who)}
+    for table_id in await tokens.store.seat_tables(who.player.id):
+        try:
+            room = await rooms.room(table_id)
+        except DomainError:
+            continue
+        seats: list[Json] = [s.seat for s in room.meta.seats
+                             if s.player_id == who.player.id]
+        tables.append({"id": table_id, "game": room.meta.game, "seats": seats,
+                       "over": bool(room.state.is_over()),
+                       "updated": mine[table_id]["updated"] if table_id in mine else None,
+                       "record": wire.record(room)})
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="taash-data-{who.player.id}.json"'
+    return {"format": EXPORT_FORMAT, "exported": wire.iso(time.time()),
+            "profile": me(who.player),
+            "email": account["email"],
+            "passkeys": [{"name": k["name"], "transports": k["transports"],
+                          "created": wire.iso(k["created"]),
+                          "last_used": wire.iso(k["last_used"]) if k["last_used"] else None}
+                         for k in keys if isinstance(k, dict)],
+            "sessions": await players.sessions(who),
+            "tokens": await tokens.listed(who.player),
+            "push": await push.listed(who.player.id),  # no keys: push.py
+            # ratings, stats and recent matches (issue 28) as the public profile shows them
+            "player": await social.profile(who.player.id),
+            "friends": await friends.listing(who.player),
+            "tables": tables}
+
+@router.delete("/api/me", tags=["players"])
+async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms: RoomsDep,
+                    social: SocialDep, tokens: TokensDep, settings: SettingsDep, request: Request,
+                    response: Response, body: DeleteBody) -> dict[str, Json]:
+    """Delete the account (``{"confirm": "delete"}``): sessions, tokens, passkeys and
+    e-mail removed at once (their streams and sockets close); the player's seats keep
+    their history as "deleted player", and at an unfinished table become an easy bot's;
+    the cookie is cleared."""
+    who = await signed_in(request, settings)
+    ended, tables = await tokens.store.delete_player(who.player.id, time.time(),
+                                                         DELETED_NAME)
+    await social.store.forget(who.player.id)  # ratings, stats, history (issue 28)
+    await friends.store.forget(who.player.id)  # friends, blocks, challenges
+    for key in ended:
+        players.end_session(key)
+        await bus.publish({"k": "revoked", "s": key})
+    for table_id in tables:
+        room = rooms.rooms.get(table_id)
+        if room is not None:
+            await room.reload_meta()
+            room.kick()
+        await bus.publish({"k": "meta", "t": table_id})
+    response.delete_cookie(COOKIE, path="/")
+    return {"id": who.player.id, "deleted": True, "tables": len(tables)}

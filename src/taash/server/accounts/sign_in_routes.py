@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
+from taash.server.accounts.deps import EmailDep, PasskeysDep, SignInDep
 from taash.server.accounts.me import check_origin, set_cookie, signed_in, who_of
 from taash.server.accounts.players import Who
+from taash.server.accounts.sign_in import SignIn
 from taash.server.config import Settings
-from taash.server.tables.hub import Hub
+from taash.server.http.deps import SettingsDep
 
 
 class CredentialBody(BaseModel):
@@ -44,140 +46,142 @@ class MergeBody(BaseModel):
     merge: bool = Field(..., description="true: bring the guest's tables into the account")
 
 
-def _hub(request: Request) -> Hub:
-    h: Hub = request.app.state.hub
-    return h
-
-
 def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def add_sign_in_routes(app: FastAPI, settings: Settings) -> None:
-    def public(request: Request) -> str:
-        return settings.public_url or str(request.base_url)
+router = APIRouter()
 
-    async def sign_in_as(request: Request, response: Response, who: Who | None,
-                         player_id: str) -> dict[str, Json]:
-        out, secret = await _hub(request).sign_in.become(
-            who, player_id, request.headers.get("user-agent"))
-        set_cookie(response, request, settings, secret)
-        response.headers["Cache-Control"] = "no-store"
-        return out
 
-    async def signing_in(request: Request) -> Who | None:
-        check_origin(request, settings)
-        return await who_of(request)
+def public(settings: Settings, request: Request) -> str:
+    return settings.public_url or str(request.base_url)
 
-    # -- passkeys ------------------------------------------------------------------------------
-    @app.get("/api/me/passkeys", tags=["sign-in"])
-    async def my_passkeys(request: Request) -> list[dict[str, Json]]:
-        """The player's passkeys: id, name, when added and last used."""
-        who = await signed_in(request, settings)
-        methods = await _hub(request).sign_in.methods(who.player)
-        return [m for m in methods if m["type"] == "passkey"]
+async def sign_in_as(settings: Settings, request: Request, response: Response, who: Who | None,
+                     player_id: str) -> dict[str, Json]:
+    sign_in: SignIn = request.app.state.sign_in
+    out, secret = await sign_in.become(
+        who, player_id, request.headers.get("user-agent"))
+    set_cookie(response, request, settings, secret)
+    response.headers["Cache-Control"] = "no-store"
+    return out
 
-    @app.post("/api/me/passkeys/options", tags=["sign-in"])
-    async def passkey_create_options(request: Request) -> dict[str, Json]:
-        """Options for ``navigator.credentials.create`` (the ``publicKey`` member, binary
-        fields in base64url): a passkey for this player (a guest too), kept by the
-        authenticator (resident key), its challenge good once for five minutes."""
-        who = await signed_in(request, settings)
-        hub = _hub(request)
-        hub.sign_in.challenges.check(_address(request), "passkey requests from this address")
-        return await hub.passkeys.register_options(who, public(request))
+async def signing_in(settings: Settings, request: Request) -> Who | None:
+    check_origin(request, settings)
+    return await who_of(request)
 
-    @app.post("/api/me/passkeys", tags=["sign-in"], status_code=201)
-    async def add_passkey(request: Request, body: CredentialBody) -> dict[str, Json]:
-        """Keep the passkey ``navigator.credentials.create`` made from the options."""
-        who = await signed_in(request, settings)
-        return await _hub(request).passkeys.register(who, body.credential, body.name,
-                                                     public(request))
+# -- passkeys ------------------------------------------------------------------------------
+@router.get("/api/me/passkeys", tags=["sign-in"])
+async def my_passkeys(sign_in: SignInDep, settings: SettingsDep, request: Request
+) -> list[dict[str, Json]]:
+    """The player's passkeys: id, name, when added and last used."""
+    who = await signed_in(request, settings)
+    methods = await sign_in.methods(who.player)
+    return [m for m in methods if m["type"] == "passkey"]
 
-    @app.delete("/api/me/passkeys/{credential_id}", tags=["sign-in"])
-    async def remove_passkey(request: Request, credential_id: str) -> dict[str, Json]:
-        """Remove one of the player's passkeys: it signs nobody in from now on."""
-        who = await signed_in(request, settings)
-        await _hub(request).passkeys.remove(who, credential_id)
-        return {"id": credential_id, "removed": True}
+@router.post("/api/me/passkeys/options", tags=["sign-in"])
+async def passkey_create_options(passkeys: PasskeysDep, sign_in: SignInDep, settings: SettingsDep,
+                                 request: Request) -> dict[str, Json]:
+    """Options for ``navigator.credentials.create`` (the ``publicKey`` member, binary
+    fields in base64url): a passkey for this player (a guest too), kept by the
+    authenticator (resident key), its challenge good once for five minutes."""
+    who = await signed_in(request, settings)
+    sign_in.challenges.check(_address(request), "passkey requests from this address")
+    return await passkeys.register_options(who, public(settings, request))
 
-    @app.post("/api/sign-in/passkey/options", tags=["sign-in"])
-    async def passkey_get_options(request: Request) -> dict[str, Json]:
-        """Options for ``navigator.credentials.get``: any passkey of this site (no name is
-        typed: the authenticator offers the accounts it keeps)."""
-        await signing_in(request)
-        hub = _hub(request)
-        hub.sign_in.challenges.check(_address(request), "passkey requests from this address")
-        return await hub.passkeys.sign_in_options(public(request))
+@router.post("/api/me/passkeys", tags=["sign-in"], status_code=201)
+async def add_passkey(passkeys: PasskeysDep, settings: SettingsDep, request: Request,
+                      body: CredentialBody) -> dict[str, Json]:
+    """Keep the passkey ``navigator.credentials.create`` made from the options."""
+    who = await signed_in(request, settings)
+    return await passkeys.register(who, body.credential, body.name,
+                                                 public(settings, request))
 
-    @app.post("/api/sign-in/passkey", tags=["sign-in"])
-    async def passkey_sign_in(request: Request, response: Response,
-                              body: CredentialBody) -> dict[str, Json]:
-        """Sign this browser in with a passkey's answer: a new session (cookie) of its
-        player, the old one ended; ``guest_tables``: the tables the browser's guest has, to
-        ask about (``POST /api/me/merge``)."""
-        who = await signing_in(request)
-        hub = _hub(request)
-        hub.sign_in.passkey_tries.check(_address(request),
-                                        "sign-in attempts from this address")
-        player_id = await hub.passkeys.check_sign_in(body.credential, public(request))
-        return await sign_in_as(request, response, who, player_id)
+@router.delete("/api/me/passkeys/{credential_id}", tags=["sign-in"])
+async def remove_passkey(passkeys: PasskeysDep, settings: SettingsDep, request: Request,
+                         credential_id: str) -> dict[str, Json]:
+    """Remove one of the player's passkeys: it signs nobody in from now on."""
+    who = await signed_in(request, settings)
+    await passkeys.remove(who, credential_id)
+    return {"id": credential_id, "removed": True}
 
-    # -- e-mail --------------------------------------------------------------------------------
-    @app.post("/api/me/email", tags=["sign-in"], status_code=202)
-    async def add_email(request: Request, body: AddressBody) -> dict[str, Json]:
-        """Send a confirmation link (15 minutes, once) to an address; opened, the address
-        signs this player in later.  ``no_email`` (400) when the server sends no e-mail."""
-        who = await signed_in(request, settings)
-        hub = _hub(request)
-        hub.sign_in.email_requests.check(_address(request), "e-mails asked for from this "
-                                         "address")
-        hub.sign_in.mails_to.check(body.address.strip().lower(), "e-mails to that address")
-        return await hub.email.add(who, body.address, public(request))
+@router.post("/api/sign-in/passkey/options", tags=["sign-in"])
+async def passkey_get_options(settings: SettingsDep, passkeys: PasskeysDep, sign_in: SignInDep,
+                              request: Request) -> dict[str, Json]:
+    """Options for ``navigator.credentials.get``: any passkey of this site (no name is
+    typed: the authenticator offers the accounts it keeps)."""
+    await signing_in(settings, request)
+    sign_in.challenges.check(_address(request), "passkey requests from this address")
+    return await passkeys.sign_in_options(public(settings, request))
 
-    @app.delete("/api/me/email", tags=["sign-in"])
-    async def remove_email(request: Request) -> dict[str, Json]:
-        """Remove the player's address: it signs nobody in from now on."""
-        who = await signed_in(request, settings)
-        await _hub(request).email.remove(who)
-        return {"removed": True}
+@router.post("/api/sign-in/passkey", tags=["sign-in"])
+async def passkey_sign_in(settings: SettingsDep, passkeys: PasskeysDep, sign_in: SignInDep,
+                          request: Request, response: Response, body: CredentialBody
+) -> dict[str, Json]:
+    """Sign this browser in with a passkey's answer: a new session (cookie) of its
+    player, the old one ended; ``guest_tables``: the tables the browser's guest has, to
+    ask about (``POST /api/me/merge``)."""
+    who = await signing_in(settings, request)
+    sign_in.passkey_tries.check(_address(request),
+                                    "sign-in attempts from this address")
+    player_id = await passkeys.check_sign_in(body.credential, public(settings, request))
+    return await sign_in_as(settings, request, response, who, player_id)
 
-    @app.post("/api/email/confirm", tags=["sign-in"])
-    async def confirm_email(request: Request, body: TokenBody) -> dict[str, Json]:
-        """Open a confirmation link (``/email/confirm#TOKEN``): the address is its
-        player's."""
-        check_origin(request, settings)
-        hub = _hub(request)
-        hub.sign_in.email_opens.check(_address(request), "links opened from this address")
-        return await hub.email.confirm(body.token)
+# -- e-mail --------------------------------------------------------------------------------
+@router.post("/api/me/email", tags=["sign-in"], status_code=202)
+async def add_email(email: EmailDep, sign_in: SignInDep, settings: SettingsDep, request: Request,
+                    body: AddressBody) -> dict[str, Json]:
+    """Send a confirmation link (15 minutes, once) to an address; opened, the address
+    signs this player in later.  ``no_email`` (400) when the server sends no e-mail."""
+    who = await signed_in(request, settings)
+    sign_in.email_requests.check(_address(request), "e-mails asked for from this "
+                                     "address")
+    sign_in.mails_to.check(body.address.strip().lower(), "e-mails to that address")
+    return await email.add(who, body.address, public(settings, request))
 
-    @app.post("/api/sign-in/email", tags=["sign-in"], status_code=202)
-    async def email_sign_in(request: Request, body: AddressBody) -> dict[str, Json]:
-        """Send a one-time sign-in link (15 minutes) to the address if it is an account's;
-        the answer never says whether it is."""
-        await signing_in(request)
-        hub = _hub(request)
-        hub.sign_in.email_requests.check(_address(request), "e-mails asked for from this "
-                                         "address")
-        hub.sign_in.mails_to.check(body.address.strip().lower(), "e-mails to that address")
-        return await hub.email.request(body.address, public(request))
+@router.delete("/api/me/email", tags=["sign-in"])
+async def remove_email(email: EmailDep, settings: SettingsDep, request: Request) -> dict[str, Json]:
+    """Remove the player's address: it signs nobody in from now on."""
+    who = await signed_in(request, settings)
+    await email.remove(who)
+    return {"removed": True}
 
-    @app.post("/api/sign-in/email/link", tags=["sign-in"])
-    async def email_link_sign_in(request: Request, response: Response,
-                                 body: TokenBody) -> dict[str, Json]:
-        """Sign this browser in with a sign-in link's secret (``/email/sign-in#TOKEN``), as
-        ``POST /api/sign-in/passkey`` does."""
-        who = await signing_in(request)
-        hub = _hub(request)
-        hub.sign_in.email_opens.check(_address(request), "links opened from this address")
-        player_id = await hub.email.open(body.token)
-        return await sign_in_as(request, response, who, player_id)
+@router.post("/api/email/confirm", tags=["sign-in"])
+async def confirm_email(email: EmailDep, sign_in: SignInDep, settings: SettingsDep,
+                        request: Request, body: TokenBody) -> dict[str, Json]:
+    """Open a confirmation link (``/email/confirm#TOKEN``): the address is its
+    player's."""
+    check_origin(request, settings)
+    sign_in.email_opens.check(_address(request), "links opened from this address")
+    return await email.confirm(body.token)
 
-    # -- the guest's tables --------------------------------------------------------------------
-    @app.post("/api/me/merge", tags=["sign-in"])
-    async def merge_guest(request: Request, body: MergeBody) -> dict[str, Json]:
-        """Answer "Bring these tables into your account?" after a sign-in: ``merge`` true
-        moves the browser's guest's seats to the account (a table where the account sits
-        too stays the guest's, listed in ``refused``); false leaves them."""
-        who = await signed_in(request, settings)
-        return await _hub(request).sign_in.merge(who, body.merge)
+@router.post("/api/sign-in/email", tags=["sign-in"], status_code=202)
+async def email_sign_in(settings: SettingsDep, email: EmailDep, sign_in: SignInDep,
+                        request: Request, body: AddressBody) -> dict[str, Json]:
+    """Send a one-time sign-in link (15 minutes) to the address if it is an account's;
+    the answer never says whether it is."""
+    await signing_in(settings, request)
+    sign_in.email_requests.check(_address(request), "e-mails asked for from this "
+                                     "address")
+    sign_in.mails_to.check(body.address.strip().lower(), "e-mails to that address")
+    return await email.request(body.address, public(settings, request))
+
+@router.post("/api/sign-in/email/link", tags=["sign-in"])
+async def email_link_sign_in(settings: SettingsDep, email: EmailDep, sign_in: SignInDep,
+                             request: Request, response: Response, body: TokenBody
+) -> dict[str, Json]:
+    """Sign this browser in with a sign-in link's secret (``/email/sign-in#TOKEN``), as
+    ``POST /api/sign-in/passkey`` does."""
+    who = await signing_in(settings, request)
+    sign_in.email_opens.check(_address(request), "links opened from this address")
+    player_id = await email.open(body.token)
+    return await sign_in_as(settings, request, response, who, player_id)
+
+# -- the guest's tables --------------------------------------------------------------------
+@router.post("/api/me/merge", tags=["sign-in"])
+async def merge_guest(sign_in: SignInDep, settings: SettingsDep, request: Request, body: MergeBody
+) -> dict[str, Json]:
+    """Answer "Bring these tables into your account?" after a sign-in: ``merge`` true
+    moves the browser's guest's seats to the account (a table where the account sits
+    too stays the guest's, listed in ``refused``); false leaves them."""
+    who = await signed_in(request, settings)
+    return await sign_in.merge(who, body.merge)

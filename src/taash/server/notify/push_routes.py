@@ -9,16 +9,17 @@ import binascii
 import time
 from typing import Annotated
 
-from fastapi import Body, FastAPI, Request
+from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
 from taash.server.accounts.me import signed_in
-from taash.server.config import Settings
 from taash.server.errors import BadRequest
+from taash.server.http.deps import SettingsDep
+from taash.server.notify.deps import PushDep
 from taash.server.notify.push import LANGUAGES, Pusher, shown
 from taash.server.store.push import PushSub
-from taash.server.tables.access import get_hub, seat_of
+from taash.server.tables.access import seat_of
 
 MINUTE = Field(None, ge=0, le=1439, description="minutes after local midnight")
 
@@ -88,91 +89,92 @@ async def _subscription(pusher: Pusher, body: PushBody, scope: str, table_id: st
                    time.time())
 
 
-def add_push_routes(app: FastAPI, settings: Settings) -> None:
-    @app.get("/api/push/key", tags=["push"])
-    async def push_key(request: Request) -> dict[str, Json]:
-        """The server's VAPID public key (uncompressed P-256 point, base64url): the page's
-        ``applicationServerKey``."""
-        return {"key": get_hub(request).push.public_key}
+router = APIRouter()
 
-    @app.post("/api/tables/{table_id}/push", status_code=201, tags=["push"])
-    async def subscribe_seat(request: Request, table_id: str, body: PushBody,
-                             token: str | None = None,
-                             seat: int | None = None) -> dict[str, Json]:
-        """Push this seat's turn notices to a browser's subscription (the seat's
-        credential); the same endpoint again replaces its keys and quiet hours."""
-        hub = get_hub(request)
-        room, s = await seat_of(request, settings, table_id, token, seat)
-        sub = await _subscription(hub.push, body, f"t:{room.id}:{s}", room.id, s,
-                                  room.seat_row(s).player_id)
-        await hub.push.store.subscribe(sub)
-        return {**shown(sub), "muted": await hub.push.store.muted(room.id, s)}
 
-    @app.delete("/api/tables/{table_id}/push", tags=["push"])
-    async def unsubscribe_seat(request: Request, table_id: str, body: EndpointBody,
-                               token: str | None = None,
-                             seat: int | None = None) -> dict[str, Json]:
-        """Stop pushing this seat's notices to that endpoint."""
-        hub = get_hub(request)
-        room, s = await seat_of(request, settings, table_id, token, seat)
-        removed = await hub.push.store.unsubscribe(f"t:{room.id}:{s}", body.endpoint)
-        return {"table": room.id, "seat": s, "removed": removed}
+@router.get("/api/push/key", tags=["push"])
+async def push_key(push: PushDep, request: Request) -> dict[str, Json]:
+    """The server's VAPID public key (uncompressed P-256 point, base64url): the page's
+    ``applicationServerKey``."""
+    return {"key": push.public_key}
 
-    @app.put("/api/tables/{table_id}/push", tags=["push"])
-    async def mute_seat(request: Request, table_id: str, body: MuteBody,
-                        token: str | None = None,
-                        seat: int | None = None) -> dict[str, Json]:
-        """Mute (or unmute) push for this seat at this table, whichever subscription (the
-        seat's or its player's for every table) would tell it."""
-        hub = get_hub(request)
-        room, s = await seat_of(request, settings, table_id, token, seat)
-        await hub.push.store.mute(room.id, s, body.muted, time.time())
-        return {"table": room.id, "seat": s, "muted": body.muted}
+@router.post("/api/tables/{table_id}/push", status_code=201, tags=["push"])
+async def subscribe_seat(push: PushDep, settings: SettingsDep, request: Request, table_id: str,
+                         body: PushBody, token: str | None = None, seat: int | None = None
+) -> dict[str, Json]:
+    """Push this seat's turn notices to a browser's subscription (the seat's
+    credential); the same endpoint again replaces its keys and quiet hours."""
+    room, s = await seat_of(request, settings, table_id, token, seat)
+    sub = await _subscription(push, body, f"t:{room.id}:{s}", room.id, s,
+                              room.seat_row(s).player_id)
+    await push.store.subscribe(sub)
+    return {**shown(sub), "muted": await push.store.muted(room.id, s)}
 
-    @app.post("/api/me/push", status_code=201, tags=["push"])
-    async def subscribe_player(request: Request, body: PushBody) -> dict[str, Json]:
-        """Push the turn notices of every seat of the session's player to a browser's
-        subscription."""
-        who = await signed_in(request, settings)
-        hub = get_hub(request)
-        pid = who.player.id
-        sub = await _subscription(hub.push, body, f"p:{pid}", None, None, pid)
-        await hub.push.store.subscribe(sub)
-        return shown(sub)
+@router.delete("/api/tables/{table_id}/push", tags=["push"])
+async def unsubscribe_seat(push: PushDep, settings: SettingsDep, request: Request, table_id: str,
+                           body: EndpointBody, token: str | None = None, seat: int | None = None
+) -> dict[str, Json]:
+    """Stop pushing this seat's notices to that endpoint."""
+    room, s = await seat_of(request, settings, table_id, token, seat)
+    removed = await push.store.unsubscribe(f"t:{room.id}:{s}", body.endpoint)
+    return {"table": room.id, "seat": s, "removed": removed}
 
-    @app.delete("/api/me/push", tags=["push"])
-    async def unsubscribe_player(request: Request, body: EndpointBody) -> dict[str, Json]:
-        """Stop pushing the player's notices (for every table) to that endpoint."""
-        who = await signed_in(request, settings)
-        removed = await get_hub(request).push.store.unsubscribe(f"p:{who.player.id}",
-                                                                body.endpoint)
-        return {"removed": removed}
+@router.put("/api/tables/{table_id}/push", tags=["push"])
+async def mute_seat(push: PushDep, settings: SettingsDep, request: Request, table_id: str,
+                    body: MuteBody, token: str | None = None, seat: int | None = None
+) -> dict[str, Json]:
+    """Mute (or unmute) push for this seat at this table, whichever subscription (the
+    seat's or its player's for every table) would tell it."""
+    room, s = await seat_of(request, settings, table_id, token, seat)
+    await push.store.mute(room.id, s, body.muted, time.time())
+    return {"table": room.id, "seat": s, "muted": body.muted}
 
-    @app.get("/api/me/push", tags=["push"])
-    async def player_push(request: Request) -> list[dict[str, Json]]:
-        """The player's push subscriptions (theirs and their seats'): no keys, and of the
-        endpoint only the push service's origin."""
-        who = await signed_in(request, settings)
-        return await get_hub(request).push.listed(who.player.id)
+@router.post("/api/me/push", status_code=201, tags=["push"])
+async def subscribe_player(push: PushDep, settings: SettingsDep, request: Request, body: PushBody
+) -> dict[str, Json]:
+    """Push the turn notices of every seat of the session's player to a browser's
+    subscription."""
+    who = await signed_in(request, settings)
+    pid = who.player.id
+    sub = await _subscription(push, body, f"p:{pid}", None, None, pid)
+    await push.store.subscribe(sub)
+    return shown(sub)
 
-    @app.put("/api/me/push", tags=["push"])
-    async def settle_player(request: Request,
-                            body: Annotated[SettingsBody, Body()]) -> dict[str, Json]:
-        """All push off (or on again), and quiet hours, for every subscription of the
-        player's; ``quiet_from`` equal to ``quiet_to`` means none."""
-        who = await signed_in(request, settings)
-        values: dict[str, object] = {}
-        if body.off is not None:
-            values["off"] = body.off
-        if (body.quiet_from is None) != (body.quiet_to is None):
-            raise BadRequest("quiet hours need both quiet_from and quiet_to")
-        if body.quiet_from is not None:
-            values.update(quiet_from=body.quiet_from, quiet_to=body.quiet_to)
-        if body.tz_offset is not None:
-            values["tz_offset"] = body.tz_offset
-        if not values:
-            raise BadRequest("nothing to change: give off, quiet_from and quiet_to, or "
-                             "tz_offset")
-        n = await get_hub(request).push.store.settle(who.player.id, values)
-        return {"changed": n, **{k: v for k, v in values.items()
-                                 if isinstance(v, bool | int)}}
+@router.delete("/api/me/push", tags=["push"])
+async def unsubscribe_player(push: PushDep, settings: SettingsDep, request: Request,
+                             body: EndpointBody) -> dict[str, Json]:
+    """Stop pushing the player's notices (for every table) to that endpoint."""
+    who = await signed_in(request, settings)
+    removed = await push.store.unsubscribe(f"p:{who.player.id}",
+                                                            body.endpoint)
+    return {"removed": removed}
+
+@router.get("/api/me/push", tags=["push"])
+async def player_push(push: PushDep, settings: SettingsDep, request: Request
+) -> list[dict[str, Json]]:
+    """The player's push subscriptions (theirs and their seats'): no keys, and of the
+    endpoint only the push service's origin."""
+    who = await signed_in(request, settings)
+    return await push.listed(who.player.id)
+
+@router.put("/api/me/push", tags=["push"])
+async def settle_player(push: PushDep, settings: SettingsDep, request: Request,
+                        body: Annotated[SettingsBody, Body()]) -> dict[str, Json]:
+    """All push off (or on again), and quiet hours, for every subscription of the
+    player's; ``quiet_from`` equal to ``quiet_to`` means none."""
+    who = await signed_in(request, settings)
+    values: dict[str, object] = {}
+    if body.off is not None:
+        values["off"] = body.off
+    if (body.quiet_from is None) != (body.quiet_to is None):
+        raise BadRequest("quiet hours need both quiet_from and quiet_to")
+    if body.quiet_from is not None:
+        values.update(quiet_from=body.quiet_from, quiet_to=body.quiet_to)
+    if body.tz_offset is not None:
+        values["tz_offset"] = body.tz_offset
+    if not values:
+        raise BadRequest("nothing to change: give off, quiet_from and quiet_to, or "
+                         "tz_offset")
+    n = await push.store.settle(who.player.id, values)
+    return {"changed": n, **{k: v for k, v in values.items()
+                             if isinstance(v, bool | int)}}

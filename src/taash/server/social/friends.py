@@ -26,9 +26,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
-
 from taash.bots import LEVELS
 from taash.games import GAMES
 from taash.games.base import Json
@@ -39,7 +36,6 @@ from taash.server.store.schema import PlayerRow
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
-    from taash.server.config import Settings
     from taash.server.tables.hub import Hub
 
 ONLINE_S = 120.0
@@ -254,108 +250,3 @@ class Friends:
         return {"id": c.id, "state": "accepted", "table": t.id, "seat": mine.seat,
                 "token": tokens[mine.seat], "url": f"/t/{t.id}?seat={mine.seat}",
                 "waiting": []}
-
-
-class FriendBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    code: str | None = Field(None, description="the friend's code (or what their link ends "
-                             "with)")
-    player: str | None = Field(None, description="or the player's id (their profile's "
-                               "\"Add friend\")")
-
-
-class ChallengeBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    to: str | None = Field(None, description="the friend's player id (they sit in seat 1)")
-    seats: dict[int, str] | None = Field(
-        None, description="or friends by seat: seat number to player id (you sit in seat 0; "
-        "at four-player games seat 2 is your partner, 1 and 3 your opponents)",
-        examples=[{"2": "partner-id", "1": "opponent-id"}])
-    bots: str | None = Field(None, description="the bot level of the seats no friend takes "
-                             "(easy unless given)")
-    game: str
-    options: dict[str, Any] | None = None
-    live: bool = False
-
-
-def add_friend_routes(app: FastAPI, settings: Settings) -> None:
-    """``/api/me/friends`` and ``/api/me/challenges`` (cookie)."""
-    from taash.server.accounts.me import signed_in  # me imports the hub, which holds Friends
-
-    def friends(request: Request) -> Friends:
-        hub: Hub = request.app.state.hub
-        return hub.friends
-
-    @app.get("/api/me/friends", tags=["friends"])
-    async def list_friends(request: Request, response: Response) -> dict[str, Json]:
-        """The player's friend code and link, friends (online, last seen), requests sent
-        (``asked``) and received (``asking``), and blocked players."""
-        response.headers["Cache-Control"] = "no-store"
-        who = await signed_in(request, settings)
-        return await friends(request).listing(who.player)
-
-    @app.post("/api/me/friends", tags=["friends"])
-    async def add_friend(request: Request, body: FriendBody) -> dict[str, Json]:
-        """Ask the player of that friend code (or of that id) to be friends (``"asked"``); if
-        they had asked you, you are friends now (``"friends"``)."""
-        who = await signed_in(request, settings)
-        if (body.code is None) == (body.player is None):
-            raise BadRequest("give the friend's `code` or their `player` id")
-        if body.player is not None:
-            return await friends(request).ask_player(who.player, body.player)
-        return await friends(request).add(who.player, body.code)
-
-    @app.post("/api/me/friends/{player_id}/accept", tags=["friends"])
-    async def accept_friend(request: Request, player_id: str) -> dict[str, Json]:
-        """Accept that player's request: you are friends."""
-        who = await signed_in(request, settings)
-        return await friends(request).accept(who.player, player_id)
-
-    @app.delete("/api/me/friends/{player_id}", tags=["friends"])
-    async def remove_friend(request: Request, player_id: str) -> dict[str, Json]:
-        """End a friendship, withdraw or decline a request, or lift a block."""
-        who = await signed_in(request, settings)
-        await friends(request).store.remove(who.player.id, player_id)
-        return {"player": player_id, "state": None}
-
-    @app.post("/api/me/friends/{player_id}/block", tags=["friends"])
-    async def block_player(request: Request, player_id: str) -> dict[str, Json]:
-        """Block a player: no friendship, no request, no challenge between you, and they
-        cannot join your open tables."""
-        who = await signed_in(request, settings)
-        if player_id == who.player.id:
-            raise BadRequest("you cannot block yourself")
-        if await request.app.state.hub.social.store.player(player_id) is None:
-            raise NotFound(f"no player {player_id!r}")
-        await friends(request).store.block(who.player.id, player_id, time.time())
-        return {"player": player_id, "state": "blocked"}
-
-    @app.get("/api/me/challenges", tags=["friends"])
-    async def list_challenges(request: Request, response: Response) -> dict[str, Json]:
-        """Open challenges, received and sent, the newest first."""
-        response.headers["Cache-Control"] = "no-store"
-        who = await signed_in(request, settings)
-        return await friends(request).challenges(who.player)
-
-    @app.post("/api/me/challenges", tags=["friends"], status_code=201)
-    async def make_challenge(request: Request, body: ChallengeBody) -> dict[str, Json]:
-        """Challenge a friend (``to``), or friends by seat (``seats``: up to three at the
-        four-player games), to a table, live or play-anytime; the other seats are bots."""
-        who = await signed_in(request, settings)
-        return await friends(request).challenge(who.player, body.to, body.game, body.options,
-                                                body.live, body.seats, body.bots)
-
-    @app.post("/api/me/challenges/{challenge_id}/accept", tags=["friends"])
-    async def accept_challenge(request: Request, challenge_id: str) -> dict[str, Json]:
-        """Accept a challenge.  When every invited friend has, the table is made: your seat,
-        its token and its link; until then ``table`` is null and ``waiting`` names those who
-        have not answered."""
-        who = await signed_in(request, settings)
-        return await friends(request).answer(who.player, challenge_id, True)
-
-    @app.post("/api/me/challenges/{challenge_id}/decline", tags=["friends"])
-    async def decline_challenge(request: Request, challenge_id: str) -> dict[str, Json]:
-        """Decline a challenge received (it ends for every friend it invited), or withdraw
-        one sent."""
-        who = await signed_in(request, settings)
-        return await friends(request).answer(who.player, challenge_id, False)

@@ -18,8 +18,6 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from fastapi import FastAPI, Query, Request
-
 from taash.games import GAMES
 from taash.games.base import Json
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
@@ -188,33 +186,3 @@ class Social:
         rows = await self.store.leaderboard(game, PROVISIONAL_SIGMA, limit)
         return [{"rank": i + 1, "player": pid, "name": name, **rating_json(r, n)}
                 for i, (pid, name, r, n) in enumerate(rows)]
-
-
-def add_social_routes(app: FastAPI) -> None:
-    """Public profiles, match history and leaderboards (nothing private: no e-mail, no
-    sessions, no seats' tokens)."""
-
-    def social(request: Request) -> Social:
-        hub: Hub = request.app.state.hub
-        return hub.social
-
-    @app.get("/api/players/{player_id}", tags=["players"])
-    async def player_profile(request: Request, player_id: str) -> dict[str, Json]:
-        """A player's public profile: name, country (and its flag) if they gave one, member
-        since, ratings, stats, recent matches."""
-        return await social(request).profile(player_id)
-
-    @app.get("/api/players/{player_id}/history", tags=["players"])
-    async def player_history(
-            request: Request, player_id: str,
-            before: float | None = Query(None, description="the `next` of the page before"),
-            limit: int = Query(HISTORY_PAGE, ge=1, le=100)) -> dict[str, Json]:
-        """A player's finished matches, newest first, a page at a time (``next``: pass it as
-        ``before`` for the next page; null on the last)."""
-        return await social(request).history(player_id, before, limit)
-
-    @app.get("/api/leaderboard/{game}", tags=["players"])
-    async def leaderboard(request: Request, game: str,
-                          limit: int = Query(50, ge=1, le=200)) -> list[Mapping[str, Json]]:
-        """The game's rated players whose rating is no longer provisional, best first."""
-        return await social(request).leaderboard(game, limit)

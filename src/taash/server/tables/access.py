@@ -1,8 +1,8 @@
-"""Who a request acts for: the app's hub, the seat token (bearer), a personal API token's
-holder, the player making a table, the seat of a table a request may act at (and its rate).
+"""Who a request acts for: the seat token (bearer), a personal API token's holder, the player
+making a table, the seat of a table a request may act at (and its rate).
 
-The routes of every domain use these; nothing here imports a route module or the hub (the hub
-is the app's state, typed only), so a domain's routes need not import another's.
+The routes of every domain use these; nothing here imports a route module, so a domain's
+routes need not import another's.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 from fastapi import Request, WebSocket
 
 from taash.server.accounts.me import cookie_player
-from taash.server.accounts.tokens import Holder, is_personal
+from taash.server.accounts.tokens import Holder, Tokens, is_personal
 from taash.server.config import Settings
 from taash.server.errors import RateLimited
 from taash.server.store.db import PlayerRow
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
     from taash.server.tables.room import Room
+    from taash.server.tables.service import Tables
 
 
 def bearer(request: Request | WebSocket, token: str | None) -> str | None:
@@ -30,9 +30,9 @@ def bearer(request: Request | WebSocket, token: str | None) -> str | None:
     return token
 
 
-def get_hub(request: Request | WebSocket) -> Hub:
-    h: Hub = request.app.state.hub
-    return h
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
 
 
 async def holder_of(request: Request | WebSocket, token: str | None,
@@ -42,7 +42,8 @@ async def holder_of(request: Request | WebSocket, token: str | None,
     if not is_personal(token):
         return None
     assert token is not None
-    holder = await get_hub(request).tokens.resolve(token)
+    tokens: Tokens = request.app.state.tokens
+    holder = await tokens.resolve(token)
     holder.need(scope)
     return holder
 
@@ -66,13 +67,13 @@ async def seat_of(request: Request, settings: Settings, table_id: str, token: st
     player_id = None
     holder = await holder_of(request, tok, scope)
     if holder is not None:  # a personal token: limited per seat like any other credential
-        room, s = await get_hub(request).tables.authorize(table_id, None, seat, holder.player.id)
+        room, s = await _tables(request).authorize(table_id, None, seat, holder.player.id)
         check_seat_rate(request, room.id, s)
         return room, s
     if not tok:
         who = await cookie_player(request, settings)
         player_id = who.player.id if who is not None else None
-    room, s = await get_hub(request).tables.authorize(table_id, tok, seat, player_id)
+    room, s = await _tables(request).authorize(table_id, tok, seat, player_id)
     check_seat_rate(request, room.id, s)
     return room, s
 

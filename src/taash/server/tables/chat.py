@@ -14,18 +14,19 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
-from taash.server.config import Settings
 from taash.server.errors import BadRequest, Forbidden, RateLimited
+from taash.server.http.deps import SettingsDep
 from taash.server.http.guard import TokenBuckets
 from taash.server.tables import wire
-from taash.server.tables.access import get_hub, seat_of
+from taash.server.tables.access import seat_of
+from taash.server.tables.deps import BusDep, RoomsDep
 
 if TYPE_CHECKING:
-    from taash.server.tables.room import Room
+    pass
 
 # the phrases, by id (web/i18n: chat_<id>), and the emoji, in the order the page shows them
 PHRASES = ("hello", "good_luck", "well_played", "nice", "thanks", "oops", "sorry",
@@ -85,43 +86,36 @@ def message_of(body: ChatBody, allow_text: bool) -> dict[str, Json]:
     return {"text": clean_text(body.text)}
 
 
-def deliver(room: Room, text: str) -> int:
-    """Push a chat message to every live connection to the table here; how many."""
-    n = 0
-    for subs in room.subs.values():
-        for sub in subs:
-            sub.push(room.version, text, info=True)
-            n += 1
-    return n
+# GET /api/chat (the phrases and emoji) and POST /api/tables/{id}/chat.
+router = APIRouter()
 
 
-def add_chat_routes(app: FastAPI, settings: Settings) -> None:
-    """GET /api/chat (the phrases and emoji) and POST /api/tables/{id}/chat."""
+def chat_buckets() -> TokenBuckets:
+    """Each seat's chat allowance, one per app (``app.state.chat_buckets``): always on (also
+    with --rate-limit 0, which is for the API's requests), as chat is noise to the others at
+    the table however a server is run."""
+    return TokenBuckets(RATE, BURST)
 
-    # always on (also with --rate-limit 0, which is for the API's requests): chat is noise
-    # to the others at the table however a server is run
-    buckets = TokenBuckets(RATE, BURST)
+@router.get("/api/chat", tags=["seats"])
+async def chat_set() -> dict[str, Json]:
+    """The quick chat's phrase ids and emoji, and the most characters of free text."""
+    return {"phrases": list(PHRASES), "emoji": list(EMOJI), "max_text": MAX_TEXT}
 
-    @app.get("/api/chat", tags=["seats"])
-    async def chat_set() -> dict[str, Json]:
-        """The quick chat's phrase ids and emoji, and the most characters of free text."""
-        return {"phrases": list(PHRASES), "emoji": list(EMOJI), "max_text": MAX_TEXT}
-
-    @app.post("/api/tables/{table_id}/chat", tags=["seats"])
-    async def chat(request: Request, table_id: str, body: ChatBody, token: str | None = None,
-                   seat: int | None = None) -> dict[str, Json]:
-        """Say a phrase, an emoji or (where the table allows it) a line of text to the table:
-        every live connection to it gets a ``chat`` message."""
-        room, s = await seat_of(request, settings, table_id, token, seat)
-        said = message_of(body, room.meta.chat_text)
-        if not buckets.allow(f"{room.id}:{s}"):
-            raise RateLimited("too many chat messages from this seat: wait a few seconds",
-                              retry_after=1 / RATE)
-        msg: dict[str, Json] = {"type": "chat", "seat": s, **said,
-                                "at": wire.iso(time.time(), "milliseconds")}
-        text = wire.dumps(msg)
-        deliver(room, text)
-        hub = get_hub(request)
-        if hub.bus.shared:
-            await hub.bus.publish({"k": "chat", "t": room.id, "i": hub.instance, "m": text})
-        return {"id": room.id, "seat": s, "sent": msg}
+@router.post("/api/tables/{table_id}/chat", tags=["seats"])
+async def chat(bus: BusDep, rooms: RoomsDep, settings: SettingsDep, request: Request, table_id: str,
+               body: ChatBody, token: str | None = None, seat: int | None = None
+) -> dict[str, Json]:
+    """Say a phrase, an emoji or (where the table allows it) a line of text to the table:
+    every live connection to it gets a ``chat`` message."""
+    room, s = await seat_of(request, settings, table_id, token, seat)
+    said = message_of(body, room.meta.chat_text)
+    if not request.app.state.chat_buckets.allow(f"{room.id}:{s}"):
+        raise RateLimited("too many chat messages from this seat: wait a few seconds",
+                          retry_after=1 / RATE)
+    msg: dict[str, Json] = {"type": "chat", "seat": s, **said,
+                            "at": wire.iso(time.time(), "milliseconds")}
+    text = wire.dumps(msg)
+    room.tell_all(text)
+    if bus.shared:
+        await bus.publish({"k": "chat", "t": room.id, "i": rooms.instance, "m": text})
+    return {"id": room.id, "seat": s, "sent": msg}

@@ -211,9 +211,7 @@ class Hub:
             return
         if kind == "chat":  # a chat message said at another instance (chat.py)
             if msg.get("i") != self.instance and isinstance(msg.get("m"), str):
-                from taash.server.tables.chat import deliver
-
-                deliver(room, str(msg["m"]))
+                room.tell_all(str(msg["m"]))
         elif kind == "act":
             # each room catches up on its own: one message's read of the store does not hold
             # up the next ones (read one after another, a busy bus fell seconds behind)

@@ -10,139 +10,144 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import StreamingResponse
 
 from taash.games.base import IllegalAction, MalformedAction
+from taash.server.accounts.deps import PlayersDep
 from taash.server.accounts.me import cookie_player
 from taash.server.accounts.tokens import watch_key
-from taash.server.config import Settings
 from taash.server.errors import DomainError, ErrorBody, error_of
+from taash.server.http.deps import SettingsDep
+from taash.server.http.errors import status_of
 from taash.server.http.guard import TokenBuckets, bad_text
 from taash.server.tables import wire
-from taash.server.tables.access import bearer, get_hub, holder_of
+from taash.server.tables.access import bearer, holder_of
+from taash.server.tables.deps import RoomsDep, TablesDep
 from taash.server.tables.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.tables.room import Room
+from taash.server.voice.deps import VoiceDep
 
 log = logging.getLogger("taash.server")
 
 Send = Callable[[str], Awaitable[None]]
 
 
-def add_live(app: FastAPI, settings: Settings, status_of: Callable[[Exception], int]) -> None:
-    """The stream and websocket routes; a refused websocket closes with 4000 + the status
-    ``status_of`` gives its refusal."""
+# The stream and websocket routes; a refused websocket closes with 4000 + the status
+# ``status_of`` gives its refusal.
+router = APIRouter()
 
-    @app.get("/api/tables/{table_id}/stream", tags=["seats"])
-    async def stream(request: Request, table_id: str, token: str | None = None,
-                     since: int | None = None, seat: int | None = None) -> StreamingResponse:
-        """NDJSON: the full view (or what was missed since ``since``), then one line per
-        accepted action; a ping line when quiet.  Without a token: a spectator's, with the
-        public view."""
-        hub = get_hub(request)
-        tok = bearer(request, token)
-        holder = await holder_of(request, tok, "read")
-        key = None  # the session or personal token whose revoking closes the stream
-        s: int | None
-        if holder is not None:  # a personal token: the seat of its player there
-            room, s = await hub.tables.authorize(table_id, None, seat, holder.player.id)
-            key = watch_key(holder.token.id)
-        else:
-            who = (await cookie_player(request, settings)
-                   if not tok and seat is not None else None)
-            room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
-                                                          who.player.id if who else None)
-            key = who.session.id if who is not None else None
-        if s is None:
-            check_watchers(room)
 
-        async def lines() -> AsyncIterator[str]:
-            sub = room.subscribe(s)
-            if key is not None:
-                hub.players.watch(key, sub)
-            try:
-                msgs, v = await catch_up(room, s, since)
-                sub.skip_to(v)
-                for m in msgs:
-                    yield m + "\n"
-                async for m in pump(room, sub, settings.ping_s):
-                    yield m + "\n"
-            finally:
-                room.unsubscribe(sub)
-                if key is not None:
-                    hub.players.unwatch(key, sub)
+@router.get("/api/tables/{table_id}/stream", tags=["seats"])
+async def stream(players: PlayersDep, tables: TablesDep, settings: SettingsDep, request: Request,
+                 table_id: str, token: str | None = None, since: int | None = None,
+                 seat: int | None = None) -> StreamingResponse:
+    """NDJSON: the full view (or what was missed since ``since``), then one line per
+    accepted action; a ping line when quiet.  Without a token: a spectator's, with the
+    public view."""
+    tok = bearer(request, token)
+    holder = await holder_of(request, tok, "read")
+    key = None  # the session or personal token whose revoking closes the stream
+    s: int | None
+    if holder is not None:  # a personal token: the seat of its player there
+        room, s = await tables.authorize(table_id, None, seat, holder.player.id)
+        key = watch_key(holder.token.id)
+    else:
+        who = (await cookie_player(request, settings)
+               if not tok and seat is not None else None)
+        room, s = await tables.watch_or_authorize(table_id, tok, seat,
+                                                      who.player.id if who else None)
+        key = who.session.id if who is not None else None
+    if s is None:
+        check_watchers(room)
 
-        return StreamingResponse(lines(), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Accel-Buffering": "no"})
-
-    @app.websocket("/api/tables/{table_id}/ws")
-    async def live(websocket: WebSocket, table_id: str, token: str | None = None,
-                   since: int | None = None, seat: int | None = None) -> None:
-        hub = get_hub(websocket)
-        await websocket.accept()
-        key = None  # the session or personal token whose revoking closes the socket
-        can_act = True
-        s: int | None
-        try:
-            tok = bearer(websocket, token)
-            holder = await holder_of(websocket, tok, "read")
-            if holder is not None:  # a personal token: acting needs its play scope
-                room, s = await hub.tables.authorize(table_id, None, seat, holder.player.id)
-                key, can_act = watch_key(holder.token.id), holder.can("play")
-            else:
-                # a seat by the session cookie: from this site's pages only (CrossSite)
-                who = (await cookie_player(websocket, settings)
-                       if not tok and seat is not None else None)
-                room, s = await hub.tables.watch_or_authorize(table_id, tok, seat,
-                                                              who.player.id if who else None)
-                key = who.session.id if who is not None else None
-            if s is None:
-                check_watchers(room)
-        except DomainError as e:
-            await websocket.send_text(wire.dumps({"type": "error", "error": e.error()}))
-            await websocket.close(code=4000 + status_of(e))
-            return
-        lock = asyncio.Lock()
-
-        async def send(text: str) -> None:
-            async with lock:
-                await websocket.send_text(text)
-
+    async def lines() -> AsyncIterator[str]:
         sub = room.subscribe(s)
-        sub.kind = "ws"
         if key is not None:
-            hub.players.watch(key, sub)
+            players.watch(key, sub)
         try:
             msgs, v = await catch_up(room, s, since)
             sub.skip_to(v)
             for m in msgs:
-                await send(m)
-            hub.voice.joined(room, sub)
-            sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
-            receiver = asyncio.create_task(_receive_all(websocket, room, s, send,
-                                                        websocket.app.state.seat_buckets,
-                                                        can_act, sub))
-            done, pending = await asyncio.wait({sender, receiver},
-                                               return_when=asyncio.FIRST_COMPLETED)
-            for t in pending:
-                t.cancel()
-            for t in pending:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await t
-            for t in done:
-                exc = t.exception()
-                if exc is not None and not isinstance(exc, WebSocketDisconnect | OSError):
-                    log.warning("websocket at table %s: %r", table_id, exc)
-        except (WebSocketDisconnect, OSError):
-            pass
+                yield m + "\n"
+            async for m in pump(room, sub, settings.ping_s):
+                yield m + "\n"
         finally:
             room.unsubscribe(sub)
             if key is not None:
-                hub.players.unwatch(key, sub)
-            await hub.voice.left(room, sub)
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1001 if hub.closing else 1000)
+                players.unwatch(key, sub)
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson",
+                             headers={"Cache-Control": "no-store",
+                                      "X-Accel-Buffering": "no"})
+
+@router.websocket("/api/tables/{table_id}/ws")
+async def live(players: PlayersDep, rooms: RoomsDep, tables: TablesDep, voice: VoiceDep,
+               settings: SettingsDep, websocket: WebSocket, table_id: str, token: str | None = None,
+               since: int | None = None, seat: int | None = None) -> None:
+    await websocket.accept()
+    key = None  # the session or personal token whose revoking closes the socket
+    can_act = True
+    s: int | None
+    try:
+        tok = bearer(websocket, token)
+        holder = await holder_of(websocket, tok, "read")
+        if holder is not None:  # a personal token: acting needs its play scope
+            room, s = await tables.authorize(table_id, None, seat, holder.player.id)
+            key, can_act = watch_key(holder.token.id), holder.can("play")
+        else:
+            # a seat by the session cookie: from this site's pages only (CrossSite)
+            who = (await cookie_player(websocket, settings)
+                   if not tok and seat is not None else None)
+            room, s = await tables.watch_or_authorize(table_id, tok, seat,
+                                                          who.player.id if who else None)
+            key = who.session.id if who is not None else None
+        if s is None:
+            check_watchers(room)
+    except DomainError as e:
+        await websocket.send_text(wire.dumps({"type": "error", "error": e.error()}))
+        await websocket.close(code=4000 + status_of(e))
+        return
+    lock = asyncio.Lock()
+
+    async def send(text: str) -> None:
+        async with lock:
+            await websocket.send_text(text)
+
+    sub = room.subscribe(s)
+    sub.kind = "ws"
+    if key is not None:
+        players.watch(key, sub)
+    try:
+        msgs, v = await catch_up(room, s, since)
+        sub.skip_to(v)
+        for m in msgs:
+            await send(m)
+        voice.joined(room, sub)
+        sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
+        receiver = asyncio.create_task(_receive_all(websocket, room, s, send,
+                                                    websocket.app.state.seat_buckets,
+                                                    can_act, sub))
+        done, pending = await asyncio.wait({sender, receiver},
+                                           return_when=asyncio.FIRST_COMPLETED)
+        for t in pending:
+            t.cancel()
+        for t in pending:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for t in done:
+            exc = t.exception()
+            if exc is not None and not isinstance(exc, WebSocketDisconnect | OSError):
+                log.warning("websocket at table %s: %r", table_id, exc)
+    except (WebSocketDisconnect, OSError):
+        pass
+    finally:
+        room.unsubscribe(sub)
+        if key is not None:
+            players.unwatch(key, sub)
+        await voice.left(room, sub)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1001 if rooms.closing else 1000)
 
 
 async def _send_all(messages: AsyncIterator[str], send: Send) -> None:

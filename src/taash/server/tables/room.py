@@ -122,6 +122,16 @@ class Room:
             self.announce()
             self.hub.presence.changed(self)
 
+    def tell_all(self, text: str) -> int:
+        """Push an informational message (a chat line) to every live connection to the table
+        here; how many."""
+        n = 0
+        for subs in self.subs.values():
+            for sub in subs:
+                sub.push(self.version, text, info=True)
+                n += 1
+        return n
+
     def forget_tokens(self, hashes: set[str]) -> None:
         """These seat tokens were withdrawn (here or on another instance): refuse them now
         and close the connections they opened."""

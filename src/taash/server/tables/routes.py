@@ -1,14 +1,12 @@
 """The HTTP API of docs/API.md: the request bodies and one route each, which reads the
-request, asks the hub and shapes the answer (refusals are domain errors: ``app`` answers
+request, asks the services and shapes the answer (refusals are domain errors: ``app`` answers
 them)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Literal
 
-from fastapi import Body, FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import describe_games
@@ -16,16 +14,18 @@ from taash.games.base import Json
 from taash.server.accounts.me import cookie_player
 from taash.server.accounts.players import clean_name
 from taash.server.accounts.tokens import is_personal
-from taash.server.config import Settings
-from taash.server.errors import BadRequest, NotFound, Unauthorized
+from taash.server.errors import BadRequest, Unauthorized
+from taash.server.http.deps import SettingsDep
 from taash.server.notify.notifier import (
     WebhookRefused,
     valid_email,
     valid_webhook,
     webhook_addresses,
 )
+from taash.server.store.deps import StoreDep
 from taash.server.tables import wire
-from taash.server.tables.access import acting_player, bearer, get_hub, holder_of, seat_of
+from taash.server.tables.access import acting_player, bearer, holder_of, seat_of
+from taash.server.tables.deps import RoomsDep, TablesDep
 
 AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
 
@@ -105,276 +105,208 @@ def seat_name(raw: str | None, where: str) -> str | None:
         raise BadRequest(f"{where}: {e.message}") from None
 
 
-def add_routes(app: FastAPI, settings: Settings) -> None:
-    """The API's routes; their answers are JSON objects (``Json``, untyped to the schema)."""
+# The API's routes; their answers are JSON objects (``Json``, untyped to the schema).
+router = APIRouter()
 
-    @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, Json]:
-        """Liveness: the process answers; ``email``: it can send turn e-mails (SMTP set up),
-        so the page offers them only then."""
-        return {"ok": True, "email": settings.smtp_url is not None}
 
-    @app.get("/api/ready", tags=["server"],
-             responses={503: {"description": "the store or the bus does not answer"}})
-    async def ready(request: Request) -> JSONResponse:
-        """Readiness, for a load balancer: the store and the bus both answer (within 2 s)."""
-        hub = get_hub(request)
-        parts: dict[str, Json] = {}
-        for name, probe in (("store", hub.store.ping), ("bus", hub.bus.check)):
-            try:
-                await asyncio.wait_for(probe(), 2.0)
-                parts[name] = "ok"
-            except Exception as e:  # any failure means "not ready", said in one word
-                parts[name] = f"unreachable: {type(e).__name__}"
-        ok = all(v == "ok" for v in parts.values())
-        return JSONResponse({"ok": ok, **parts}, status_code=200 if ok else 503)
 
-    @app.get("/metrics", tags=["server"], include_in_schema=False)
-    async def metrics(request: Request) -> Response:
-        """Prometheus metrics, when ``--metrics-token`` turned them on (404 otherwise)."""
-        import hmac
 
-        from taash.server.ops.metrics import CONTENT_TYPE
 
-        want = settings.metrics_token
-        if not want:
-            raise NotFound("not found")
-        given = (request.headers.get("authorization") or "").removeprefix("Bearer ").strip()
-        if not hmac.compare_digest(given.encode(), want.encode()):
-            raise Unauthorized("the metrics token is needed: Authorization: Bearer TOKEN")
-        return Response(get_hub(request).metrics.exposition(), media_type=CONTENT_TYPE)
+@router.get("/api/games", tags=["server"])
+async def games() -> list[dict[str, Json]]:
+    """The games as the core states them: id, name, seats, teams, the first seat's role,
+    the default options (``options``) and each option's kind, default, bounds and words
+    (``fields``), from which the page builds its new-table form."""
+    return describe_games()
 
-    @app.get("/api/games", tags=["server"])
-    async def games() -> list[dict[str, Json]]:
-        """The games as the core states them: id, name, seats, teams, the first seat's role,
-        the default options (``options``) and each option's kind, default, bounds and words
-        (``fields``), from which the page builds its new-table form."""
-        return describe_games()
+@router.post("/api/tables", status_code=201, tags=["tables"])
+async def create(tables: TablesDep, settings: SettingsDep, request: Request, body: CreateTable
+) -> dict[str, Json]:
+    """A new table; a token and invite url for each human seat."""
+    specs = None
+    if body.seats is not None:
+        specs = [{"type": s.type, "name": seat_name(s.name, f"seats[{i}].name"),
+                  "level": "easy" if s.level == "heuristic" else s.level}
+                 for i, s in enumerate(body.seats)]
+    t, tokens = await tables.create(body.game, body.options, specs, body.live,
+                                        body.open, body.bot_delay_ms, body.turn_timer_s,
+                                        body.first_seat,
+                                        player=await acting_player(request, settings),
+                                        seed=body.seed, chat_text=body.chat_text,
+                                        address=request.client.host if request.client
+                                        else None)
+    seats = []
+    for s in t.seats:
+        item: dict[str, Json] = {"seat": s.seat, "type": s.type}
+        if s.type == "bot":
+            item["level"] = s.level
+        if s.seat in tokens:
+            item["token"] = tokens[s.seat]
+            item["url"] = f"/t/{t.id}?seat={s.seat}&token={tokens[s.seat]}"
+        seats.append(item)
+    return {"id": t.id, "url": f"/t/{t.id}", "seats": seats}
 
-    @app.post("/api/tables", status_code=201, tags=["tables"])
-    async def create(request: Request, body: CreateTable) -> dict[str, Json]:
-        """A new table; a token and invite url for each human seat."""
-        hub = get_hub(request)
-        specs = None
-        if body.seats is not None:
-            specs = [{"type": s.type, "name": seat_name(s.name, f"seats[{i}].name"),
-                      "level": "easy" if s.level == "heuristic" else s.level}
-                     for i, s in enumerate(body.seats)]
-        t, tokens = await hub.tables.create(body.game, body.options, specs, body.live,
-                                            body.open, body.bot_delay_ms, body.turn_timer_s,
-                                            body.first_seat,
-                                            player=await acting_player(request, settings),
-                                            seed=body.seed, chat_text=body.chat_text,
-                                            address=request.client.host if request.client
-                                            else None)
-        seats = []
-        for s in t.seats:
-            item: dict[str, Json] = {"seat": s.seat, "type": s.type}
-            if s.type == "bot":
-                item["level"] = s.level
-            if s.seat in tokens:
-                item["token"] = tokens[s.seat]
-                item["url"] = f"/t/{t.id}?seat={s.seat}&token={tokens[s.seat]}"
-            seats.append(item)
-        return {"id": t.id, "url": f"/t/{t.id}", "seats": seats}
+@router.get("/api/lobby", tags=["tables"])
+async def lobby(tables: TablesDep, request: Request) -> list[dict[str, Json]]:
+    """Open tables with a free human seat."""
+    return await tables.lobby()
 
-    @app.get("/api/lobby", tags=["tables"])
-    async def lobby(request: Request) -> list[dict[str, Json]]:
-        """Open tables with a free human seat."""
-        return await get_hub(request).tables.lobby()
+@router.post("/api/tables/{table_id}/join", tags=["tables"])
+async def join(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
+               body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
+    """Claim a free seat of an open table."""
+    b = body or JoinBody(seat=None, name=None)
+    seat, token = await tables.join(
+        table_id, b.seat, seat_name(b.name, "name"), await acting_player(request, settings))
+    return {"id": table_id, "seat": seat, "token": token,
+            "url": f"/t/{table_id}?seat={seat}&token={token}"}
 
-    @app.post("/api/tables/{table_id}/join", tags=["tables"])
-    async def join(request: Request, table_id: str,
-                   body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
-        """Claim a free seat of an open table."""
-        b = body or JoinBody(seat=None, name=None)
-        seat, token = await get_hub(request).tables.join(
-            table_id, b.seat, seat_name(b.name, "name"), await acting_player(request, settings))
-        return {"id": table_id, "seat": seat, "token": token,
-                "url": f"/t/{table_id}?seat={seat}&token={token}"}
+@router.post("/api/my-tables", tags=["tables"])
+async def my_tables(tables: TablesDep, request: Request, body: TokensBody) -> list[dict[str, Json]]:
+    """The tables of these seat tokens, with whose turn it is."""
+    return await tables.mine(body.tokens)
 
-    @app.post("/api/my-tables", tags=["tables"])
-    async def my_tables(request: Request, body: TokensBody) -> list[dict[str, Json]]:
-        """The tables of these seat tokens, with whose turn it is."""
-        return await get_hub(request).tables.mine(body.tokens)
+@router.get("/api/tables/{table_id}", tags=["tables"])
+async def public(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, Json]:
+    """What anyone may see: the core's public view, the version and the table's info."""
+    room = await rooms.room(table_id)
+    return wire.public(room)
 
-    @app.get("/api/tables/{table_id}", tags=["tables"])
-    async def public(request: Request, table_id: str) -> dict[str, Json]:
-        """What anyone may see: the core's public view, the version and the table's info."""
-        room = await get_hub(request).room(table_id)
-        return wire.public(room)
+@router.get("/api/tables/{table_id}/view", tags=["seats"])
+async def seat_view(settings: SettingsDep, request: Request, table_id: str,
+                    token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+    """The seat's view (its own hand, its legal actions) with the version."""
+    room, s = await seat_of(request, settings, table_id, token, seat, "read")
+    return wire.seat_view(room, s)
 
-    @app.get("/api/tables/{table_id}/view", tags=["seats"])
-    async def seat_view(request: Request, table_id: str, token: str | None = None,
-                        seat: int | None = None) -> dict[str, Json]:
-        """The seat's view (its own hand, its legal actions) with the version."""
-        room, s = await seat_of(request, settings, table_id, token, seat, "read")
-        return wire.seat_view(room, s)
+@router.post("/api/tables/{table_id}/actions", tags=["seats"])
+async def act(settings: SettingsDep, request: Request, table_id: str, body: ActionBody,
+              token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+    """Take an action for the token's seat; 409 with the rule if it is illegal."""
+    room, s = await seat_of(request, settings, table_id, token, seat)
+    return await room.submit(s, body.action, body.id, body.version)
 
-    @app.post("/api/tables/{table_id}/actions", tags=["seats"])
-    async def act(request: Request, table_id: str, body: ActionBody, token: str | None = None,
-                  seat: int | None = None) -> dict[str, Json]:
-        """Take an action for the token's seat; 409 with the rule if it is illegal."""
-        room, s = await seat_of(request, settings, table_id, token, seat)
-        return await room.submit(s, body.action, body.id, body.version)
+@router.post("/api/tables/{table_id}/seed", tags=["seats"])
+async def seed(settings: SettingsDep, request: Request, table_id: str, body: SeedBody,
+               token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+    """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
+    counts); 400 if it is not "" or 1-64 characters from ! to ~."""
+    room, s = await seat_of(request, settings, table_id, token, seat)
+    return await room.set_seed(s, body.seed)
 
-    @app.post("/api/tables/{table_id}/seed", tags=["seats"])
-    async def seed(request: Request, table_id: str, body: SeedBody, token: str | None = None,
-                   seat: int | None = None) -> dict[str, Json]:
-        """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
-        counts); 400 if it is not "" or 1-64 characters from ! to ~."""
-        room, s = await seat_of(request, settings, table_id, token, seat)
-        return await room.set_seed(s, body.seed)
+@router.get("/api/tables/{table_id}/hint", tags=["seats"])
+async def hint(settings: SettingsDep, request: Request, table_id: str, token: str | None = None,
+               seat: int | None = None) -> dict[str, Json]:
+    """What the easy bot would do for this seat now."""
+    from taash.bots import make_bot, trump_hint
 
-    @app.get("/api/tables/{table_id}/hint", tags=["seats"])
-    async def hint(request: Request, table_id: str, token: str | None = None,
-                   seat: int | None = None) -> dict[str, Json]:
-        """What the easy bot would do for this seat now."""
-        from taash.bots import make_bot, trump_hint
+    room, s = await seat_of(request, settings, table_id, token, seat, "read")
+    view = room.state.view(s)
+    action = None
+    if view.get("legal_actions"):
+        bot = make_bot(room.meta.game, "easy", seed=room.meta.seed ^ room.version)
+        action = bot.act(view)  # the easy bot answers in well under a millisecond
+    th: list[str] = []
+    if view.get("phase") == "trump" and view.get("to_move") == s:
+        th = trump_hint(room.meta.game, view.get("hand") or [])
+    return {"action": action, "trump_hint": th, "version": room.version}
 
-        room, s = await seat_of(request, settings, table_id, token, seat, "read")
-        view = room.state.view(s)
-        action = None
-        if view.get("legal_actions"):
-            bot = make_bot(room.meta.game, "easy", seed=room.meta.seed ^ room.version)
-            action = bot.act(view)  # the easy bot answers in well under a millisecond
-        th: list[str] = []
-        if view.get("phase") == "trump" and view.get("to_move") == s:
-            th = trump_hint(room.meta.game, view.get("hand") or [])
-        return {"action": action, "trump_hint": th, "version": room.version}
+@router.get("/api/tables/{table_id}/record", tags=["tables"])
+async def record(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, Json]:
+    """taash-record/1 of the match; an unfinished deal without its deck."""
+    return wire.record(await rooms.room(table_id))
 
-    @app.get("/api/tables/{table_id}/record", tags=["tables"])
-    async def record(request: Request, table_id: str) -> dict[str, Json]:
-        """taash-record/1 of the match; an unfinished deal without its deck."""
-        return wire.record(await get_hub(request).room(table_id))
+@router.get("/api/tables/{table_id}/away", tags=["seats"])
+async def away(store: StoreDep, settings: SettingsDep, request: Request, table_id: str,
+               token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+    """The moves made since this seat's own last one (the "while you were away" recap),
+    as the public events each brought; the last ``AWAY_MAX`` of them."""
+    room, s = await seat_of(request, settings, table_id, token, seat, "read")
+    store = store
+    since = await store.last_own_move(room.id, s)
+    rows = [r for r in await store.load_actions(room.id, since) if r.version <= room.version]
+    kept = rows[-AWAY_MAX:]
+    return {"id": room.id, "seat": s, "since": since, "version": room.version,
+            "more": len(rows) - len(kept),
+            "moves": [{"version": r.version, "seat": r.seat, "events": list(r.events)}
+                      for r in kept]}
 
-    @app.get("/api/tables/{table_id}/away", tags=["seats"])
-    async def away(request: Request, table_id: str, token: str | None = None,
-                   seat: int | None = None) -> dict[str, Json]:
-        """The moves made since this seat's own last one (the "while you were away" recap),
-        as the public events each brought; the last ``AWAY_MAX`` of them."""
-        room, s = await seat_of(request, settings, table_id, token, seat, "read")
-        store = get_hub(request).store
-        since = await store.last_own_move(room.id, s)
-        rows = [r for r in await store.load_actions(room.id, since) if r.version <= room.version]
-        kept = rows[-AWAY_MAX:]
-        return {"id": room.id, "seat": s, "since": since, "version": room.version,
-                "more": len(rows) - len(kept),
-                "moves": [{"version": r.version, "seat": r.seat, "events": list(r.events)}
-                          for r in kept]}
 
-    @app.get("/api/tables/{table_id}/review", tags=["review"])
-    async def table_review(request: Request, table_id: str,
-                           deal: int | None = None) -> dict[str, Json]:
-        """A finished deal step by step for the review screen (default: the last one over);
-        409 for a deal still being played."""
-        from taash.server.review.analyses import table_review
 
-        return table_review(await get_hub(request).room(table_id), deal)
 
-    @app.get("/api/tables/{table_id}/analysis", tags=["review"])
-    async def table_analysis(request: Request, table_id: str,
-                             deal: int | None = None) -> dict[str, Json]:
-        """Where the analysis of a finished deal stands: none, running (done of total
-        actions), done (with it) or failed."""
-        hub = get_hub(request)
-        return await hub.analyses.for_table(await hub.room(table_id), deal, start=False)
 
-    @app.post("/api/tables/{table_id}/analysis", tags=["review"])
-    async def analyse_table(request: Request, table_id: str,
-                            deal: int | None = None) -> dict[str, Json]:
-        """Analyse a finished deal in the server's worker (once: then it is kept)."""
-        hub = get_hub(request)
-        return await hub.analyses.for_table(await hub.room(table_id), deal, start=True)
 
-    @app.post("/api/review", tags=["review"])
-    async def record_review(request: Request, deal: int | None = None) -> dict[str, Json]:
-        """A deal (default: the last) of the taash-record/1 in the body, step by step; 400
-        with the record's error for a malformed one."""
-        from taash.server.review.analyses import record_review
 
-        return record_review(await request.body(), deal)
+@router.post("/api/tables/{table_id}/rematch", tags=["seats"])
+async def rematch(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
+                  token: str | None = None) -> dict[str, Json]:
+    """The rematch table (made once) and this seat's token there."""
+    tables = tables
+    tok = bearer(request, token)
+    room, s = await seat_of(request, settings, table_id, tok, None)
+    rid, new = await tables.rematch(room, s, None if is_personal(tok) else tok)
+    if new is None:  # the seat's player asked, with no token: the seat is theirs there
+        return {"id": rid, "seat": s, "token": None, "url": f"/t/{rid}?seat={s}"}
+    return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
 
-    @app.post("/api/review/analysis", tags=["review"])
-    async def analyse_record(request: Request, deal: int | None = None) -> dict[str, Json]:
-        """Analyse a deal of the record in the body, as for a table's."""
-        return await get_hub(request).analyses.for_record(await request.body(), deal)
+@router.post("/api/tables/{table_id}/claim", tags=["seats"])
+async def claim(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
+                token: str | None = None) -> dict[str, Json]:
+    """Claim the seat of an invite token for the session's player, once: the seat is
+    theirs, with a new token; the invite link stops working."""
+    tok = bearer(request, token)
+    holder = await holder_of(request, tok, "play")
+    if holder is not None:  # a program claims for the token's player: the invite's
+        tok, player = token, holder.player  # token comes as ?token=
+    else:
+        who = await cookie_player(request, settings)
+        if who is None:
+            raise Unauthorized("claiming an invite needs a session: open the site's page")
+        player = who.player
+    if not tok:
+        raise Unauthorized("the invite's token is needed: Authorization: Bearer TOKEN")
+    seat, new = await tables.claim(table_id, tok, player)
+    if new is None:  # theirs already
+        return {"id": table_id, "seat": seat, "token": None,
+                "url": f"/t/{table_id}?seat={seat}"}
+    return {"id": table_id, "seat": seat, "token": new,
+            "url": f"/t/{table_id}?seat={seat}&token={new}"}
 
-    @app.get("/api/analyses/{key}", tags=["review"])
-    async def analysis(request: Request, key: str) -> dict[str, Json]:
-        """Where the analysis of this key (as the analysis answers gave it) stands."""
-        if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
-            raise BadRequest("an analysis key is 64 hex digits")
-        return await get_hub(request).analyses.status(key)
+@router.post("/api/tables/{table_id}/invite", tags=["seats"])
+async def invite(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
+                 body: InviteBody, token: str | None = None) -> dict[str, Json]:
+    """A new invite link for a seat no player has taken (the creator's seat asks); its
+    old link stops working."""
+    room, s = await seat_of(request, settings, table_id, token, None)
+    new = await tables.invite(room, s, body.seat)
+    return {"id": table_id, "seat": body.seat, "token": new,
+            "url": f"/t/{table_id}?seat={body.seat}&token={new}"}
 
-    @app.post("/api/tables/{table_id}/rematch", tags=["seats"])
-    async def rematch(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
-        """The rematch table (made once) and this seat's token there."""
-        tables = get_hub(request).tables
-        tok = bearer(request, token)
-        room, s = await seat_of(request, settings, table_id, tok, None)
-        rid, new = await tables.rematch(room, s, None if is_personal(tok) else tok)
-        if new is None:  # the seat's player asked, with no token: the seat is theirs there
-            return {"id": rid, "seat": s, "token": None, "url": f"/t/{rid}?seat={s}"}
-        return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
+@router.post("/api/tables/{table_id}/leave", tags=["seats"])
+async def leave(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
+                token: str | None = None) -> dict[str, Json]:
+    """Give the seat to a bot; the token stops working."""
+    tables = tables
+    room, s = await seat_of(request, settings, table_id, token, None)
+    await tables.leave(room, s)
+    return {"id": table_id, "seat": s, "type": "bot", "level": "easy"}
 
-    @app.post("/api/tables/{table_id}/claim", tags=["seats"])
-    async def claim(request: Request, table_id: str,
-                    token: str | None = None) -> dict[str, Json]:
-        """Claim the seat of an invite token for the session's player, once: the seat is
-        theirs, with a new token; the invite link stops working."""
-        tok = bearer(request, token)
-        holder = await holder_of(request, tok, "play")
-        if holder is not None:  # a program claims for the token's player: the invite's
-            tok, player = token, holder.player  # token comes as ?token=
-        else:
-            who = await cookie_player(request, settings)
-            if who is None:
-                raise Unauthorized("claiming an invite needs a session: open the site's page")
-            player = who.player
-        if not tok:
-            raise Unauthorized("the invite's token is needed: Authorization: Bearer TOKEN")
-        seat, new = await get_hub(request).tables.claim(table_id, tok, player)
-        if new is None:  # theirs already
-            return {"id": table_id, "seat": seat, "token": None,
-                    "url": f"/t/{table_id}?seat={seat}"}
-        return {"id": table_id, "seat": seat, "token": new,
-                "url": f"/t/{table_id}?seat={seat}&token={new}"}
-
-    @app.post("/api/tables/{table_id}/invite", tags=["seats"])
-    async def invite(request: Request, table_id: str, body: InviteBody,
-                     token: str | None = None) -> dict[str, Json]:
-        """A new invite link for a seat no player has taken (the creator's seat asks); its
-        old link stops working."""
-        room, s = await seat_of(request, settings, table_id, token, None)
-        new = await get_hub(request).tables.invite(room, s, body.seat)
-        return {"id": table_id, "seat": body.seat, "token": new,
-                "url": f"/t/{table_id}?seat={body.seat}&token={new}"}
-
-    @app.post("/api/tables/{table_id}/leave", tags=["seats"])
-    async def leave(request: Request, table_id: str, token: str | None = None) -> dict[str, Json]:
-        """Give the seat to a bot; the token stops working."""
-        tables = get_hub(request).tables
-        room, s = await seat_of(request, settings, table_id, token, None)
-        await tables.leave(room, s)
-        return {"id": table_id, "seat": s, "type": "bot", "level": "easy"}
-
-    @app.put("/api/tables/{table_id}/notify", tags=["seats"])
-    async def notify(request: Request, table_id: str, body: NotifyBody,
-                     token: str | None = None) -> dict[str, Json]:
-        """Where to tell this seat that it is its turn (null turns one off)."""
-        tables = get_hub(request).tables
-        room, s = await seat_of(request, settings, table_id, token, None)
-        if body.webhook is not None and not valid_webhook(body.webhook):
-            raise BadRequest("webhook must be an http:// or https:// URL")
-        if body.webhook:
-            try:
-                await webhook_addresses(body.webhook, settings.webhook_allow_private)
-            except WebhookRefused as e:
-                raise BadRequest(str(e)) from None
-        if body.email is not None and not valid_email(body.email):
-            raise BadRequest(f"not an email address: {body.email!r}")
-        if body.email and settings.smtp_url is None:
-            raise BadRequest("this server sends no e-mail (it has no SMTP server set up)")
-        await tables.set_notify(room, s, body.webhook or None, body.email or None)
-        return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}
+@router.put("/api/tables/{table_id}/notify", tags=["seats"])
+async def notify(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
+                 body: NotifyBody, token: str | None = None) -> dict[str, Json]:
+    """Where to tell this seat that it is its turn (null turns one off)."""
+    tables = tables
+    room, s = await seat_of(request, settings, table_id, token, None)
+    if body.webhook is not None and not valid_webhook(body.webhook):
+        raise BadRequest("webhook must be an http:// or https:// URL")
+    if body.webhook:
+        try:
+            await webhook_addresses(body.webhook, settings.webhook_allow_private)
+        except WebhookRefused as e:
+            raise BadRequest(str(e)) from None
+    if body.email is not None and not valid_email(body.email):
+        raise BadRequest(f"not an email address: {body.email!r}")
+    if body.email and settings.smtp_url is None:
+        raise BadRequest("this server sends no e-mail (it has no SMTP server set up)")
+    await tables.set_notify(room, s, body.webhook or None, body.email or None)
+    return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}

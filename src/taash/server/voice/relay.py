@@ -18,14 +18,10 @@ import hmac
 import time
 from typing import TYPE_CHECKING
 
-from fastapi import FastAPI, Request
-
 from taash.games.base import Json
-from taash.server.config import Settings
 from taash.server.errors import ErrorBody
 from taash.server.http.guard import TokenBuckets
 from taash.server.tables import wire
-from taash.server.tables.access import seat_of
 
 if TYPE_CHECKING:
     from taash.server.tables.feed import Subscriber
@@ -251,21 +247,3 @@ class Voice:
         self.local.pop(table, None)
         self.remote.pop(table, None)
         self.told.pop(table, None)
-
-
-def add_voice_routes(app: FastAPI, settings: Settings) -> None:
-    """GET /api/tables/{id}/ice: the ICE servers for a seat's peer connections."""
-
-    @app.get("/api/tables/{table_id}/ice", tags=["seats"])
-    async def ice(request: Request, table_id: str, token: str | None = None,
-                  seat: int | None = None) -> dict[str, Json]:
-        """The ICE servers (RTCIceServer objects) for voice at the table, for a seat only;
-        TURN servers carry a credential valid ``ttl`` seconds when a TURN secret is
-        configured.  None configured: ``ice_servers`` is empty and voice works between
-        players on the same network only."""
-        room, s = await seat_of(request, settings, table_id, token, seat, scope="read")
-        servers = ice_for(settings.ice_servers, settings.turn_secret, settings.turn_ttl_s,
-                          f"{room.id}.{s}")
-        return {"ice_servers": servers,
-                "ttl": int(settings.turn_ttl_s) if settings.turn_secret else None,
-                "same_network_only": not servers}

@@ -1,0 +1,10 @@
+"""Web Push, as a route parameter (see taash.server.http.deps)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from taash.server.http.deps import service
+from taash.server.notify.push import Pusher
+
+PushDep = Annotated[Pusher, service("push")]

@@ -1,0 +1,10 @@
+"""The metrics, as a route parameter (see taash.server.http.deps)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from taash.server.http.deps import service
+from taash.server.ops.metrics import Metrics
+
+MetricsDep = Annotated[Metrics, service("metrics")]

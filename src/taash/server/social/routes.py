@@ -1,0 +1,167 @@
+"""The social domain's routes: ``/api/me/friends`` and ``/api/me/challenges`` (the
+cookie's player), public profiles, match history and leaderboards."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.games.base import Json
+from taash.server.accounts.me import signed_in  # me imports the hub, which holds Friends
+from taash.server.errors import BadRequest, NotFound
+from taash.server.http.deps import SettingsDep
+from taash.server.social.deps import FriendsDep, SocialDep
+from taash.server.social.profiles import HISTORY_PAGE
+
+
+class FriendBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str | None = Field(None, description="the friend's code (or what their link ends "
+                             "with)")
+    player: str | None = Field(None, description="or the player's id (their profile's "
+                               "\"Add friend\")")
+
+
+class ChallengeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: str | None = Field(None, description="the friend's player id (they sit in seat 1)")
+    seats: dict[int, str] | None = Field(
+        None, description="or friends by seat: seat number to player id (you sit in seat 0; "
+        "at four-player games seat 2 is your partner, 1 and 3 your opponents)",
+        examples=[{"2": "partner-id", "1": "opponent-id"}])
+    bots: str | None = Field(None, description="the bot level of the seats no friend takes "
+                             "(easy unless given)")
+    game: str
+    options: dict[str, Any] | None = None
+    live: bool = False
+
+
+# ``/api/me/friends`` and ``/api/me/challenges`` (cookie).
+router = APIRouter()
+
+
+
+
+
+@router.get("/api/me/friends", tags=["friends"])
+async def list_friends(friends: FriendsDep, settings: SettingsDep, request: Request,
+                       response: Response) -> dict[str, Json]:
+    """The player's friend code and link, friends (online, last seen), requests sent
+    (``asked``) and received (``asking``), and blocked players."""
+    response.headers["Cache-Control"] = "no-store"
+    who = await signed_in(request, settings)
+    return await friends.listing(who.player)
+
+
+@router.post("/api/me/friends", tags=["friends"])
+async def add_friend(friends: FriendsDep, settings: SettingsDep, request: Request, body: FriendBody
+) -> dict[str, Json]:
+    """Ask the player of that friend code (or of that id) to be friends (``"asked"``); if
+    they had asked you, you are friends now (``"friends"``)."""
+    who = await signed_in(request, settings)
+    if (body.code is None) == (body.player is None):
+        raise BadRequest("give the friend's `code` or their `player` id")
+    if body.player is not None:
+        return await friends.ask_player(who.player, body.player)
+    return await friends.add(who.player, body.code)
+
+
+@router.post("/api/me/friends/{player_id}/accept", tags=["friends"])
+async def accept_friend(friends: FriendsDep, settings: SettingsDep, request: Request, player_id: str
+) -> dict[str, Json]:
+    """Accept that player's request: you are friends."""
+    who = await signed_in(request, settings)
+    return await friends.accept(who.player, player_id)
+
+
+@router.delete("/api/me/friends/{player_id}", tags=["friends"])
+async def remove_friend(friends: FriendsDep, settings: SettingsDep, request: Request, player_id: str
+) -> dict[str, Json]:
+    """End a friendship, withdraw or decline a request, or lift a block."""
+    who = await signed_in(request, settings)
+    await friends.store.remove(who.player.id, player_id)
+    return {"player": player_id, "state": None}
+
+
+@router.post("/api/me/friends/{player_id}/block", tags=["friends"])
+async def block_player(friends: FriendsDep, social: SocialDep, settings: SettingsDep,
+                       request: Request, player_id: str) -> dict[str, Json]:
+    """Block a player: no friendship, no request, no challenge between you, and they
+    cannot join your open tables."""
+    who = await signed_in(request, settings)
+    if player_id == who.player.id:
+        raise BadRequest("you cannot block yourself")
+    if await social.store.player(player_id) is None:
+        raise NotFound(f"no player {player_id!r}")
+    await friends.store.block(who.player.id, player_id, time.time())
+    return {"player": player_id, "state": "blocked"}
+
+
+@router.get("/api/me/challenges", tags=["friends"])
+async def list_challenges(friends: FriendsDep, settings: SettingsDep, request: Request,
+                          response: Response) -> dict[str, Json]:
+    """Open challenges, received and sent, the newest first."""
+    response.headers["Cache-Control"] = "no-store"
+    who = await signed_in(request, settings)
+    return await friends.challenges(who.player)
+
+
+@router.post("/api/me/challenges", tags=["friends"], status_code=201)
+async def make_challenge(friends: FriendsDep, settings: SettingsDep, request: Request,
+                         body: ChallengeBody) -> dict[str, Json]:
+    """Challenge a friend (``to``), or friends by seat (``seats``: up to three at the
+    four-player games), to a table, live or play-anytime; the other seats are bots."""
+    who = await signed_in(request, settings)
+    return await friends.challenge(who.player, body.to, body.game, body.options,
+                                            body.live, body.seats, body.bots)
+
+
+@router.post("/api/me/challenges/{challenge_id}/accept", tags=["friends"])
+async def accept_challenge(friends: FriendsDep, settings: SettingsDep, request: Request,
+                           challenge_id: str) -> dict[str, Json]:
+    """Accept a challenge.  When every invited friend has, the table is made: your seat,
+    its token and its link; until then ``table`` is null and ``waiting`` names those who
+    have not answered."""
+    who = await signed_in(request, settings)
+    return await friends.answer(who.player, challenge_id, True)
+
+
+@router.post("/api/me/challenges/{challenge_id}/decline", tags=["friends"])
+async def decline_challenge(friends: FriendsDep, settings: SettingsDep, request: Request,
+                            challenge_id: str) -> dict[str, Json]:
+    """Decline a challenge received (it ends for every friend it invited), or withdraw
+    one sent."""
+    who = await signed_in(request, settings)
+    return await friends.answer(who.player, challenge_id, False)
+
+
+# Public profiles, match history and leaderboards (nothing private: no e-mail, no
+# sessions, no seats' tokens).
+
+
+@router.get("/api/players/{player_id}", tags=["players"])
+async def player_profile(social: SocialDep, request: Request, player_id: str) -> dict[str, Json]:
+    """A player's public profile: name, country (and its flag) if they gave one, member
+    since, ratings, stats, recent matches."""
+    return await social.profile(player_id)
+
+
+@router.get("/api/players/{player_id}/history", tags=["players"])
+async def player_history(
+        social: SocialDep, request: Request, player_id: str,
+        before: float | None = Query(None, description="the `next` of the page before"),
+        limit: int = Query(HISTORY_PAGE, ge=1, le=100)) -> dict[str, Json]:
+    """A player's finished matches, newest first, a page at a time (``next``: pass it as
+    ``before`` for the next page; null on the last)."""
+    return await social.history(player_id, before, limit)
+
+
+@router.get("/api/leaderboard/{game}", tags=["players"])
+async def leaderboard(social: SocialDep, request: Request, game: str,
+                      limit: int = Query(50, ge=1, le=200)) -> list[Mapping[str, Json]]:
+    """The game's rated players whose rating is no longer provisional, best first."""
+    return await social.leaderboard(game, limit)

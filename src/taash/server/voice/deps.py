@@ -1,0 +1,10 @@
+"""Voice, as a route parameter (see taash.server.http.deps)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from taash.server.http.deps import service
+from taash.server.voice.relay import Voice
+
+VoiceDep = Annotated[Voice, service("voice")]

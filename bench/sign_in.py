@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.authenticator import Authenticator  # noqa: E402
 from tests.server.helpers import Server, free_port  # noqa: E402
-from tests.server.test_players import Browser  # noqa: E402
+from tests.server.accounts.test_players import Browser  # noqa: E402
 
 LINK = re.compile(r"/email/(?:confirm|sign-in)#(\S+)")
 

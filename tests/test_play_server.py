@@ -19,9 +19,9 @@ import httpx
 import pytest
 
 from taash.record import verify
+from tests.server.accounts.test_players import Browser
+from tests.server.accounts.test_tokens import make_token
 from tests.server.helpers import Server, tokens_of
-from tests.server.test_players import Browser
-from tests.server.test_tokens import make_token
 from tests.test_play import Player, answer
 
 pytestmark = pytest.mark.slow

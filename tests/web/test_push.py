@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.test_push import Browser, PushService, unb64
+from tests.server.notify.test_push import Browser, PushService, unb64
 from tests.waiting import wait_until
 from tests.web.conftest import DESKTOP, FAST
 from tests.web.helpers import Server, call, create_table, through

@@ -1,6 +1,6 @@
 """The OpenAPI schema as the server really answers: each route's refusals (400 for a bad body
 or parameter, where FastAPI would say 422; 401, 403, 404, 409, 413 and 429 where they can
-happen) with the error body every refusal has.  tests/server/test_openapi.py provokes each."""
+happen) with the error body every refusal has.  tests/server/http/test_openapi.py provokes each."""
 
 from __future__ import annotations
 

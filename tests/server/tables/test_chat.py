@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.server.helpers import Api, Server, tokens_of
-from tests.server.test_live import next_message, ws_open
+from tests.server.tables.test_live import next_message, ws_open
 
 
 def chats(ws: ClientConnection, want: int = 1, timeout: float = 10) -> list[dict[str, Any]]:

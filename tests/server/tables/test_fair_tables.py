@@ -16,8 +16,8 @@ import pytest
 
 from taash import fair
 from tests.server.helpers import Api, Server, pick_actor, tokens_of
-from tests.server.test_live import ws_open
-from tests.server.test_restart import strip
+from tests.server.tables.test_live import ws_open
+from tests.server.tables.test_restart import strip
 
 TWO_DEALS = {"session_end": {"deals": 2}}
 

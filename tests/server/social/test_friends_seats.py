@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.helpers import Server
-from tests.server.test_friends import befriend, friends_of
-from tests.server.test_push import Browser as PushBrowser
-from tests.server.test_push import db_file, pushing, service, wait  # noqa: F401
-from tests.server.test_social import Browser, browsers  # noqa: F401
+from tests.server.notify.test_push import Browser as PushBrowser
+from tests.server.notify.test_push import db_file, pushing, service, wait  # noqa: F401
+from tests.server.social.test_friends import befriend, friends_of
+from tests.server.social.test_social import Browser, browsers  # noqa: F401
 
 
 def received(b: Any) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.server.helpers import Api, Server, tokens_of
-from tests.server.test_live import ws_open
+from tests.server.tables.test_live import ws_open
 from tests.waiting import wait_until
 
 OFFER = {"description": {"type": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n"}}

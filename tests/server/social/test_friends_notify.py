@@ -4,8 +4,8 @@ the webhook of their seat and their e-mail, on a server with real webhook and SM
 from __future__ import annotations
 
 from tests.server.helpers import Server
-from tests.server.test_notify import Hooks, Inbox, hooks, notifying, smtp, wait  # noqa: F401
-from tests.server.test_social import Browser
+from tests.server.notify.test_notify import Hooks, Inbox, hooks, notifying, smtp, wait  # noqa: F401
+from tests.server.social.test_social import Browser
 
 
 def test_an_away_friend_is_told_of_a_challenge(notifying: Server,  # noqa: F811

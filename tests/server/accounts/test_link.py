@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.server.accounts.test_players import Browser, session_cookie
 from tests.server.helpers import Server
-from tests.server.test_players import Browser, session_cookie
 
 CODE = re.compile(r"^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$")
 

@@ -448,7 +448,7 @@ def test_sigterm_after_a_deal_analysis_stops_within_five_seconds(tmp_path: Path)
     server stopped on SIGTERM only some of the time: the worker, ended as soon as its answer
     was read, could still hold the results queue's shared write lock, and the server's exit
     waited on it for ever (a race: it hung in two of seven tries on an idle machine; the
-    deterministic check is tests/server/test_analysis_worker.py)."""
+    deterministic check is tests/server/review/test_analysis_worker.py)."""
     import signal
     import subprocess
 

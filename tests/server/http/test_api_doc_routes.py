@@ -14,7 +14,7 @@ from fastapi.routing import APIWebSocketRoute
 from taash.server.app import ROUTERS, create_app
 from taash.server.config import Settings
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "API.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "API.md"
 ROW = re.compile(r"^\| `(GET|POST|PUT|DELETE|PATCH|WS) (/[^` ?]*)[^`]*` \|", re.M)
 
 

@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.helpers import CARD, ROOT, Api, Server, Truth, cards_in, pick_actor, tokens_of
-from tests.server.test_http import SEATS, SHORT
+from tests.server.tables.test_http import SEATS, SHORT
 
 
 def ws_open(server: Server, table: str, token: str | None,

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from tests.server.helpers import Api, Server, tokens_of
-from tests.server.test_live import ws_open
+from tests.server.tables.test_live import ws_open
 from tests.waiting import wait_until
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from taash.record import random_record
 from tests.server.helpers import CARD, Api, Server, tokens_of
-from tests.server.test_fair_tables import play_deal
+from tests.server.tables.test_fair_tables import play_deal
 from tests.waiting import wait_until
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.helpers import Server
-from tests.server.test_social import browsers, play_out  # noqa: F401  (the fixture)
+from tests.server.social.test_social import browsers, play_out  # noqa: F401  (the fixture)
 from tests.waiting import wait_until
 
 

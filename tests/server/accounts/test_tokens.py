@@ -16,8 +16,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.server.accounts.test_players import Browser
 from tests.server.helpers import Server, tokens_of, ws_closes
-from tests.server.test_players import Browser
 from tests.waiting import wait_until
 
 

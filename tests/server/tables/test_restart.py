@@ -15,7 +15,7 @@ import pytest
 
 from taash.record import verify
 from tests.server.helpers import ROOT, Api, Server, Truth, pick_actor, tokens_of
-from tests.server.test_http import SHORT
+from tests.server.tables.test_http import SHORT
 
 
 def strip(view: dict[str, Any]) -> dict[str, Any]:

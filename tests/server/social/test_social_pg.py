@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.helpers import Server
-from tests.server.test_social import Browser, play_out
+from tests.server.social.test_social import Browser, play_out
 from tests.waiting import wait_until
 
 

@@ -23,9 +23,9 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 
+from tests.server.accounts.test_players import Browser, session_cookie
 from tests.server.authenticator import Authenticator
 from tests.server.helpers import Server, free_port, tokens_of
-from tests.server.test_players import Browser, session_cookie
 from tests.waiting import wait_until
 
 BOT = [{"type": "human"}, {"type": "bot", "level": "random"}]

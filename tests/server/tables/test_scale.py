@@ -18,8 +18,8 @@ import pytest
 
 from taash.record import verify
 from tests.server.helpers import Api, Server, Truth, pick_actor, tokens_of, ws_closes
-from tests.server.test_http import SEATS, SHORT
-from tests.server.test_live import Seat, connected
+from tests.server.tables.test_http import SEATS, SHORT
+from tests.server.tables.test_live import Seat, connected
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +208,7 @@ def test_a_session_revoked_on_one_instance_ends_on_the_other(pair: tuple[Server,
     there its socket on the first closes at once (the bus), its requests refused."""
     import json
 
-    from tests.server.test_players import _ws
+    from tests.server.accounts.test_players import _ws
 
     a, b = pair
     with httpx.Client(base_url=a.base) as on_a, httpx.Client(base_url=b.base) as on_b:

@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from taash.record import load
+from tests.server.accounts.test_players import Browser
+from tests.server.accounts.test_tokens import bearer, make_token
 from tests.server.helpers import Server, tokens_of
-from tests.server.test_players import Browser
-from tests.server.test_tokens import bearer, make_token
 from tests.waiting import wait_until
 
 

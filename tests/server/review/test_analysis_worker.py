@@ -47,7 +47,7 @@ def waiting_at_exit() -> list[str]:
 @pytest.mark.slow
 async def test_an_analysis_leaves_nothing_for_the_exit_to_wait_on() -> None:
     hub = Hub()
-    analyses = Analyses(hub, solver_time=0.05)  # type: ignore[arg-type]
+    analyses = Analyses(hub.store, solver_time=0.05)  # type: ignore[arg-type]
     rec = random_record("court-piece-2p", {"target": 1}, seed=3)
     first = await analyses.start(rec, 0, None)
     for _ in range(600):

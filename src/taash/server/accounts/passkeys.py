@@ -48,7 +48,7 @@ from taash.server.store.players import PasskeyRow
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.store.db import Store
 
 CHALLENGE_S = 300.0  # a challenge works for five minutes
 MAX_PASSKEYS = 20  # a player's passkeys at most
@@ -89,16 +89,16 @@ def _response_of(credential: object) -> dict[str, Any]:
 class Passkeys:
     """Adding, listing and removing passkeys, and signing in with one."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def _challenge(self, purpose: str, player_id: str | None, challenge: bytes) -> None:
         now = time.time()
-        await self.hub.store.add_challenge(hashlib.sha256(challenge).hexdigest(), purpose,
+        await self.store.add_challenge(hashlib.sha256(challenge).hexdigest(), purpose,
                                            player_id, now, now + CHALLENGE_S)
 
     async def _take(self, purpose: str, challenge: bytes) -> str | None:
-        found = await self.hub.store.take_challenge(hashlib.sha256(challenge).hexdigest(),
+        found = await self.store.take_challenge(hashlib.sha256(challenge).hexdigest(),
                                                     purpose, time.time())
         if found is None:
             raise PasskeyRefused("that passkey request is used or expired (it works once, "
@@ -108,7 +108,7 @@ class Passkeys:
     async def register_options(self, who: Who, public_url: str) -> dict[str, Json]:
         """The options for ``navigator.credentials.create`` (its ``publicKey``)."""
         rp_id, _ = relying_party(public_url)
-        mine = await self.hub.store.passkeys_of(who.player.id)
+        mine = await self.store.passkeys_of(who.player.id)
         if len(mine) >= MAX_PASSKEYS:
             raise BadRequest(f"a player keeps at most {MAX_PASSKEYS} passkeys: remove one "
                              "first")
@@ -148,13 +148,13 @@ class Passkeys:
                        " ".join(t.value if isinstance(t, AuthenticatorTransport) else str(t)
                                 for t in transports)[:200] or None,
                        label, now, None)
-        if not await self.hub.store.add_passkey(k):
+        if not await self.store.add_passkey(k):
             raise PasskeyRefused("that passkey is already added (to this or another player)")
         return {"type": "passkey", "id": k.credential_id, "name": k.name,
                 "created": iso(k.created), "last_used": None}
 
     async def remove(self, who: Who, credential_id: str) -> None:
-        if not await self.hub.store.remove_passkey(who.player.id, credential_id[:1400]):
+        if not await self.store.remove_passkey(who.player.id, credential_id[:1400]):
             raise NotFound("no such passkey of yours")
 
     async def sign_in_options(self, public_url: str) -> dict[str, Json]:
@@ -178,7 +178,7 @@ class Passkeys:
             parsed = parse_authentication_credential_json(credential)  # type: ignore[arg-type]
         except (WebAuthnException, ValueError, KeyError, TypeError) as e:
             raise PasskeyRefused(f"the passkey answer is not readable: {e}") from None
-        k = await self.hub.store.passkey(bytes_to_base64url(parsed.raw_id))
+        k = await self.store.passkey(bytes_to_base64url(parsed.raw_id))
         if k is None:
             raise PasskeyRefused("this passkey is not known here (it may have been removed): "
                                  "sign in another way, or add it again")
@@ -192,5 +192,5 @@ class Passkeys:
                 credential_current_sign_count=k.sign_count)
         except (WebAuthnException, ValueError, KeyError, TypeError) as e:
             raise PasskeyRefused(f"the passkey could not be checked: {e}") from None
-        await self.hub.store.passkey_used(k.credential_id, v.new_sign_count, time.time())
+        await self.store.passkey_used(k.credential_id, v.new_sign_count, time.time())
         return k.player_id

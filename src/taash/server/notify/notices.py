@@ -71,7 +71,7 @@ async def push_notice(hub: Hub, room: Room, seat: int, version: int) -> None:
         await send_notice(hub, room, seat, version, "notified")
 
 
-def notify_turn(room: Room) -> None:
+def notify_turn(hub: Hub, room: Room) -> None:
     """After a move here: tell the human seat to move, unless it is connected."""
     seat = room.meta.to_move
     if seat is None or room.meta.over:
@@ -80,6 +80,6 @@ def notify_turn(room: Room) -> None:
     if row.type != "human" or connected(room, seat):
         return
     if row.webhook or row.email:
-        room.hub.spawn(send_notice(room.hub, room, seat, room.version, "notified"))
+        hub.spawn(send_notice(hub, room, seat, room.version, "notified"))
     else:  # push subscriptions are not on the seat's row: asked of the store
-        room.hub.spawn(push_notice(room.hub, room, seat, room.version))
+        hub.spawn(push_notice(hub, room, seat, room.version))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from prometheus_client import (
@@ -39,7 +39,7 @@ from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
     from taash.server.ops.gcpause import GcPauses
-    from taash.server.tables.hub import Hub
+    from taash.server.tables.room import Room
 
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -49,8 +49,8 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 class _Live(Collector):
     """Figures read from the hub when scraped (nothing to keep up to date)."""
 
-    def __init__(self, hub: Hub, metrics: Metrics) -> None:
-        self.hub = hub
+    def __init__(self, rooms: Mapping[str, Room], metrics: Metrics) -> None:
+        self.rooms = rooms
         self.metrics = metrics
 
     def collect(self) -> Iterable[Metric]:
@@ -58,7 +58,7 @@ class _Live(Collector):
                                   labels=["kind", "who"])
         counts: dict[tuple[str, str], int] = {(k, w): 0 for k in ("ws", "stream")
                                               for w in ("seat", "spectator")}
-        for room in list(self.hub.rooms.values()):
+        for room in list(self.rooms.values()):
             for seat, subs in room.subs.items():
                 who = "spectator" if seat is None else "seat"
                 for sub in subs:
@@ -68,7 +68,7 @@ class _Live(Collector):
             conns.add_metric([kind, who], n)
         yield conns
         tables = GaugeMetricFamily("taash_live_tables", "tables held in memory")
-        tables.add_metric([], len(self.hub.rooms))
+        tables.add_metric([], len(self.rooms))
         yield tables
         frozen = GaugeMetricFamily("taash_gc_frozen_objects",
                                    "objects the garbage collector leaves alone until thawed")
@@ -115,9 +115,9 @@ class Metrics:
         for level in LEVELS:
             self.bot_think.labels(level)
 
-    def watch(self, hub: Hub) -> None:
-        """Read the hub's rooms and connections at each scrape; time the event loop."""
-        self.registry.register(_Live(hub, self))
+    def watch(self, rooms: Mapping[str, Room]) -> None:
+        """Read the process's rooms and connections at each scrape; time the event loop."""
+        self.registry.register(_Live(rooms, self))
         if self._lag_task is None:
             self._lag_task = asyncio.get_running_loop().create_task(self._lag(),
                                                                     name="taash-loop-lag")

@@ -30,7 +30,7 @@ from taash.server.errors import BadRequest, Conflict, NotFound, NotOver
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.store.db import Store
     from taash.server.tables.room import Room
 
 log = logging.getLogger("taash.server")
@@ -183,8 +183,8 @@ class Analyses:
     """Deal analyses, one at a time, each in a worker process of its own (so that closing the
     server ends it at once), kept in the store."""
 
-    def __init__(self, hub: Hub, solver_time: float = 2.0, queue_max: int = 4) -> None:
-        self.hub = hub
+    def __init__(self, store: Store, solver_time: float = 2.0, queue_max: int = 4) -> None:
+        self.store = store
         self.solver_time = solver_time
         self.queue_max = queue_max
         self.jobs: dict[str, Job] = {}
@@ -230,7 +230,7 @@ class Analyses:
         job = self.jobs.get(key)
         if job is not None:
             return job.as_json()
-        kept = await self.hub.store.load_analysis(key)
+        kept = await self.store.load_analysis(key)
         if kept is None:
             return {"key": key, "status": "none", "done": 0, "total": 0, "analysis": None}
         a = json.loads(kept)
@@ -287,7 +287,7 @@ class Analyses:
                 text = await self._analyse(job, rec)
             a = json.loads(text)
             a["table"] = job.table_id
-            await self.hub.store.save_analysis(job.key, job.table_id, job.deal, time.time(),
+            await self.store.save_analysis(job.key, job.table_id, job.deal, time.time(),
                                                json.dumps(a))
             self.jobs.pop(job.key, None)
         except asyncio.CancelledError:

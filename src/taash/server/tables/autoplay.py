@@ -65,7 +65,7 @@ class Autoplay:
         table's timer still plays for its slow human once).  A table nobody comes to stops
         rather than play on for no one."""
         room = self.room
-        idle_after = room.hub.settings.idle_after_s
+        idle_after = room.host.settings.idle_after_s
         if idle_after <= 0 or room.connected():
             return True
         return time.time() - room.human_seen < idle_after + (room.meta.turn_timer_s or 0.0)
@@ -77,7 +77,7 @@ class Autoplay:
     def kick(self) -> None:
         """Let the bots move if one may, and arm the turn timer."""
         room = self.room
-        if room.hub.closing or room.state.is_over() or not self.active():
+        if room.host.closing or room.state.is_over() or not self.active():
             return
         if (self.driver is None or self.driver.done()) and any(
                 room.seat_row(s).type == "bot" for s in room.state.actors()):
@@ -95,7 +95,7 @@ class Autoplay:
         """The bot's move for ``seat``; a legal one whenever the seat must move."""
         room = self.room
         view = state.view(seat)
-        done = room.hub.metrics.thinking(level)
+        done = room.host.metrics.thinking(level)
         try:
             if level == "hard":  # a search: in another process, off this loop and its GIL
                 action = await self._search(seat, state, view)
@@ -119,12 +119,12 @@ class Autoplay:
         """The hard bot's move, from the hub's worker pool, by its deadline; past it, the
         easy bot's (the table never waits longer than the deadline for a search)."""
         room = self.room
-        hub = room.hub
+        host = room.host
         seed = room.meta.seed + 1_000_003 * seat + room.version
         try:
-            action: str | None = await hub.pool.submit(
+            action: str | None = await host.pool.submit(
                 room.id, hard_move, (room.meta.game, seed, view),
-                hub.pool.clock() + hub.settings.bot_deadline_s)
+                host.pool.clock() + host.settings.bot_deadline_s)
             return action
         except DeadlineExceeded:
             self.fallbacks += 1
@@ -135,7 +135,7 @@ class Autoplay:
     async def _drive(self) -> None:
         """Let bot seats move, in ``actors()`` order, until no bot wants to."""
         room = self.room
-        while not room.hub.closing:
+        while not room.host.closing:
             state, v = room.state, room.version
             if state.is_over() or not self.active():
                 return
@@ -198,9 +198,9 @@ class Autoplay:
     async def _timer(self, version: int, seat: int, delay: float) -> None:
         room = self.room
         await asyncio.sleep(delay)
-        if room.version != version or room.hub.closing or not self.active():
+        if room.version != version or room.host.closing or not self.active():
             return
-        action = await self.think(seat, room.hub.settings.timer_bot_level, room.state)
+        action = await self.think(seat, room.host.settings.timer_bot_level, room.state)
         if action is None or room.version != version:
             return
         with contextlib.suppress(DomainError, IllegalAction, MalformedAction):

@@ -66,7 +66,7 @@ async def catch_up(room: Room, seat: int | None, since: int | None) -> tuple[lis
     missed.  The events are built in a worker thread, off the event loop (each step's state is
     its own: nothing there changes while they are built)."""
     v = room.version
-    settings = room.hub.settings
+    settings = room.host.settings
     if since is None or since < 0 or since > v or v - since > settings.catchup_max_versions:
         return [wire.view_message(room, seat)], v
     if since == v:
@@ -77,7 +77,7 @@ async def catch_up(room: Room, seat: int | None, since: int | None) -> tuple[lis
     if steps and steps[0].version == since + 1 and steps[-1].version == v:
         out = await asyncio.to_thread(_event_messages, room, seat, steps, info, budget)
     else:
-        rows = await room.hub.store.load_actions(room.id, 0)
+        rows = await room.host.store.load_actions(room.id, 0)
         out = await asyncio.to_thread(_replayed_messages, room, seat, rows, since, v, info,
                                       budget)
     if out is None:  # over the byte budget
@@ -120,8 +120,8 @@ def _replayed_messages(room: Room, seat: int | None, rows: list[ActionRow], sinc
 async def pump(room: Room, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
     """A seat's (or a spectator's) live messages, in version order, with a keep-alive ping
     when quiet; it ends when the server closes or the seat's token is withdrawn."""
-    hub = room.hub
-    while not hub.closing and not sub.ended:
+    host = room.host
+    while not host.closing and not sub.ended:
         if sub.resync:
             sub.resync = False
             text = wire.view_message(room, sub.seat)

@@ -24,7 +24,7 @@ from taash.server.accounts.sign_in import SignIn
 from taash.server.accounts.tokens import Tokens
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
-from taash.server.notify.notices import send_notice
+from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
 from taash.server.notify.push import Pusher
 from taash.server.ops.metrics import Metrics
@@ -74,17 +74,17 @@ class Hub:
         self.voice = Voice(self)
         store.on_write = self.metrics.wrote
         self.sign_in = SignIn(self)
-        self.passkeys = Passkeys(self)
+        self.passkeys = Passkeys(store)
         self.email = EmailSignIn(self)
         # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
         self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
-        self.analyses = Analyses(self, settings.analysis_solver_time)
+        self.analyses = Analyses(store, settings.analysis_solver_time)
         self.push = Pusher(self)
         self.social = Social(self)
         self.friends = Friends(self)
 
     async def start(self) -> None:
-        self.metrics.watch(self)
+        self.metrics.watch(self.rooms)
         await self.push.start()
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
@@ -117,6 +117,14 @@ class Hub:
         self.pool.close()
         self.metrics.stop()
         self.analyses.close()
+
+    def match_over(self, room: Room) -> None:
+        """A room's match has ended: its players' history, stats and ratings."""
+        self.spawn(self.social.match_over(room))
+
+    def turn_changed(self, room: Room) -> None:
+        """A move here: tell the human seat to move now, unless it is connected."""
+        notify_turn(self, room)
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

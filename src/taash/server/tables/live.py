@@ -27,6 +27,7 @@ from taash.server.tables.deps import RoomsDep, TablesDep
 from taash.server.tables.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.tables.room import Room
 from taash.server.voice.deps import VoiceDep
+from taash.server.voice.relay import Voice
 
 log = logging.getLogger("taash.server")
 
@@ -127,7 +128,7 @@ async def live(players: PlayersDep, rooms: RoomsDep, tables: TablesDep, voice: V
         sender = asyncio.create_task(_send_all(pump(room, sub, settings.ping_s), send))
         receiver = asyncio.create_task(_receive_all(websocket, room, s, send,
                                                     websocket.app.state.seat_buckets,
-                                                    can_act, sub))
+                                                    voice, can_act, sub))
         done, pending = await asyncio.wait({sender, receiver},
                                            return_when=asyncio.FIRST_COMPLETED)
         for t in pending:
@@ -182,7 +183,7 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
 
 
 async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
-                       buckets: TokenBuckets, can_act: bool = True,
+                       buckets: TokenBuckets, voice: Voice, can_act: bool = True,
                        sub: Subscriber | None = None) -> None:
     while True:
         text = await ws.receive_text()
@@ -200,7 +201,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
             await send(wire.ping_message("pong", room.version, time.time()))
             continue
         if kind == "voice" and sub is not None:  # WebRTC signalling between seats (voice.py)
-            refused = await room.hub.voice.handle(room, seat, sub, msg, len(text), can_act)
+            refused = await voice.handle(room, seat, sub, msg, len(text), can_act)
             if refused is not None:
                 await send(refused)
             continue

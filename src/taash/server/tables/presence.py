@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from taash.games.base import Json
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.config import Settings
+    from taash.server.tables.bus import Bus
     from taash.server.tables.room import Room
 
 log = logging.getLogger("taash.server")
@@ -45,10 +47,31 @@ def told(room: Room, instance: str, seats: frozenset[int] | None, n: int = -1) -
     room.announce()
 
 
+class PresenceHost(Protocol):
+    """What presence needs of the process (``tables.hub.Hub`` is one)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def rooms(self) -> Mapping[str, Room]: ...
+
+    @property
+    def instance(self) -> str: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    def spawn(self, coro: Awaitable[None]) -> None: ...
+
+
 class Presence:
     """What this instance tells the others of its seats, and hears of theirs, on the bus."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: PresenceHost) -> None:
         self.hub = hub
         self.n = 0  # numbers this instance's presence messages: a late one is ignored
         self.task: asyncio.Task[None] | None = None

@@ -11,12 +11,11 @@ import asyncio
 import hmac
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
 from taash.server.errors import BadRequest, Conflict, Stale
-from taash.server.notify.notices import notify_turn
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
 from taash.server.tables import wire
 from taash.server.tables.autoplay import Autoplay
@@ -24,7 +23,10 @@ from taash.server.tables.feed import Subscriber
 from taash.server.tables.match import Step, check_seed, deal_next, fork, next_fair_row, turn_of
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.config import Settings
+    from taash.server.store.db import Store
+    from taash.server.tables.bus import Bus
+    from taash.server.tables.pool import BotPool
 
 HISTORY = 24  # versions kept in memory per room, for clients that reconnect (the rest: replay)
 
@@ -37,11 +39,54 @@ def _retrieve(task: asyncio.Future[Answer]) -> None:
         task.exception()
 
 
+
+class RoomMetrics(Protocol):
+    def action_done(self, game: str, started: float, error: Exception | None) -> None: ...
+
+    def thinking(self, level: str) -> Callable[[], None]: ...
+
+
+class RoomPresence(Protocol):
+    def changed(self, room: Room) -> None: ...
+
+
+class Host(Protocol):
+    """What a room (its autoplay and its live feed too) needs of the process that holds it:
+    ``tables.hub.Hub`` is one.  A match's end and a seat's turn are told to the host, which
+    tells whoever listens (the ratings, the notices): the room knows neither."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def pool(self) -> BotPool: ...
+
+    @property
+    def metrics(self) -> RoomMetrics: ...
+
+    @property
+    def presence(self) -> RoomPresence: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    def spawn(self, coro: Awaitable[None]) -> None: ...
+
+    def match_over(self, room: Room) -> None: ...
+
+    def turn_changed(self, room: Room) -> None: ...
+
 class Room:
     """One table in this process."""
 
-    def __init__(self, hub: Hub, meta: TableRow, state: MatchState, version: int) -> None:
-        self.hub = hub
+    def __init__(self, host: Host, meta: TableRow, state: MatchState, version: int) -> None:
+        self.host = host
         self.meta = meta
         self.id = meta.id
         self.state = state
@@ -108,7 +153,7 @@ class Room:
         self.human_came()
         if first and seat is not None:
             self.announce()
-            self.hub.presence.changed(self)
+            self.host.presence.changed(self)
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -120,7 +165,7 @@ class Room:
         self.human_seen = time.time()  # the idle time runs from the last one to leave
         if not subs and sub.seat is not None:
             self.announce()
-            self.hub.presence.changed(self)
+            self.host.presence.changed(self)
 
     def tell_all(self, text: str) -> int:
         """Push an informational message (a chat line) to every live connection to the table
@@ -192,8 +237,8 @@ class Room:
 
     async def _catch_up_locked(self) -> None:
         if self.meta.fair:  # another instance may have dealt, or taken seeds
-            self.meta.fair = await self.hub.store.load_fair(self.id)
-        self.replay_rows(await self.hub.store.load_actions(self.id, self.version))
+            self.meta.fair = await self.host.store.load_fair(self.id)
+        self.replay_rows(await self.host.store.load_actions(self.id, self.version))
 
     async def submit(self, seat: int, text: str, client_id: str | None = None,
                      expected: int | None = None, auto: bool = False) -> Answer:
@@ -210,12 +255,12 @@ class Room:
         try:
             answer = await asyncio.shield(task)
         except Stale as e:
-            self.hub.metrics.action_done(self.meta.game, started, e)
+            self.host.metrics.action_done(self.meta.game, started, e)
             raise Stale.since(self.version, expected) from None
         except Exception as e:
-            self.hub.metrics.action_done(self.meta.game, started, e)
+            self.host.metrics.action_done(self.meta.game, started, e)
             raise
-        self.hub.metrics.action_done(self.meta.game, started, None)
+        self.host.metrics.action_done(self.meta.game, started, None)
         return answer
 
     async def _submit(self, seat: int, text: str, client_id: str | None,
@@ -224,7 +269,7 @@ class Room:
             # with other instances, this room may not have heard of their latest moves yet:
             # an action that looks stale or illegal here is judged again after reading them
             # from the store, not refused on an old state
-            caught_up = not self.hub.bus.shared
+            caught_up = not self.host.bus.shared
             for _ in range(5):
                 if client_id is not None:
                     done = self.answers.get((seat, client_id))
@@ -251,21 +296,21 @@ class Room:
                     continue
                 dealt = False
                 if self.meta.fair and trial.needs_deal() and not trial.is_over():
-                    self.meta.fair = await self.hub.store.load_fair(self.id)  # its last seeds
+                    self.meta.fair = await self.host.store.load_fair(self.id)  # its last seeds
                     dealt = deal_next(self.meta, trial)
                 try:
-                    now = await self.hub.store.append_action(
+                    now = await self.host.store.append_action(
                         self.id, self.version, seat, canonical, client_id, events,
                         turn_of(trial), bool(trial.is_over()))
                 except VersionConflict:
                     await self._catch_up_locked()  # another instance got there first
                     continue
                 if dealt:
-                    await self.hub.store.save_fair(self.id, self.meta.fair)
+                    await self.host.store.save_fair(self.id, self.meta.fair)
                 self._advance(seat, client_id, events, trial, now, by_human=not auto)
                 if trial.is_over():  # this commit ended the match: history, stats, ratings
-                    self.hub.spawn(self.hub.social.match_over(self))
-                await self.hub.bus.publish({"k": "act", "t": self.id, "v": self.version})
+                    self.host.match_over(self)
+                await self.host.bus.publish({"k": "act", "t": self.id, "v": self.version})
                 answer: Answer = {"version": self.version, "events": events}
                 break
             else:
@@ -286,12 +331,12 @@ class Room:
                 raise Conflict("this table does not deal fair deals (it was made before them)")
             if self.state.is_over():
                 raise Conflict("the match is over: there is no next deal")
-            self.meta.fair = await self.hub.store.load_fair(self.id)
+            self.meta.fair = await self.host.store.load_fair(self.id)
             row = next_fair_row(self.meta)
             if row is None:
                 raise Conflict("there is no next deal")
             row.seeds[seat] = seed
-            await self.hub.store.save_fair(self.id, self.meta.fair)
+            await self.host.store.save_fair(self.id, self.meta.fair)
             return {"deal": row.deal, "commit": fair.commit(row.secret), "seed": seed}
 
     async def on_remote(self, version: int) -> None:
@@ -305,14 +350,14 @@ class Room:
     async def reload_meta(self) -> None:
         """Read the seats and the rematch again (changed here or by another instance); end
         the connections of a seat whose token was withdrawn; tell the others what changed."""
-        seats = await self.hub.store.load_seats(self.id)
+        seats = await self.host.store.load_seats(self.id)
         if seats:
             old = {s.seat: s.token_hash for s in self.meta.seats}
             self.meta.seats = seats
             for s in seats:
                 if old.get(s.seat) is not None and old.get(s.seat) != s.token_hash:
                     self.end_seat(s.seat)
-        t = await self.hub.store.load_table(self.id)
+        t = await self.host.store.load_table(self.id)
         if t is not None:
             self.meta.rematch_id = t.rematch_id
         self.announce()
@@ -321,7 +366,7 @@ class Room:
     def after_change(self) -> None:
         """After a local commit: let bots move, restart the turn timer, notify."""
         self.kick()
-        notify_turn(self)
+        self.host.turn_changed(self)
 
     def kick(self) -> None:
         self.autoplay.kick()

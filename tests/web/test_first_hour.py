@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server
+from tests.web.helpers import Server, serve_fixed, state_where
 
 pytestmark = [pytest.mark.browser]
 
@@ -27,3 +27,38 @@ def test_play_comes_first_on_the_home_page(new_page: Any, server: Server) -> Non
     button = page.locator("[data-section='new-game'] [data-action='play-bots']").bounding_box()
     assert button["y"] + button["height"] <= 844, button
     assert page.js_errors == []
+
+
+# -- 2. the home screen's rows and the table's header say it all, uncut -----------------------
+# The elements among `sel` whose text does not fit them (an ellipsis, or text past a border).
+CUT = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((el) => el.getBoundingClientRect().width && el.scrollWidth > el.clientWidth + 0.5)
+  .map((el) => `${el.textContent} (${el.scrollWidth} > ${el.clientWidth})`)"""
+
+
+def test_game_names_and_russian_labels_are_not_cut(new_page: Any, server: Server) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script("localStorage.setItem('taash.lang', 'ru')")
+    page.goto("/")
+    page.locator("[data-section='player'] [data-action='my-profile']").wait_for()
+    for game, bots in (("court-piece-2p", 1), ("goat", 3), ("court-piece", 3)):
+        seats = [{"type": "human"}] + [{"type": "bot", "level": "easy"}] * bots
+        page.evaluate("""(body) => fetch('/api/tables', {method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json'}}).then((r) => r.json())""",
+                      {"game": game, "seats": seats, "live": True, "bot_delay_ms": 0})
+    page.reload()
+    page.locator("[data-my-table]").nth(2).wait_for()
+    rows = "[data-my-table] b, [data-my-table] small, [data-my-table] .badge"
+    assert page.evaluate(CUT, rows) == []
+    assert "Корт-пис на двоих" in page.locator("[data-section='my-tables']").inner_text()
+
+    # at the table: the game's name in the header, the hint beside the felt
+    m, seat = state_where("court-piece-2p", lambda m, s: m.view(s)["phase"] == "trump")
+    serve_fixed(page, "court-piece-2p", m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7'][data-your-turn='true']")
+    page.locator("[data-action='hint']").wait_for()
+    assert page.evaluate(CUT, ".bar .title h1, .bar .title small, .tools .btn, .bar .btn") == []
+    assert page.locator(".bar .title h1").inner_text() == "Корт-пис на двоих"
+    assert page.js_errors == []
+

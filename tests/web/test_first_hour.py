@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, serve_fixed, state_where
+from tests.web.helpers import Server, create_table, serve_fixed, state_where
 
 pytestmark = [pytest.mark.browser]
 
@@ -60,5 +60,56 @@ def test_game_names_and_russian_labels_are_not_cut(new_page: Any, server: Server
     page.locator("[data-action='hint']").wait_for()
     assert page.evaluate(CUT, ".bar .title h1, .bar .title small, .tools .btn, .bar .btn") == []
     assert page.locator(".bar .title h1").inner_text() == "Корт-пис на двоих"
+    assert page.js_errors == []
+
+
+# -- 3. voice on keeps the table's header whole on a phone ------------------------------------
+# A microphone for the page without a device: a silent stream of the page's own.
+SILENT_MIC = """navigator.mediaDevices.getUserMedia = async () =>
+  new AudioContext().createMediaStreamDestination().stream;"""
+# The header's controls and the game's name: their boxes, and what is wrong with them.
+HEADER = """() => {
+  const w = window.innerWidth;
+  const parts = [...document.querySelectorAll(
+    '.bar > .btn, .bar .title, .bar .voice-buttons > .btn')];
+  const boxes = parts.map((el) => [el.dataset.action || el.className, el.getBoundingClientRect()]);
+  const wrong = [];
+  for (const [name, r] of boxes) {
+    if (r.left < -0.5 || r.right > w + 0.5) wrong.push(`${name} off the screen`);
+    if (name !== 'title' && (r.width < 44 || r.height < 44))
+      wrong.push(`${name} ${r.width}x${r.height}`);
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, p] = boxes[i], [b, q] = boxes[j];
+    if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5
+        && q.top < p.bottom - 0.5) wrong.push(`${a} over ${b}`);
+  }
+  const h1 = document.querySelector('.bar .title h1');
+  if (h1.scrollWidth > h1.clientWidth + 0.5 || h1.getBoundingClientRect().width < 90)
+    wrong.push(`title squeezed to ${h1.getBoundingClientRect().width}`);
+  return wrong;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_voice_on_keeps_the_header_whole_on_a_phone(new_page: Any, server: Server,
+                                                    lang: str) -> None:
+    t = create_table(server.base, "court-piece-2p", [{"type": "human"}] * 2)
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.add_init_script(SILENT_MIC)
+    page.goto(f"/t/{t['id']}?seat=0&token={t['seats'][0]['token']}")
+    page.wait_for_selector("main.table[data-version]")
+    assert page.evaluate(HEADER) == []
+    page.locator("[data-voice-mic]").tap()
+    page.wait_for_selector(".voice-alone")
+    assert page.get_attribute("[data-voice-mic]", "aria-pressed") == "true"
+    assert page.evaluate(HEADER) == []
+    page.locator("[data-voice-mute]").tap()
+    assert page.get_attribute("[data-voice-mute]", "aria-pressed") == "true"
+    assert page.evaluate(HEADER) == []
+    page.locator("[data-voice-mic]").tap()
+    page.wait_for_selector("[data-voice-mic][aria-pressed='false']")
+    assert page.evaluate(HEADER) == []
     assert page.js_errors == []
 

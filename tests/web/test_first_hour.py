@@ -3,6 +3,7 @@ checked in Chromium the way it was found (on a 390x844 phone unless said otherwi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -111,5 +112,45 @@ def test_voice_on_keeps_the_header_whole_on_a_phone(new_page: Any, server: Serve
     page.locator("[data-voice-mic]").tap()
     page.wait_for_selector("[data-voice-mic][aria-pressed='false']")
     assert page.evaluate(HEADER) == []
+    assert page.js_errors == []
+
+
+# -- 4. a long name's ellipsis never cuts the presence dot ------------------------------------
+def serve_named(page: Any, game: str, view: dict[str, Any], names: list[str]) -> None:
+    """Table "n": one fixed view of `game`, every other seat a human with a long name,
+    connected."""
+    n = len(view["hand_counts"])
+    view = {**view, "version": 7, "table": {
+        "id": "n", "game": game, "version": 7,
+        "seats": [{"seat": i, "type": "human", "name": names[i], "claimed": True,
+                   "connected": True} for i in range(n)]}}
+    page.route("**/api/tables/n/**", lambda route: route.fulfill(
+        content_type="application/json", body=json.dumps(view)))
+    page.route_web_socket("**/api/tables/n/ws**", lambda ws: ws.send(json.dumps(
+        {"type": "view", "version": 7, "view": view})))
+
+
+DOTS = """() => [...document.querySelectorAll('.seat:not([hidden]) .dot')].map((dot) => {
+  const r = dot.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { seat: dot.closest('.seat').dataset.seat, seen: hit === dot, width: r.width };
+})"""
+
+
+@pytest.mark.parametrize("kind", ["phone", "desktop"])
+def test_a_long_names_ellipsis_never_cuts_the_presence_dot(new_page: Any, server: Server,
+                                                           kind: str) -> None:
+    m, seat = state_where("court-piece", lambda m, s: m.view(s)["phase"] == "play")
+    page = new_page(kind, server.base)
+    serve_named(page, "court-piece", m.view(seat), ["Konstantin Aleksandrovich Prokhorov"] * 4)
+    page.goto(f"/t/n?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    dots = page.evaluate(DOTS)
+    assert len(dots) == 3, dots
+    assert all(d["seen"] and d["width"] >= 6 for d in dots), dots
+    # and the names still end in an ellipsis, within their seats
+    assert page.evaluate("""() => [...document.querySelectorAll('.seat:not([hidden]) .who b')]
+        .every((b) => b.getBoundingClientRect().right <= b.closest('.seat')
+          .getBoundingClientRect().right + 0.5)""")
     assert page.js_errors == []
 

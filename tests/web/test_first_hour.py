@@ -8,7 +8,12 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, create_table, serve_fixed, state_where
+from tests.web.helpers import (
+    Server,
+    create_table,
+    serve_fixed,
+    state_where,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -154,3 +159,30 @@ def test_a_long_names_ellipsis_never_cuts_the_presence_dot(new_page: Any, server
           .getBoundingClientRect().right + 0.5)""")
     assert page.js_errors == []
 
+
+# -- 5. cards and table ---------------------------------------------------------------------
+def test_goats_trump_card_leaves_the_stock_when_drawn(new_page: Any, server: Server) -> None:
+    """The face-up trump card is the stock's last card: with one card left only it shows,
+    and once drawn it is in a hand, not also under the stock (two 6♠ were seen)."""
+    m, seat = state_where("goat", lambda m, s: m.view(s)["stock"] == 0
+                          and m.view(s)["phase"] == "play"
+                          and m.view(s)["trump_card"] in m.view(s)["hand"], moves=200)
+    view = m.view(seat)
+    trump = view["trump_card"]
+    page = new_page("phone", server.base)
+    serve_fixed(page, "goat", view, [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    assert page.locator(f"[data-hand] [data-card='{trump}']").count() == 1
+    assert page.locator(f"main.table [data-card='{trump}']").count() == 1
+    assert page.locator(".stock .card").count() == 0
+    assert page.js_errors == []
+    # one card left: the trump card alone, no card back over it
+    page = new_page("phone", server.base)
+    last = {**view, "stock": 1, "hand": [c for c in view["hand"] if c != trump]}
+    serve_fixed(page, "goat", last, [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    assert page.locator(f".stock .card.face[data-card='{trump}']").count() == 1
+    assert page.locator(".stock .card.back").count() == 0
+    assert page.js_errors == []

@@ -11,6 +11,7 @@ import pytest
 from tests.web.helpers import (
     Server,
     create_table,
+    play_turn,
     serve_fixed,
     state_where,
 )
@@ -185,4 +186,29 @@ def test_goats_trump_card_leaves_the_stock_when_drawn(new_page: Any, server: Ser
     page.wait_for_selector("main.table[data-version='7']")
     assert page.locator(f".stock .card.face[data-card='{trump}']").count() == 1
     assert page.locator(".stock .card.back").count() == 0
+    assert page.js_errors == []
+
+
+def test_a_finished_trick_is_held_and_your_card_is_marked(new_page: Any, server: Server) -> None:
+    t = create_table(server.base, "court-piece-2p",
+                     [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    page = new_page("phone", server.base)
+    page.add_init_script("localStorage.removeItem('taash.pace')")  # the page's own pace
+    page.goto(f"/t/{t['id']}?seat=0&token={t['seats'][0]['token']}")
+    page.wait_for_selector("main.table[data-version]")
+    # a finished trick stays on the felt about a second and a half
+    assert page.locator(".trick").evaluate("(el) => el.style.getPropertyValue('--pace')") \
+        == "1500ms"
+    for _ in range(20):
+        if page.locator(".trick .play[data-seat='0']").count():
+            break
+        if not play_turn(page):
+            page.wait_for_function("() => document.querySelector('main.table')"
+                                   ".dataset.yourTurn === 'true'")
+    mine = page.locator(".trick .play[data-seat='0']")
+    mine.wait_for()
+    assert "mine" in (mine.get_attribute("class") or "")
+    assert page.locator(".trick .play.mine").count() == 1
+    # the card is marked in words too, not only by its place
+    assert mine.locator(".play-label").inner_text().strip() != ""
     assert page.js_errors == []

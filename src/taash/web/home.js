@@ -16,8 +16,8 @@ import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, c
 // each game's mark in the picker (a game the page has none for gets the spade)
 const ICONS = { 'court-piece-2p': '\u2666\uFE0E', goat: '\u2663\uFE0E' };
 const SPEEDS = {
-  relaxed: { bot: 1200, pace: 1400 },
-  normal: { bot: 600, pace: 900 },
+  relaxed: { bot: 1200, pace: 2200 },
+  normal: { bot: 600, pace: 1500 }, // a finished trick stays about 1.5 s (issue 43)
   fast: { bot: 150, pace: 350 },
 };
 

@@ -14,7 +14,9 @@ from tests.web.helpers import (
     play_turn,
     serve_fixed,
     state_where,
+    tap_card,
 )
+from tests.web.test_web import two_player_friends
 
 pytestmark = [pytest.mark.browser]
 
@@ -211,4 +213,40 @@ def test_a_finished_trick_is_held_and_your_card_is_marked(new_page: Any, server:
     assert page.locator(".trick .play.mine").count() == 1
     # the card is marked in words too, not only by its place
     assert mine.locator(".play-label").inner_text().strip() != ""
+    assert page.js_errors == []
+
+
+# Where the table's parts are: a refused move's message must move none of them.
+PLACES = """() => Object.fromEntries(['.felt', '.seat.pos-bottom', '.seat.pos-top', '.trick',
+  '[data-hand]', '.actions'].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [s, [r.left, r.top, r.width, r.height].map((x) => Math.round(x))];
+  }))"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_refused_move_moves_nothing_on_the_table(new_page: Any, server: Server,
+                                                   lang: str) -> None:
+    tid, tokens = two_player_friends(server)
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
+    before = page.evaluate(PLACES)
+    bad = page.locator("[data-hand] [data-card][data-playable='false']").first
+    tap_card(page, bad.get_attribute("data-card") or "")
+    toast = page.locator("[data-toast='error']")
+    toast.wait_for()
+    assert page.evaluate(PLACES) == before
+    # the rule's id (CP-5) is never split over two lines
+    lines = toast.evaluate("""(el) => {
+      const texts = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      while (walk.nextNode()) texts.push(walk.currentNode);
+      const last = texts.filter((n) => n.data.includes('(')).pop();
+      const range = document.createRange();
+      range.setStart(last, last.data.lastIndexOf('('));
+      range.setEnd(texts[texts.length - 1], texts[texts.length - 1].data.length);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    }""")
+    assert lines == 1
     assert page.js_errors == []

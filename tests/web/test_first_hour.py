@@ -16,6 +16,7 @@ from tests.web.helpers import (
     state_where,
     tap_card,
 )
+from tests.web.test_at_table import played
 from tests.web.test_web import two_player_friends
 
 pytestmark = [pytest.mark.browser]
@@ -249,4 +250,23 @@ def test_a_refused_move_moves_nothing_on_the_table(new_page: Any, server: Server
       return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
     }""")
     assert lines == 1
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "hi", "ur", "ru"])
+def test_the_score_sheet_shows_every_column_on_a_phone(new_page: Any, server: Server,
+                                                       lang: str) -> None:
+    m = played("court-piece", 3)
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    serve_fixed(page, "court-piece", m.view(0), [])
+    page.goto("/t/f?seat=0&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.locator("[data-action='scores']").tap()
+    sheet = page.locator("dialog[data-dialog='score-sheet'] .sheet-scroll")
+    sheet.wait_for()
+    # the coats, the last column, within sight: nothing to scroll to, no cell cut
+    assert sheet.evaluate("(el) => el.scrollWidth <= el.clientWidth"), \
+        sheet.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+    assert page.evaluate(CUT, ".sheet-scroll th, .sheet-scroll td") == []
     assert page.js_errors == []

@@ -270,3 +270,23 @@ def test_the_score_sheet_shows_every_column_on_a_phone(new_page: Any, server: Se
         sheet.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
     assert page.evaluate(CUT, ".sheet-scroll th, .sheet-scroll td") == []
     assert page.js_errors == []
+
+
+def test_the_jack_is_readable_at_phone_size(new_page: Any, server: Server) -> None:
+    """The jack's J, in the hand and on the felt's small cards, is no thin stroke: as wide as
+    half its height's letters at least (Noto Sans drew it at a third, a line like an I)."""
+    m, seat = state_where("court-piece", lambda m, s: any(c[0] == "J" for c in m.view(s)["hand"])
+                          and any(p["card"][0] == "J" for p in m.view(s)["trick"]))
+    page = new_page("phone", server.base)
+    serve_fixed(page, "court-piece", m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    got = page.evaluate("""() => [...document.querySelectorAll('[data-hand] [data-card^="J"]'
+        + ' .corner:not(.end) b, .trick [data-card^="J"] .corner:not(.end) b')].map((b) => {
+      const size = parseFloat(getComputedStyle(b).fontSize);
+      return [b.closest('[data-card]').dataset.card, b.getBoundingClientRect().width / size];
+    })""")
+    assert len(got) >= 2, got
+    assert all(ratio >= 0.45 for _, ratio in got), got
+    assert page.js_errors == []
+

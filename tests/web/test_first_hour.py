@@ -290,3 +290,30 @@ def test_the_jack_is_readable_at_phone_size(new_page: Any, server: Server) -> No
     assert all(ratio >= 0.45 for _, ratio in got), got
     assert page.js_errors == []
 
+
+def test_the_winners_star_covers_no_card_of_a_goat_trick(new_page: Any, server: Server) -> None:
+    """A trick's plays in a dialog (the last trick; a deal's summary shows its last trick the
+    same way): the winner's star lay over the corner of the winning card, where a trump card
+    has its own star."""
+    m, seat = state_where("goat", lambda m, s: bool(m.view(s).get("last_trick")))
+    page = new_page("phone", server.base)
+    serve_fixed(page, "goat", m.view(seat), [])
+    page.goto(f"/t/f?seat={seat}&token=x")
+    page.wait_for_selector("main.table[data-version='7']")
+    page.locator("[data-action='last-trick']").tap()
+    dialog = page.locator("dialog[data-dialog='last-trick']")
+    dialog.wait_for()
+    over = dialog.evaluate("""(d) => {
+      const hits = [];
+      const boxes = (s) => [...d.querySelectorAll(s)].map((e) => e.getBoundingClientRect());
+      const meet = (p, q) => p.left < q.right - 0.5 && q.left < p.right - 0.5
+        && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5;
+      for (const star of boxes('.won-mark')) for (const card of boxes('.card'))
+        if (meet(star, card)) hits.push('star over a card');
+      const rows = boxes('.trick-row');
+      for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++)
+        if (meet(rows[i], rows[j])) hits.push(`rows ${i} and ${j}`);
+      return { hits, stars: boxes('.won-mark').length };
+    }""")
+    assert over == {"hits": [], "stars": 1}, over
+    assert page.js_errors == []

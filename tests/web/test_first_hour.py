@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.waiting import wait_until
 from tests.web.helpers import (
     Server,
     create_table,
@@ -15,6 +16,7 @@ from tests.web.helpers import (
     serve_fixed,
     state_where,
     tap_card,
+    through,
 )
 from tests.web.test_at_table import played
 from tests.web.test_web import two_player_friends
@@ -316,4 +318,58 @@ def test_the_winners_star_covers_no_card_of_a_goat_trick(new_page: Any, server: 
       return { hits, stars: boxes('.won-mark').length };
     }""")
     assert over == {"hits": [], "stars": 1}, over
+    assert page.js_errors == []
+
+
+# -- 6. sign-in and the page's own dialogs ---------------------------------------------------
+def test_leaving_a_table_asks_in_the_pages_own_dialog(new_page: Any, server: Server) -> None:
+    native: list[str] = []
+    page = new_page("phone", server.base)
+    page.on("dialog", lambda d: (native.append(d.message), d.dismiss()))
+    t = create_table(server.base, "court-piece-2p",
+                     [{"type": "human"}, {"type": "bot", "level": "easy"}])
+    page.goto(f"/t/{t['id']}?seat=0&token={t['seats'][0]['token']}")
+    page.wait_for_selector("main.table[data-version]")
+    page.locator("[data-action='menu']").tap()
+    page.locator("dialog[data-dialog='menu'] [data-action='leave']").tap()
+    ask = page.locator("dialog[data-dialog='leave-confirm']")
+    ask.wait_for()
+    assert native == []
+    assert "bot takes your seat" in ask.inner_text()
+    # no: the seat stays
+    ask.locator("[data-action='stay']").tap()
+    ask.wait_for(state="detached")
+    assert page.locator("main.table").count() == 1
+    # yes: the table is left, a bot takes the seat
+    page.locator("[data-action='menu']").tap()
+    page.locator("dialog[data-dialog='menu'] [data-action='leave']").tap()
+    page.locator("dialog[data-dialog='leave-confirm'] [data-action='leave-table']").tap()
+    page.wait_for_selector("main[data-page='home']")
+    pub = page.evaluate(f"() => fetch('/api/tables/{t['id']}').then((r) => r.json())")
+    assert pub["table"]["seats"][0]["type"] == "bot", pub["table"]["seats"]
+    assert native == [] and page.js_errors == []
+
+
+def test_signed_in_devices_is_never_an_empty_box(new_page: Any, server: Server) -> None:
+    held: list[Any] = []
+    page = new_page("phone", server.base)
+    page.route("**/api/me/sessions", lambda route: held.append(route))
+    page.goto("/")
+    page.locator("[data-player-name]").wait_for()
+    page.locator("[data-action='show-sessions']").tap()
+    box = page.locator("[data-sessions]")
+    # while the list comes: it says so
+    assert box.inner_text().strip() != ""
+    wait_until(through(page, lambda: held), timeout=10, what="the sessions asked for")
+    held[0].continue_()
+    page.locator("[data-session-current]").wait_for()
+    assert box.inner_text().strip() != ""
+    # a list the server answers empty (a guest, on an older server) says so too
+    page.unroute("**/api/me/sessions")
+    page.route("**/api/me/sessions", lambda route: route.fulfill(
+        content_type="application/json", body="[]"))
+    page.locator("[data-action='show-sessions']").tap()  # closed
+    page.locator("[data-action='show-sessions']").tap()  # and open again: asked anew
+    page.wait_for_function("() => !document.querySelector('[data-session-current]')")
+    assert box.inner_text().strip() != ""
     assert page.js_errors == []

@@ -297,7 +297,8 @@ def test_the_winners_star_covers_no_card_of_a_goat_trick(new_page: Any, server: 
     """A trick's plays in a dialog (the last trick; a deal's summary shows its last trick the
     same way): the winner's star lay over the corner of the winning card, where a trump card
     has its own star."""
-    m, seat = state_where("goat", lambda m, s: bool(m.view(s).get("last_trick")))
+    m, seat = state_where("goat", lambda m, s: bool(m.view(s).get("last_trick")) and max(
+        p["count"] for p in m.view(s)["last_trick"]["plays"]) >= 3, moves=200)  # wide plays
     page = new_page("phone", server.base)
     serve_fixed(page, "goat", m.view(seat), [])
     page.goto(f"/t/f?seat={seat}&token=x")

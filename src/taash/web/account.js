@@ -38,6 +38,7 @@ class Account {
       h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.useCode(e.submitter); } },
         this.input,
         h('button', { class: 'btn', type: 'submit', 'data-action': 'use-code' }, t('link_sign_in'))),
+      // never an empty box: "Loading…" while the list comes, a line when it is empty (issue 43)
       h('details', { class: 'sessions-box', ontoggle: (e) => { if (e.target.open) this.loadSessions(); } },
         h('summary', { 'data-action': 'show-sessions' }, t('sessions')), this.sessionsBox),
       pushAccountPanel(), // push notices for every table: push.js
@@ -207,6 +208,9 @@ class Account {
 
   async loadSessions() {
     let list;
+    if (!this.sessionsBox.querySelector('[data-session]')) {
+      fill(this.sessionsBox, h('li', { class: 'sub', 'data-sessions-loading': '' }, t('loading')));
+    }
     try {
       list = await api('GET', '/api/me/sessions');
     } catch (e) {
@@ -216,6 +220,10 @@ class Account {
     const when = (iso) => {
       try { return new Date(iso).toLocaleString(lang()); } catch { return iso; }
     };
+    if (!Array.isArray(list) || !list.length) {
+      fill(this.sessionsBox, h('li', { class: 'sub', 'data-sessions-none': '' }, t('sessions_none')));
+      return;
+    }
     fill(this.sessionsBox, list.map((s) => h('li', { 'data-session': s.id },
       h('span', { class: 'device', dir: 'auto' }, s.device || t('unknown_device')),
       h('small', { class: 'sub' }, t('last_seen', { when: when(s.last_seen) })),

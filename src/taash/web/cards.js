@@ -62,10 +62,10 @@ export function cardEl(code, { tag = 'div', trump = null, playable = false, smal
     type: tag === 'button' ? 'button' : null,
   },
   h('span', { class: 'corner', 'aria-hidden': 'true' },
-    h('b', null, rankText(code[0])), h('i', null, SUIT_SIGN[s])),
+    h('b', { 'data-rank': code[0] }, rankText(code[0])), h('i', null, SUIT_SIGN[s])),
   h('span', { class: 'pip', 'aria-hidden': 'true' }, SUIT_SIGN[s]),
   h('span', { class: 'corner end', 'aria-hidden': 'true' },
-    h('b', null, rankText(code[0])), h('i', null, SUIT_SIGN[s])));
+    h('b', { 'data-rank': code[0] }, rankText(code[0])), h('i', null, SUIT_SIGN[s])));
   return el;
 }
 

@@ -16,8 +16,8 @@ import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, c
 // each game's mark in the picker (a game the page has none for gets the spade)
 const ICONS = { 'court-piece-2p': '\u2666\uFE0E', goat: '\u2663\uFE0E' };
 const SPEEDS = {
-  relaxed: { bot: 1200, pace: 1400 },
-  normal: { bot: 600, pace: 900 },
+  relaxed: { bot: 1200, pace: 2200 },
+  normal: { bot: 600, pace: 1500 }, // a finished trick stays about 1.5 s (issue 43)
   fast: { bot: 150, pace: 350 },
 };
 
@@ -101,8 +101,8 @@ class Home {
         choice: () => ({ game: this.game, options: this.options(), live: this.liveBox ? this.liveBox.checked : false }) })).noticeBox,
       h('p', { class: 'tagline' }, t('tagline')),
       this.playerBox = h('p', { class: 'player', 'data-section': 'player' }),
-      this.myTables,
-      this.friends.el,
+      // Play first (issue 43): a new player's first screen is a game to start, then their
+      // tables and friends
       h('section', { class: 'panel new-game', 'data-section': 'new-game' },
         h('h2', null, t('new_game')),
         this.gamePicker,
@@ -117,6 +117,8 @@ class Home {
             onclick: (e) => this.learn(e.currentTarget) }, t('learn_to_play'))),
         h('details', { class: 'options-box' }, h('summary', null, t('options')), this.optionsBox),
         this.modeBox),
+      this.myTables,
+      this.friends.el,
       h('section', { class: 'panel join', 'data-section': 'join' },
         h('h2', null, t('join_table')),
         h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.joinLink(); } },

@@ -2,7 +2,7 @@
 // seat (where another player moves and the server sends e-mail), the rules, leaving the table.
 import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
 import { t } from './i18n.js';
-import { h, toast, showDialog, closeDialogs, copyText } from './ui.js';
+import { h, toast, showDialog, closeDialogs, copyText, askDialog } from './ui.js';
 import { optionsMenu } from './play_options.js';
 import { pushMenu } from './push.js';
 
@@ -61,7 +61,10 @@ export async function openMenu(tb) {
 }
 
 async function leave(tb) {
-  if (!window.confirm(t('leave_confirm'))) return false;
+  closeDialogs('menu');
+  const sure = await askDialog({ name: 'leave-confirm', title: t('leave'), text: t('leave_confirm'),
+    yes: { label: t('leave'), action: 'leave-table' }, no: { label: t('leave_stay'), action: 'stay' } });
+  if (!sure || tb.dead) return true;
   try {
     await api('POST', `/api/tables/${tb.id}/leave`, { token: tb.token });
     const mine = seatAt(tb.id, tb.me());

@@ -1,7 +1,7 @@
 // Why an action was refused, in the page's language.
 import { rankText, SUIT_SIGN } from './cards.js';
 import { t } from './i18n.js';
-import { toast } from './ui.js';
+import { h, toast } from './ui.js';
 
 /** An illegal action's reason in the page's language, from the key and parameters the server
  * gives (cards as codes, suits as letters); null where the page has no words for it (the
@@ -20,12 +20,15 @@ const ruleText = (e, nameOf) => {
   return text === key ? null : text;
 };
 
+/** A rule's id after a message, kept on one line: "(CP-" and "5)" were seen on two
+ * (issue 43). */
+export const ruleId = (rule) => (rule ? [' ', h('span', { class: 'rule-id' }, `(${rule})`)] : []);
+
 /** Say why an action failed, in a toast: the rule broken (with its id), the network, or the
  * server's error.  nameOf(seat) names a seat the reason mentions. */
 export function showRefusal(e, nameOf) {
   const msg = ruleText(e, nameOf) || e.message || String(e);
-  const rule = e.rule ? ` (${e.rule})` : '';
-  if (e.status === 409 || e.code === 'illegal') toast(`${t('not_allowed')}: ${msg}${rule}`, 'error');
+  if (e.status === 409 || e.code === 'illegal') toast([`${t('not_allowed')}: ${msg}`, ruleId(e.rule)], 'error');
   else if (e.status === 0) toast(t('err_network'), 'error');
   else toast(`${t('error')}: ${msg}`, 'error');
 }

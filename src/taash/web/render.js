@@ -37,12 +37,15 @@ export function renderTrick(tb) {
     const cards = down
       ? Array.from({ length: p.count }, () => backEl({ small: true }))
       : p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }));
-    const label = tb.game.playLabel(p);
+    // the play of this seat says so: "You", or "You · Beat" (issue 43)
+    const own = p.seat === tb.me();
+    const verb = tb.game.playLabel(p);
+    const label = own ? (verb ? `${t('you')} · ${verb}` : t('you')) : verb;
     const mine = down && p.cards ? t('your_pass', { cards: p.cards.map(cardName).join(', ') }) : null;
     // to a screen reader a play is a group named for its player (and verb), its cards inside
-    const who = label ? `${tb.name(p.seat)} · ${label}` : tb.name(p.seat);
+    const who = verb ? `${tb.name(p.seat)} · ${verb}` : tb.name(p.seat);
     const el = h('div', {
-      class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}`,
+      class: `play at-${tb.pos(p.seat)}${p.seat === topSeat ? ' top' : ''}${p.verb === 'pass' ? ' passed' : ''}${own ? ' mine' : ''}`,
       'data-seat': p.seat, 'data-verb': p.verb, title: mine, role: 'group', 'aria-label': mine || who,
     }, h('div', { class: 'play-cards' }, cards), label ? h('span', { class: 'play-label' }, label) : null);
     if (!first && !before.has(playKey(p))) fresh.push({ el, from: from.get(playKey(p)) });

@@ -76,7 +76,8 @@ export function renderSeats(tb) {
     fill(el,
       h('div', { class: 'avatar', 'aria-hidden': 'true' }, (tb.name(s)[0] || '?').toUpperCase()),
       h('div', { class: 'who' },
-        h('b', null, s === me && knownMe() ? myName(tb, tb.name(s)) : tb.name(s), online),
+        // the name's ellipsis is its own: the presence dot beside it is never cut (issue 43)
+        h('b', null, h('span', { class: 'name' }, s === me && knownMe() ? myName(tb, tb.name(s)) : tb.name(s)), online),
         sub.length ? h('small', null, sub.join(' · ')) : null, timer,
         badges.length ? h('div', { class: 'badges' }, badges) : null),
       mini);

@@ -104,11 +104,12 @@ export class Summaries {
       return h('div', {
         class: `trick-row${p.seat === winner ? ' winner' : ''}`, 'data-seat': p.seat,
       },
-      h('span', { class: 'trick-who' }, tb.name(p.seat), label ? h('small', null, ` · ${label}`) : null),
+      // the winner's star beside the name: over the cards it hid a trump card's own star
+      h('span', { class: 'trick-who' }, p.seat === winner ? h('span', { class: 'won-mark', 'aria-hidden': 'true' }, '★ ') : null,
+        tb.name(p.seat), label ? h('small', null, ` · ${label}`) : null),
       h('span', { class: 'trick-cards' },
         p.cards ? p.cards.map((c) => cardEl(c, { trump: v.trump, small: true }))
-          : Array.from({ length: p.count }, () => backEl({ small: true }))),
-      p.seat === winner ? h('span', { class: 'won-mark' }, '★') : null);
+          : Array.from({ length: p.count }, () => backEl({ small: true }))));
     }));
   }
 

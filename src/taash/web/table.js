@@ -52,7 +52,7 @@ class TableView {
     this.live = null;
     this.poll = null;
     this.clockOffset = 0; // the server's clock minus this one (pings bring the server's time)
-    this.pace = Number(setting('pace', '900'));
+    this.pace = Number(setting('pace', '1500')); // a finished trick's stay (issue 43: 0.9 s was too short to see)
     this.build();
   }
 

@@ -98,6 +98,23 @@ export function showDialog({ name, title, body, actions = [], onClose, dismissib
   return { el: dlg, close };
 }
 
+/** A question in the page's own dialog (never the browser's confirm(), which a phone shows
+ * out of the page's style and language, and some browsers block): resolves true for `yes`,
+ * false for `no` or a dismissal.  The safe answer is the primary one, focused first. */
+export function askDialog({ name, title, text, yes, no }) {
+  return new Promise((resolve) => {
+    let answer = false;
+    showDialog({
+      name, title, body: [h('p', null, text)],
+      actions: [
+        { label: no.label, action: no.action, primary: true },
+        { label: yes.label, action: yes.action, onClick: () => { answer = true; } },
+      ],
+      onClose: () => resolve(answer),
+    });
+  });
+}
+
 export function closeDialogs(name) {
   for (const d of document.querySelectorAll(name ? `dialog[data-dialog="${name}"]` : 'dialog')) {
     if (d.open) d.close();

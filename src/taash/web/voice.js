@@ -13,6 +13,23 @@ const SPEAKING = 0.02; // an audioLevel (0..1) above this lights the seat up
 const LEVEL_MS = 250;
 const FOLD_MS = 5000;
 const CONNECT_MS = 15000; // not connected by then: start over once by itself, then say failed
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A microphone drawn in the button's colour (an emoji may be missing from the device's
+ * fonts), crossed out for mute: the buttons are 44 px squares that fit a phone's bar. */
+function micIcon(crossed) {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: '22', height: '22', fill: 'none',
+    stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'aria-hidden': 'true' })) svg.setAttribute(k, v);
+  const lines = ['M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3z', 'M5 11a7 7 0 0 0 14 0', 'M12 18v3'];
+  if (crossed) lines.push('M4 4l16 16');
+  for (const d of lines) {
+    const path = document.createElementNS(SVG, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}
 
 class Peer {
   constructor(voice, seat) {
@@ -386,15 +403,18 @@ export class Voice {
   render() {
     const el = this.el;
     el.dataset.voice = this.on ? (this.muted ? 'muted' : 'on') : 'off';
+    const micLabel = this.on ? t('voice_stop') : t('voice_start');
     const mic = h('button', {
-      class: `btn voice-mic${this.on ? ' on' : ''}`, type: 'button', 'data-voice-mic': '', 'data-action': 'voice-mic',
-      'aria-pressed': this.on ? 'true' : 'false', disabled: this.busy,
+      class: `btn icon voice-mic${this.on ? ' on' : ''}`, type: 'button', 'data-voice-mic': '', 'data-action': 'voice-mic',
+      'aria-pressed': this.on ? 'true' : 'false', disabled: this.busy, 'aria-label': micLabel, title: micLabel,
       onclick: () => (this.on ? this.stop() : this.start()),
-    }, this.on ? t('voice_stop') : t('voice_start'));
+    }, micIcon(false));
+    const muteLabel = this.muted ? t('voice_unmute') : t('voice_mute');
     const mute = this.on ? h('button', {
-      class: 'btn voice-mute', type: 'button', 'data-voice-mute': '', 'data-action': 'voice-mute',
-      'aria-pressed': this.muted ? 'true' : 'false', onclick: () => this.setMuted(!this.muted),
-    }, this.muted ? t('voice_unmute') : t('voice_mute')) : null;
+      class: 'btn icon voice-mute', type: 'button', 'data-voice-mute': '', 'data-action': 'voice-mute',
+      'aria-pressed': this.muted ? 'true' : 'false', 'aria-label': muteLabel, title: muteLabel,
+      onclick: () => this.setMuted(!this.muted),
+    }, micIcon(true)) : null;
     const rows = [];
     if (this.on) {
       for (const seat of this.others) {

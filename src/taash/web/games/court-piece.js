@@ -2,6 +2,7 @@
 // pile), deals and coats won, a session of so many deals or coats.
 import { t } from '../i18n.js';
 import { toast } from '../ui.js';
+import { ruleId } from '../refusal.js';
 import { chip, pair, trumpChip } from './base.js';
 import { TrickGame } from './tricks.js';
 
@@ -59,7 +60,7 @@ export class CourtPiece extends TrickGame {
       if (got > 0) {
         toast(t(`collects${you}`, { name: tb.name(ev.winner), n: got }), 'info');
       } else if (o.ace_rule && wonBy[0] === 'A' && prev.collector && prev.collector.seat === ev.winner) {
-        toast(`${t(`ace_block${you}`, { name: tb.name(ev.winner) })} (CP-8)`, 'info');
+        toast([t(`ace_block${you}`, { name: tb.name(ev.winner) }), ruleId('CP-8')], 'info');
       }
     }
     return done;

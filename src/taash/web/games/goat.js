@@ -66,12 +66,13 @@ export class Goat extends GameRenderer {
 
   playLabel(p) { return t(`verb_${p.verb}`); }
 
-  /** The stock with the trump card shown under it. */
+  /** The stock with the trump card shown under it.  The trump card is the stock's last card:
+   * with one card left it shows alone, and once drawn it is in a hand, not here (issue 43). */
   infoEls(v) {
     if (!v.trump_card) return [];
     return [h('div', { class: 'stock', 'data-stock': String(v.stock), title: t('stock_n', { n: v.stock }) },
-      v.stock > 0 ? backEl({ small: true }) : null,
-      cardEl(v.trump_card, { trump: v.trump, small: true }),
+      v.stock > 1 ? backEl({ small: true }) : null,
+      v.stock > 0 ? cardEl(v.trump_card, { trump: v.trump, small: true }) : null,
       h('span', { class: 'stock-count', role: 'img', 'aria-label': t('stock_n', { n: v.stock }) }, String(v.stock)))];
   }
 

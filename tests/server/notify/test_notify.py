@@ -217,3 +217,18 @@ async def test_webhook_to_a_private_address_is_not_sent_unless_allowed(
     tables = [h["table"] for h in Hooks.received]
     assert "allowed" in tables and "pinned" in tables and "refused" not in tables
     assert Hooks.hosts[tables.index("pinned")] == named.split("/")[2]
+
+
+def test_a_notice_names_each_game_as_the_page_does() -> None:
+    """Push notices take a game's name from the page's words (web/i18n), one list for both;
+    a game the page has no words for (a game added to the core) is named by the core."""
+    from taash.games import GAMES
+    from taash.server.notify.push import LANGUAGES, game_words
+
+    web = Path(__file__).resolve().parents[3] / "src" / "taash" / "web" / "i18n"
+    for lang in LANGUAGES:
+        words = json.loads((web / f"{lang}.json").read_text(encoding="utf-8"))
+        for game in GAMES:
+            assert game_words(lang, game) == words[f"game_{game}"]
+    assert game_words("ru", "no-such-game") == "no-such-game"
+    assert game_words("xx", "goat") == GAMES["goat"].name

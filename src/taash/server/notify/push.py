@@ -16,11 +16,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import email.utils
+import functools
 import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable
+from importlib import resources
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -48,19 +50,21 @@ TRIES = 4
 MAX_WAIT_S = 300.0  # a Retry-After longer than this is not waited for
 LANGUAGES = ("en", "hi", "ur", "ru")
 
-GAME_NAMES: dict[str, dict[str, str]] = {
-    "en": {"court-piece": "Court Piece", "court-piece-2p": "Court Piece for two",
-           "goat": "Goat"},
-    "hi": {"court-piece": "कोट पीस", "court-piece-2p": "दो खिलाड़ियों का कोट पीस", "goat": "बकरा"},
-    "ur": {"court-piece": "کورٹ پیس", "court-piece-2p": "دو کھلاڑیوں کا کورٹ پیس", "goat": "بکرا"},
-    "ru": {"court-piece": "Корт-пис", "court-piece-2p": "Корт-пис на двоих", "goat": "Козёл"},
-}
-
+@functools.cache
+def page_words(lang: str) -> dict[str, str]:
+    """The page's words in a language (``web/i18n/LANG.json``, installed with the package):
+    a notice names a game as the page does, from one list of words."""
+    try:
+        path = resources.files("taash") / "web" / "i18n" / f"{lang}.json"
+        words = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # a server installed without its page: the core's names
+        return {}
+    return {k: v for k, v in words.items() if isinstance(v, str)}
 
 
 def game_words(lang: str, game: str) -> str:
     """A game's name in a notice: the language's words, else the core's English name."""
-    known = GAME_NAMES.get(lang, {}).get(game)
+    known = page_words(lang).get(f"game_{game}") if lang in LANGUAGES else None
     if known:
         return known
     cls = GAMES.get(game)

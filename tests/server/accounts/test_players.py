@@ -457,7 +457,6 @@ async def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> No
     """In the store: the cookie's secret is not kept, only its sha256; a session used after an
     hour is seen again and lasts a year from then; an expired or revoked one is no session."""
     import hashlib
-    from types import SimpleNamespace
 
     from sqlalchemy import select, update
     from sqlalchemy.engine import make_url
@@ -466,13 +465,13 @@ async def test_sessions_slide_expire_and_are_stored_hashed(tmp_path: Path) -> No
     from taash.server.config import Settings
     from taash.server.store.db import Store
     from taash.server.store.schema import sessions
+    from taash.server.tables.bus import Bus
 
     async def go() -> None:
         store = Store(make_url(f"sqlite+aiosqlite:///{tmp_path / 's.db'}"))
         await store.migrate()
         try:
-            hub = SimpleNamespace(store=store, settings=Settings(rate_limit=0))
-            players = Players(hub)  # type: ignore[arg-type]
+            players = Players(Settings(rate_limit=0), store, Bus(), {}, dict)
             who, secret = await players.guest("Agent/1", "ru-RU,ru")
             assert who.player.language == "ru"
             async with store.engine.connect() as conn:

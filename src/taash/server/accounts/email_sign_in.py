@@ -16,6 +16,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -26,7 +27,8 @@ from taash.server.errors import BadRequest, Conflict, NoEmail
 from taash.server.notify.notifier import valid_email
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.notify.notifier import Notifier
+    from taash.server.store.db import Store
 
 log = logging.getLogger("taash.server")
 
@@ -65,11 +67,12 @@ def clean_address(raw: object) -> str:
 class EmailSignIn:
     """Addresses and their one-time links."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, store: Store, notifier: Notifier,
+                 spawn: Callable[[Awaitable[None]], None]) -> None:
+        self.store, self.notifier, self.spawn = store, notifier, spawn
 
     def _need_smtp(self) -> None:
-        if self.hub.notifier.smtp is None:
+        if self.notifier.smtp is None:
             raise NoEmail(NO_SMTP)
 
     def _send(self, address: str, language: str, kind: str, url: str, name: str) -> None:
@@ -77,12 +80,12 @@ class EmailSignIn:
         subject = words.get(f"mail_{kind}_subject", "taash")
         body = words.get(f"mail_{kind}_body", "{url}").replace("{url}", url).replace(
             "{name}", name).replace("{minutes}", str(int(LINK_S // 60)))
-        self.hub.notifier.send(None, address, {}, subject, body)
+        self.notifier.send(None, address, {}, subject, body)
 
     async def _link(self, purpose: str, address: str, player_id: str) -> str:
         secret = secrets.token_urlsafe(32)
         now = time.time()
-        await self.hub.store.add_email_link(secret_hash(secret), purpose, address, player_id,
+        await self.store.add_email_link(secret_hash(secret), purpose, address, player_id,
                                             now, now + LINK_S)
         return secret
 
@@ -99,32 +102,32 @@ class EmailSignIn:
         """Open a confirmation link: the address becomes its player's."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             raise BadRequest(REFUSED)
-        found = await self.hub.store.spend_email_link(secret_hash(token), "confirm",
+        found = await self.store.spend_email_link(secret_hash(token), "confirm",
                                                       time.time())
         if found is None or found[1] is None:
             raise BadRequest(REFUSED)
         address, player_id = found[0], found[1]
-        if not await self.hub.store.set_email(player_id, address):
+        if not await self.store.set_email(player_id, address):
             raise Conflict("that address is another account's now: sign in with it instead")
         return {"address": address, "confirmed": True}
 
     async def remove(self, who: Who) -> None:
-        await self.hub.store.set_email(who.player.id, None)
+        await self.store.set_email(who.player.id, None)
 
     async def request(self, raw: object, base: str) -> dict[str, Json]:
         """Send a sign-in link if the address is an account's; the answer is the same
         either way."""
         self._need_smtp()
         address = clean_address(raw)
-        owner = await self.hub.store.email_owner(address)
+        owner = await self.store.email_owner(address)
         if owner is not None:  # after the answer: its time says nothing either
-            self.hub.spawn(self._sign_in_mail(address, owner, base))
+            self.spawn(self._sign_in_mail(address, owner, base))
         return {"sent": SENT, "expires_in": int(LINK_S)}
 
     async def _sign_in_mail(self, address: str, owner: str, base: str) -> None:
         try:
             secret = await self._link("sign_in", address, owner)
-            found = await self.hub.store.player(owner)
+            found = await self.store.player(owner)
         except Exception as e:  # the player was told nothing either way: a log line only
             log.warning("sign-in link for an address not made: %r", e)
             return
@@ -137,11 +140,11 @@ class EmailSignIn:
         every wrong, used or expired link)."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             raise BadRequest(REFUSED)
-        found = await self.hub.store.spend_email_link(secret_hash(token), "sign_in",
+        found = await self.store.spend_email_link(secret_hash(token), "sign_in",
                                                       time.time())
         if found is None or found[1] is None:
             raise BadRequest(REFUSED)
         address, player_id = found[0], found[1]
-        if await self.hub.store.email_owner(address) != player_id:  # the address moved on
+        if await self.store.email_owner(address) != player_id:  # the address moved on
             raise BadRequest(REFUSED)
         return player_id

@@ -24,7 +24,9 @@ from taash.server.store.db import SessionRow
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.accounts.players import Players
+    from taash.server.config import Settings
+    from taash.server.store.db import Store
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LEN = 8
@@ -62,15 +64,15 @@ def qr_svg(url: str) -> str:
 class Linker:
     """Link codes, as the HTTP layer reaches them."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, settings: Settings, store: Store, players: Players) -> None:
+        self.store, self.players = store, players
         # tries per address at a code: one every 12 s, a burst of 5; off with the rate limit
-        self.tries = Attempts(5, 0.0 if hub.settings.rate_limit <= 0 else 12.0)
+        self.tries = Attempts(5, 0.0 if settings.rate_limit <= 0 else 12.0)
 
     async def make(self, who: Who, base: str) -> dict[str, Json]:
         code = new_code()
         now = time.time()
-        await self.hub.store.create_link_code(secret_hash(normal(code) or ""), who.player.id,
+        await self.store.create_link_code(secret_hash(normal(code) or ""), who.player.id,
                                               now, now + CODE_S)
         url = f"{base.rstrip('/')}/link?code={code}"
         return {"code": code, "expires": iso(now + CODE_S), "expires_in": int(CODE_S),
@@ -83,7 +85,7 @@ class Linker:
         wrong, used or expired code); RateLimited past the tries allowed per address."""
         self.tries.check(address, "tries at a link code from this address")
         raw = normal(code)
-        store = self.hub.store
+        store = self.store
         now = time.time()
         player_id = None if raw is None else await store.link_code_player(secret_hash(raw), now)
         if raw is None or player_id is None:
@@ -103,7 +105,7 @@ class Linker:
         found = await store.session_of(secret_hash(secret), now)
         assert found is not None
         if merging:
-            await self.hub.players.rename_seats(player_id, found[1].name)
+            await self.players.rename_seats(player_id, found[1].name)
         # a table where the player sits too stays the guest's (a player holds one seat there)
         return ({"player": me(found[1]), "session": s.id, "guest_tables": guest_tables,
                  "merged": merging, "refused": refused}, secret, who.session.id)

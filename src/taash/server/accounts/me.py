@@ -4,7 +4,6 @@ pages (CSRF), and the ``/api/me`` routes of docs/API.md."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response, WebSocket
@@ -18,9 +17,6 @@ from taash.server.errors import CrossSite, Unauthorized
 from taash.server.http.deps import SettingsDep
 from taash.server.social.deps import SocialDep
 from taash.server.tables.deps import BusDep
-
-if TYPE_CHECKING:
-    pass
 
 COOKIE = "taash_session"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")

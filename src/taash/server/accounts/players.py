@@ -12,6 +12,7 @@ import hashlib
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,8 +23,11 @@ from taash.server.store.db import PlayerRow, SessionRow
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
+    from taash.server.config import Settings
+    from taash.server.store.db import Store
+    from taash.server.tables.bus import Bus
     from taash.server.tables.feed import Subscriber
-    from taash.server.tables.hub import Hub
+    from taash.server.tables.room import Room
 
 LANGUAGES = ("en", "hi", "ur", "ru")
 NAME_MAX = 24
@@ -94,11 +98,12 @@ class Who:
 class Players:
     """Players and sessions, as the HTTP layer reaches them."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, settings: Settings, store: Store, bus: Bus, rooms: Mapping[str, Room],
+                 my_row: Callable[[Mapping[str, Json]], dict[str, Json]]) -> None:
+        self.store, self.bus, self.rooms, self.my_row = store, bus, rooms, my_row
         # new guests per address: a twentieth of the request rate (one a second by default),
         # with half its burst; off with the rate limit
-        s = hub.settings
+        s = settings
         self.new_guests = TokenBuckets(s.rate_limit / 20, s.rate_burst / 2)
         # the live connections (streams, sockets) opened here by each session's cookie
         self.live: dict[str, set[Subscriber]] = {}
@@ -131,7 +136,7 @@ class Players:
         secret = secrets.token_urlsafe(32)
         s = SessionRow(secrets.token_urlsafe(12), p.id, now, now, now + SESSION_S,
                        (user_agent or "")[:300] or None)
-        await self.hub.store.create_player(p, s, secret_hash(secret))
+        await self.store.create_player(p, s, secret_hash(secret))
         return Who(p, s), secret
 
     async def resolve(self, secret: str | None) -> Who | None:
@@ -140,12 +145,12 @@ class Players:
         if not secret or len(secret) > 100:
             return None
         now = time.time()
-        found = await self.hub.store.session_of(secret_hash(secret), now)
+        found = await self.store.session_of(secret_hash(secret), now)
         if found is None:
             return None
         s, p = found
         if now - s.last_seen > TOUCH_S:
-            await self.hub.store.touch_session(s.id, now, now + SESSION_S)
+            await self.store.touch_session(s.id, now, now + SESSION_S)
             s = SessionRow(s.id, s.player_id, s.created, now, now + SESSION_S, s.user_agent)
         return Who(p, s)
 
@@ -157,7 +162,7 @@ class Players:
         if language is not None:
             values["language"] = clean_language(language)
         if values:
-            await self.hub.store.update_player(who.player.id, **values)
+            await self.store.update_player(who.player.id, **values)
         if "name" in values and values["name"] != who.player.name:
             await self.rename_seats(who.player.id, values["name"])
         p = who.player
@@ -167,29 +172,27 @@ class Players:
     async def rename_seats(self, player_id: str, name: str) -> None:
         """The player's seats at unfinished tables take the new name (finished ones keep the
         name they were played under); every instance's rooms are told."""
-        hub = self.hub
-        for table_id in await hub.store.rename_seats(player_id, name):
-            room = hub.rooms.get(table_id)
+        for table_id in await self.store.rename_seats(player_id, name):
+            room = self.rooms.get(table_id)
             if room is not None:
                 await room.reload_meta()
-            await hub.bus.publish({"k": "meta", "t": table_id})
+            await self.bus.publish({"k": "meta", "t": table_id})
 
     async def tables(self, who: Who) -> list[dict[str, Json]]:
         """Every table with a seat of theirs, with whose turn it is."""
-        return [self.hub.tables.my_row(r)
-                for r in await self.hub.store.player_tables(who.player.id)]
+        return [self.my_row(r) for r in await self.store.player_tables(who.player.id)]
 
     async def sessions(self, who: Who) -> list[dict[str, Json]]:
         return [{"id": s.id, "device": s.user_agent, "created": iso(s.created),
                  "last_seen": iso(s.last_seen), "expires": iso(s.expires),
                  "current": s.id == who.session.id}
-                for s in await self.hub.store.sessions_of(who.player.id, time.time())]
+                for s in await self.store.sessions_of(who.player.id, time.time())]
 
     async def revoke(self, who: Who, session_id: str) -> None:
-        if not await self.hub.store.revoke_session(who.player.id, session_id[:40], time.time()):
+        if not await self.store.revoke_session(who.player.id, session_id[:40], time.time()):
             raise NotFound(f"no session {session_id!r} of yours")
         self.end_session(session_id)  # its streams and sockets, here and on every instance
-        await self.hub.bus.publish({"k": "revoked", "s": session_id})
+        await self.bus.publish({"k": "revoked", "s": session_id})
 
 
 def me(p: PlayerRow) -> dict[str, Json]:

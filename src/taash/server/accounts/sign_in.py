@@ -24,7 +24,11 @@ from taash.server.store.db import PlayerRow, SessionRow
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.accounts.players import Players
+    from taash.server.config import Settings
+    from taash.server.notify.notifier import Notifier
+    from taash.server.store.db import Store
+    from taash.server.tables.bus import Bus
 
 MAX_KEYS = 50_000  # a limiter forgets everyone past this many clients (memory stays bounded)
 
@@ -64,9 +68,10 @@ class Attempts:
 class SignIn:
     """Session rotation, the guest-merge question and the sign-in limits of one process."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        on = hub.settings.rate_limit > 0  # off with the request rate limit (tests, benches)
+    def __init__(self, settings: Settings, store: Store, players: Players, notifier: Notifier,
+                 bus: Bus) -> None:
+        self.store, self.players, self.notifier, self.bus = store, players, notifier, bus
+        on = settings.rate_limit > 0  # off with the request rate limit (tests, benches)
 
         def limit(burst: int, every: float) -> Attempts:
             return Attempts(burst, every if on else 0.0)
@@ -84,7 +89,7 @@ class SignIn:
         out: list[dict[str, Json]] = [
             {"type": "passkey", "id": k.credential_id, "name": k.name,
              "created": iso(k.created), "last_used": iso(k.last_used) if k.last_used else None}
-            for k in await self.hub.store.passkeys_of(p.id)]
+            for k in await self.store.passkeys_of(p.id)]
         if p.email:
             out.append({"type": "email", "address": p.email})
         return out
@@ -97,12 +102,12 @@ class SignIn:
         methods = await self.methods(p)
         out["sign_in_methods"] = methods
         out["guest"] = not methods
-        out["email_available"] = self.hub.notifier.smtp is not None
+        out["email_available"] = self.notifier.smtp is not None
         if session is not None:
             waiting = 0
             if session.guest_id is not None:
                 waiting = len({r["id"] for r in
-                               await self.hub.store.player_tables(session.guest_id)})
+                               await self.store.player_tables(session.guest_id)})
             out["guest_tables_waiting"] = waiting
         return out
 
@@ -110,7 +115,7 @@ class SignIn:
                      user_agent: str | None) -> tuple[dict[str, Json], str]:
         """Sign the browser of session ``who`` (None: it has none) in as ``player_id``: the
         answer and the new session's secret (for the cookie).  The old session ends."""
-        store = self.hub.store
+        store = self.store
         now = time.time()
         guest_tables = shared = 0
         guest_id = None
@@ -125,8 +130,8 @@ class SignIn:
                        (user_agent or "")[:300] or None, guest_id)
         await store.sign_in_session(who.session.id if who else None, s, secret_hash(secret), now)
         if who is not None:  # its streams and sockets end, here and on every instance
-            self.hub.players.end_session(who.session.id)
-            await self.hub.bus.publish({"k": "revoked", "s": who.session.id})
+            self.players.end_session(who.session.id)
+            await self.bus.publish({"k": "revoked", "s": who.session.id})
         found = await store.session_of(secret_hash(secret), now)
         if found is None:  # the account was deleted meanwhile
             raise BadRequest("that account is no more")
@@ -136,7 +141,7 @@ class SignIn:
     async def merge(self, who: Who, merge: bool) -> dict[str, Json]:
         """The answer to "Bring these tables into your account?" on a browser just signed in."""
         guest = who.session.guest_id
-        store = self.hub.store
+        store = self.store
         if guest is None:
             raise BadRequest("no guest tables on this device wait for an answer")
         if not merge:
@@ -147,7 +152,7 @@ class SignIn:
             raise BadRequest("no guest tables on this device wait for an answer")
         merged, refused = done
         if merged:
-            await self.hub.players.rename_seats(who.player.id, who.player.name)
+            await self.players.rename_seats(who.player.id, who.player.name)
         return {"merged": merged, "left": False,
                 "refused": [{"id": t, "reason": "you sit at this table already, in another "
                              "seat: a player holds one seat at a table, so it stays the "

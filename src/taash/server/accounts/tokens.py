@@ -24,7 +24,9 @@ from taash.server.store.tokens import TokenRow, TokenStore
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.accounts.players import Players
+    from taash.server.store.db import Store
+    from taash.server.tables.bus import Bus
 
 PREFIX = "taash_pat_"
 SCOPES = ("play", "read")
@@ -77,9 +79,9 @@ def token_json(t: TokenRow) -> dict[str, Json]:
 class Tokens:
     """Personal API tokens, as the HTTP layer reaches them."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = TokenStore(hub.store)
+    def __init__(self, store: Store, players: Players, bus: Bus) -> None:
+        self.store = TokenStore(store)
+        self.players, self.bus = players, bus
 
     async def create(self, player: PlayerRow, name: object,
                      scopes: Sequence[str]) -> dict[str, Json]:
@@ -100,8 +102,8 @@ class Tokens:
         if not await self.store.revoke(player.id, token_id[:40], time.time()):
             raise NotFound(f"no token {token_id!r} of yours")
         key = watch_key(token_id)
-        self.hub.players.end_session(key)  # its streams and sockets, here and everywhere
-        await self.hub.bus.publish({"k": "revoked", "s": key})
+        self.players.end_session(key)  # its streams and sockets, here and everywhere
+        await self.bus.publish({"k": "revoked", "s": key})
 
     async def resolve(self, token: str) -> Holder:
         """The live token's holder; Unauthorized if it is unknown or revoked."""

@@ -4,17 +4,38 @@ words."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from taash.games.base import Json
 from taash.server.tables.presence import connected
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.notify.notifier import Notifier
+    from taash.server.notify.push import Pusher
+    from taash.server.store.db import Store
     from taash.server.tables.room import Room
 
 log = logging.getLogger("taash.server")
+
+
+class Host(Protocol):
+    """What a notice needs of the process (``tables.hub.Hub`` is one)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def public_url(self) -> str: ...
+
+    @property
+    def notifier(self) -> Notifier: ...
+
+    @property
+    def push(self) -> Pusher: ...
+
+    def spawn(self, coro: Awaitable[None]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -44,7 +65,7 @@ def turn_notice(public_url: str, table_id: str, game: str, seat: int, version: i
     return Notice(payload, subject, body)
 
 
-async def send_notice(hub: Hub, room: Room, seat: int, version: int, kind: str) -> None:
+async def send_notice(hub: Host, room: Room, seat: int, version: int, kind: str) -> None:
     """Send the notice once (the store records it, for every instance) if the seat asked for
     notices."""
     try:
@@ -60,7 +81,7 @@ async def send_notice(hub: Hub, room: Room, seat: int, version: int, kind: str) 
     hub.push.turn(room, seat, version, kind)
 
 
-async def push_notice(hub: Hub, room: Room, seat: int, version: int) -> None:
+async def push_notice(hub: Host, room: Room, seat: int, version: int) -> None:
     """A seat with neither webhook nor e-mail: its notice only if a push would tell it."""
     try:
         wanted = bool(await hub.push.store.targets(room.id, seat))
@@ -71,7 +92,7 @@ async def push_notice(hub: Hub, room: Room, seat: int, version: int) -> None:
         await send_notice(hub, room, seat, version, "notified")
 
 
-def notify_turn(hub: Hub, room: Room) -> None:
+def notify_turn(hub: Host, room: Room) -> None:
     """After a move here: tell the human seat to move, unless it is connected."""
     seat = room.meta.to_move
     if seat is None or room.meta.over:

@@ -40,7 +40,8 @@ from taash.server.store.push import PushStore, PushSub
 from taash.server.tables.presence import connected
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.config import Settings
+    from taash.server.store.db import Store
     from taash.server.tables.room import Room
 
 log = logging.getLogger("taash.server")
@@ -198,22 +199,22 @@ class Pusher:
     """The server's VAPID key and the sending of push messages, in the background: a
     failure is logged, never raised to a player."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = PushStore(hub.store)
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = PushStore(store)
         self.allowed = {o.strip().rstrip("/").lower()
-                        for o in hub.settings.push_allow_origins.split(",") if o.strip()}
+                        for o in settings.push_allow_origins.split(",") if o.strip()}
         self.private_key = ""
         self.public_key = ""
         self.vapid: Vapid02 | None = None
         self.http = httpx.AsyncClient(timeout=10.0, follow_redirects=False)
         self._tasks: set[asyncio.Future[None]] = set()
-        pub = hub.settings.public_url or ""
-        self.subject = hub.settings.vapid_subject or (
+        pub = settings.public_url or ""
+        self.subject = settings.vapid_subject or (
             pub if pub.startswith("https://") else "mailto:taash@localhost")
 
     async def start(self) -> None:
-        given = self.hub.settings.vapid_private_key
+        given = self.settings.vapid_private_key
         key = given or await self.store.vapid_key(new_private_key(), time.time())
         try:
             if len(b64url_decode(key)) != 32:

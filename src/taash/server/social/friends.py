@@ -24,7 +24,7 @@ e-mail address (else that seat's), and the Web Push subscriptions they made for 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from taash.bots import LEVELS
 from taash.games import GAMES
@@ -36,7 +36,12 @@ from taash.server.store.schema import PlayerRow
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.notify.notifier import Notifier
+    from taash.server.notify.push import Pusher
+    from taash.server.social.profiles import Social
+    from taash.server.store.db import Store
+    from taash.server.tables.room import Room
+    from taash.server.tables.service import Tables
 
 ONLINE_S = 120.0
 LIVE_S = 600.0
@@ -50,8 +55,34 @@ def _new_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN))
 
 
+class Host(Protocol):
+    """What friends and challenges need of the process (``tables.hub.Hub`` is one)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def social(self) -> Social: ...
+
+    @property
+    def tables(self) -> Tables: ...
+
+    @property
+    def push(self) -> Pusher: ...
+
+    @property
+    def notifier(self) -> Notifier: ...
+
+    @property
+    def public_url(self) -> str: ...
+
+    async def room(self, table_id: str) -> Room: ...
+
+    async def meta_changed(self, room: Room) -> None: ...
+
+
 class Friends:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Host) -> None:
         self.hub = hub
         self.store = FriendStore(hub.store)
         self.active: dict[str, float] = {}  # player -> when this process last answered them

@@ -15,7 +15,7 @@ start (``Hub.sweep``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from taash.games import GAMES
@@ -29,7 +29,7 @@ from taash.server.tables import wire
 from taash.stats import GameStats, add_record, side_of
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.store.db import Store
     from taash.server.tables.room import Room
 
 log = logging.getLogger("taash.server")
@@ -91,9 +91,9 @@ def history_lines(rows: list[dict[str, Json]]) -> list[Json]:
 class Social:
     """Ratings, history and stats of the hub's players."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = SocialStore(hub.store)
+    def __init__(self, store: Store, room: Callable[[str], Awaitable[Room]]) -> None:
+        self.store = SocialStore(store)
+        self.room = room  # a table's room, loaded if need be
 
     async def match_over(self, room: Room) -> None:
         """Write the finished match's history lines, stats and ratings (once)."""
@@ -156,7 +156,7 @@ class Social:
             for table_id in todo:
                 done.add(table_id)
                 try:
-                    await self._match_over(await self.hub.room(table_id))
+                    await self._match_over(await self.room(table_id))
                 except Exception:
                     log.exception("table %s: match results", table_id)
 

@@ -67,20 +67,20 @@ class Hub:
         self.presence = Presence(self)
         self._sessions_swept = -float("inf")
         self.tables = Tables(self)
-        self.players = Players(self)
-        self.linker = Linker(self)
-        self.tokens = Tokens(self)
+        self.players = Players(settings, store, self.bus, self.rooms, self.tables.my_row)
+        self.linker = Linker(settings, store, self.players)
+        self.tokens = Tokens(store, self.players, self.bus)
         self.metrics = Metrics()
-        self.voice = Voice(self)
+        self.voice = Voice(self.rooms, self.bus, self.instance)
         store.on_write = self.metrics.wrote
-        self.sign_in = SignIn(self)
+        self.sign_in = SignIn(settings, store, self.players, self.notifier, self.bus)
         self.passkeys = Passkeys(store)
-        self.email = EmailSignIn(self)
+        self.email = EmailSignIn(store, self.notifier, self.spawn)
         # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
         self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
         self.analyses = Analyses(store, settings.analysis_solver_time)
-        self.push = Pusher(self)
-        self.social = Social(self)
+        self.push = Pusher(settings, store)
+        self.social = Social(store, self.room)
         self.friends = Friends(self)
 
     async def start(self) -> None:
@@ -125,6 +125,10 @@ class Hub:
     def turn_changed(self, room: Room) -> None:
         """A move here: tell the human seat to move now, unless it is connected."""
         notify_turn(self, room)
+
+    async def blocked_by_any(self, players: list[str], player_id: str) -> bool:
+        """Whether any of these players blocked ``player_id`` (who may not join them)."""
+        return await self.friends.store.blocked_by_any(players, player_id)
 
     def spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

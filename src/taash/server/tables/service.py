@@ -9,7 +9,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from taash.bots import LEVELS
 from taash.games import game_class
@@ -29,8 +29,42 @@ from taash.server.tables.match import build_match, check_seed, new_fair_row, tur
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.games.base import MatchState
+    from taash.server.config import Settings
+    from taash.server.notify.push import Pusher
+    from taash.server.store.db import Store
+    from taash.server.tables.bus import Bus
     from taash.server.tables.room import Room
+
+class Host(Protocol):
+    """What the tables need of the process (``tables.hub.Hub`` is one): its rooms, the store,
+    and the telling of the other instances when a table's seats change."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def rooms(self) -> Mapping[str, Room]: ...
+
+    @property
+    def push(self) -> Pusher: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    async def room(self, table_id: str) -> Room: ...
+
+    def install(self, t: TableRow, state: MatchState) -> Room: ...
+
+    async def blocked_by_any(self, players: list[str], player_id: str) -> bool: ...
+
+    async def meta_changed(self, room: Room) -> None: ...
+
+    async def withdraw(self, table_id: str, hashes: list[str]) -> None: ...
+
 
 SeatSpec = Mapping[str, str | None]  # {"type": "human" | "bot", "level", "name"}
 
@@ -79,7 +113,7 @@ def seat_rows(specs: Sequence[SeatSpec], tokens: dict[int, str] | None) -> list[
 class Tables:
     """The tables of one hub, as their players and the lobby reach them."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Host) -> None:
         self.hub = hub
         # the tables of bots only made here, by the address (``a:``) or player (``p:``) that
         # made them: each may have only a few playing at once
@@ -246,7 +280,7 @@ class Tables:
         if room.state.is_over():
             raise Full("this match is over")
         seated = [s.player_id for s in room.meta.seats if s.player_id is not None]
-        if player is not None and await hub.friends.store.blocked_by_any(seated, player.id):
+        if player is not None and await hub.blocked_by_any(seated, player.id):
             raise Forbidden("you cannot join this table")
         free = [s.seat for s in room.meta.seats if s.type == "human" and not s.claimed]
         if seat is not None:

@@ -16,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from taash.games.base import Json
@@ -24,8 +25,8 @@ from taash.server.http.guard import TokenBuckets
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
+    from taash.server.tables.bus import Bus
     from taash.server.tables.feed import Subscriber
-    from taash.server.tables.hub import Hub
     from taash.server.tables.room import Room
 
 MAX_TEXT = 16 * 1024  # one signalling message: an SDP is a few KB
@@ -70,8 +71,8 @@ def _error(cid: object, code: str, message: str) -> str:
 class Voice:
     """The seats with voice on at each table, and the relay of their signalling."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, rooms: Mapping[str, Room], bus: Bus, instance: str) -> None:
+        self.rooms, self.bus, self.instance = rooms, bus, instance
         self.local: dict[str, dict[int, set[Subscriber]]] = {}  # table -> seat -> its sockets
         self.remote: dict[str, dict[str, frozenset[int]]] = {}  # table -> instance -> seats
         self.told: dict[str, list[int]] = {}  # table -> the seats last told its sockets
@@ -83,7 +84,7 @@ class Voice:
 
     def seats_on(self, table: str) -> list[int]:
         seats = set(self._local_seats(table))
-        room = self.hub.rooms.get(table)
+        room = self.rooms.get(table)
         for inst, remote in self.remote.get(table, {}).items():
             # only while presence hears that instance hold the seat: one that was killed
             # says no "gone", presence forgets it in time, and voice with it
@@ -113,8 +114,8 @@ class Voice:
 
     async def _changed(self, room: Room) -> None:
         self._tell(room)
-        if self.hub.bus.shared:
-            await self.hub.bus.publish({"k": "vp", "t": room.id, "i": self.hub.instance,
+        if self.bus.shared:
+            await self.bus.publish({"k": "vp", "t": room.id, "i": self.instance,
                                         "s": list(self._local_seats(room.id))})
 
     def joined(self, room: Room, sub: Subscriber) -> None:
@@ -186,8 +187,8 @@ class Voice:
                           "\"on\": true}")
         if not bye and to not in self.seats_on(room.id):
             return _error(cid, "conflict", f"seat {to} has not turned voice on")
-        if not self._deliver(room, seat, to, data) and self.hub.bus.shared:
-            await self.hub.bus.publish({"k": "vs", "t": room.id, "i": self.hub.instance,
+        if not self._deliver(room, seat, to, data) and self.bus.shared:
+            await self.bus.publish({"k": "vs", "t": room.id, "i": self.instance,
                                         "f": seat, "to": to, "d": data})
         return None
 
@@ -205,23 +206,22 @@ class Voice:
     async def on_bus(self, msg: dict[str, Json]) -> None:
         """``vp``/``vs`` from another instance; ``here``, ``who`` and ``gone`` after presence
         has heard them."""
-        hub = self.hub
         inst = str(msg.get("i"))
-        if inst == hub.instance:
+        if inst == self.instance:
             return
         kind = msg.get("k")
         if kind == "here":  # presence changed (after it was heard): who has voice may too
             rooms = msg.get("rooms")
             for tid in rooms if isinstance(rooms, dict) else ():
-                if str(tid) in hub.rooms:
-                    self._tell(hub.rooms[str(tid)])
+                if str(tid) in self.rooms:
+                    self._tell(self.rooms[str(tid)])
             return
         if kind == "gone":
             for table, by in list(self.remote.items()):
-                if by.pop(inst, None) is not None and table in hub.rooms:
-                    self._tell(hub.rooms[table])
+                if by.pop(inst, None) is not None and table in self.rooms:
+                    self._tell(self.rooms[table])
             return
-        room = hub.rooms.get(str(msg.get("t")))
+        room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
         if kind == "who":  # an instance just opened the table: it learns who has voice on

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from taash.bots import goat as gt
 from taash.bots.base import Json, must_move
 from taash.bots.pimc import DEFAULT_BUDGET_MS, STEPS_PER_MS, Search, search
-from taash.bots.sampling import GoatSampler
+from taash.bots.sampling_goat import GoatSampler
 from taash.cards import card_list
 from taash.games.goat import CARDS, CODES, MOLODKA, PASS, SHIFT, Goat, defeat_points
 from taash.games.goat import points as goat_points

@@ -26,7 +26,8 @@ from open_spiel.python.algorithms import (  # type: ignore[import-not-found,impo
 )
 
 from taash.bots.base import Json, must_move
-from taash.bots.sampling import CourtSampler, GoatSampler
+from taash.bots.sampling import CourtSampler
+from taash.bots.sampling_goat import GoatSampler
 from taash.interop.episode import (
     CHANCE,
     MAX_CHANCE,

@@ -67,6 +67,9 @@ class GoatPlay(GoatDealing):
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"
+    shows_trump_card: ClassVar[bool] = True
+    plays_card_sets: ClassVar[bool] = True
+    deal_unit: ClassVar[str] = "points"
     OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
     DEFAULTS: ClassVar[dict[str, Json]] = DEFAULTS
     CHECKS: ClassVar[dict[str, Check]] = CHECKS

@@ -27,6 +27,7 @@ import typer
 from rich.text import Text
 
 from taash.cli_common import fail
+from taash.games import game_class
 from taash.games.base import Json, MatchState, Outcome
 from taash.play.narrate import View
 from taash.play.remote_client import (
@@ -101,12 +102,13 @@ class RemoteMatch:
         m = self.current.get("match")
         if not self.is_over() or not isinstance(m, dict):
             return None
-        if self.game_id == "goat":
-            loser = m.get("loser")
+        # the rule that ends the game's matches (a rule of the class: any options will do)
+        rule = game_class(self.game_id).new_match(deal=False, first_seat=0).over_rule()
+        if "loser" in m:  # Goat: the goat loses, the other team wins
+            loser = m["loser"]
             assert isinstance(loser, int)
-            return Outcome(1 - loser, False, "GT-12")
+            return Outcome(1 - loser, False, rule)
         winner = m.get("winner")
-        rule = "TW-6" if self.game_id == "court-piece-2p" else "CP-11"
         if winner == "draw" or winner is None:
             return Outcome(None, True, rule)
         assert isinstance(winner, int)

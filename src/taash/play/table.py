@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from taash.games import IllegalAction, MalformedAction
+from taash.games import CourtPiece, CourtPiece2P, Goat, IllegalAction, MalformedAction
 from taash.games.base import Json, MatchState
 from taash.play import parse
 from taash.play.court import CourtTeams, CourtTwo
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from taash.bots import Bot
 
 NARRATIONS: dict[str, type[Narration]] = {
-    "court-piece": CourtTeams, "court-piece-2p": CourtTwo, "goat": GoatNarration}
+    CourtPiece.game_id: CourtTeams, CourtPiece2P.game_id: CourtTwo, Goat.game_id: GoatNarration}
 
 
 @dataclass

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Literal
 
-from taash.games import MatchState
+from taash.games import CourtPiece, MatchState, game_class
 from taash.games.goat import PACK as GOAT_PACK
 from taash.games.goat import defeat_points
 from taash.games.goat import points as goat_points
@@ -93,7 +93,7 @@ def load_dds() -> ModuleType | None:
 def is_single_sar(deal: DealReplay) -> bool:
     """Four-player Court Piece in single sar: the game DDS solves."""
     state = deal.positions[0].state if deal.positions else None
-    return (deal.game == "court-piece" and deal.num_seats == 4
+    return (game_class(deal.game) is CourtPiece and deal.num_seats == 4
             and not getattr(state, "double", False))
 
 
@@ -101,7 +101,7 @@ def so_far(deal: DealReplay, step: int, side: int) -> int:
     """What the side has before action ``step``: tricks taken (collected) in Court Piece,
     card points in Goat."""
     pos = deal.positions[step]
-    if deal.game == "goat":
+    if game_class(deal.game).deal_unit == "points":
         pts = deal.tricks[pos.tricks_done - 1].points if pos.tricks_done else None
         return pts[side] if pts is not None else 0
     return int(pos.view["tricks"][side])
@@ -110,7 +110,7 @@ def so_far(deal: DealReplay, step: int, side: int) -> int:
 def _standing(deal: DealReplay, state: MatchState, mine: int, side: int,
               tricks: tuple[int, int]) -> tuple[Standing, int | None]:
     """Won, drawn or lost with ``mine`` as the side's total (and its defeat points in Goat)."""
-    if deal.game == "goat":
+    if game_class(deal.game).deal_unit == "points":  # Goat: defeat points decide
         total = goat_points(GOAT_PACK.all_mask)
         pts = [0, 0]
         pts[side], pts[1 - side] = mine, total - mine
@@ -158,7 +158,7 @@ def open_part(deal: DealReplay, step: int, solver: ModuleType | None,
     tricks = _sides_tricks(deal, step)
     sb, db = _standing(deal, state, before, side, tricks)
     sa, da = _standing(deal, state, after, side, tricks)
-    unit = "points" if deal.game == "goat" else "tricks"
+    unit = game_class(deal.game).deal_unit
     coat_b = coat_a = coated_b = coated_a = None
     note = None
     if unit == "tricks" and sb == "won" and _tricks_of(deal, step, 1 - side) == 0:

@@ -10,13 +10,14 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
+from taash.games import CourtPiece, CourtPiece2P, Goat, game_class
 from taash.play.screen import Screen, suit_order
 from taash.review.analyse import ActionReview, DealAnalysis
 from taash.review.replay import DealReplay, Step, Trick
 
 KEYS = "Enter/n next · b back · 1-{last} trick · o hands · q quit"
-GAME_NAMES = {"court-piece": "Court Piece", "court-piece-2p": "two-player Court Piece",
-              "goat": "Goat"}
+GAME_NAMES = {CourtPiece.game_id: "Court Piece", CourtPiece2P.game_id: "two-player Court Piece",
+              Goat.game_id: "Goat"}
 DOES = {"play": "plays", "lead": "leads", "beat": "beats with", "pass": "passes",
         "molodka": "plays a molodka:", "trump": "calls trump"}
 
@@ -78,7 +79,7 @@ class Pages:
     def deal_page(self, d: DealReplay) -> None:
         sc = self.sc
         self.head(d)
-        if d.game == "goat":
+        if game_class(d.game).shows_trump_card:
             sc.say("Trump card ", sc.card(str(d.result["trump_card"])), " (",
                    sc.suit(str(d.result["trump"])), f"); {self.name(int(d.result['leader']))} "
                    "leads.")
@@ -188,7 +189,7 @@ class Pages:
                                                    sc.cards(st.cards)))
             sc.say(("Result: the record stops inside this deal.", "bold"))
             return
-        if d.game == "goat":
+        if game_class(d.game).deal_unit == "points":  # Goat
             pts, defeat = r["points"], r["defeat"]
             text = f"Result: card points {self.sides(d, pts)}"
             text += " (eggs)" if r.get("eggs") else ""
@@ -197,7 +198,7 @@ class Pages:
             winner = int(r["winner"])
             text = f"Result: {self.side(d, winner)} wins, {self.sides(d, r['tricks'])}"
             if r.get("coat") or r.get("court"):
-                text += ", a coat" if d.game == "court-piece" else ", a court"
+                text += ", a coat" if r.get("coat") else ", a court"
             if "scored" in r:
                 text += f"; points {self.sides(d, r['scored'])}"
             text += "."

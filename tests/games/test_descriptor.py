@@ -85,3 +85,4 @@ def test_what_a_game_says_of_itself_is_what_its_matches_do(game: str) -> None:
     deal = m.summary()["deals"][-1]
     assert ("points" in deal and "defeat" in deal) == (cls.deal_unit == "points")
     assert cls.deal_unit in ("tricks", "points")
+    assert cls.text_name.lower() == cls.name.lower()  # the name, cased for running text

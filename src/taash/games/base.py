@@ -290,6 +290,8 @@ class GameClass(Protocol):
     @property
     def OPTIONS(self) -> tuple[Option, ...]: ...
     @property
+    def text_name(self) -> str: ...
+    @property
     def shows_trump_card(self) -> bool: ...
     @property
     def plays_card_sets(self) -> bool: ...
@@ -316,6 +318,8 @@ class MatchBase:
     game_id: ClassVar[str] = ""
     #: the game's English name (the page has its own words for the games it knows)
     name: ClassVar[str] = ""
+    #: the name inside a sentence or a title of the terminal ("two-player Court Piece")
+    text_name: ClassVar[str] = ""
     num_seats: ClassVar[int] = 4
     #: the seats of each side that wins or loses together (one seat each where all play alone)
     teams: ClassVar[tuple[tuple[int, ...], ...]] = ((0, 2), (1, 3))

@@ -64,6 +64,7 @@ class GoatPlay(GoatDealing):
 
     game_id: ClassVar[str] = "goat"
     name: ClassVar[str] = "Goat"
+    text_name: ClassVar[str] = "Goat"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"

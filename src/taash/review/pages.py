@@ -10,14 +10,12 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
-from taash.games import CourtPiece, CourtPiece2P, Goat, game_class
+from taash.games import game_class
 from taash.play.screen import Screen, suit_order
 from taash.review.analyse import ActionReview, DealAnalysis
 from taash.review.replay import DealReplay, Step, Trick
 
 KEYS = "Enter/n next · b back · 1-{last} trick · o hands · q quit"
-GAME_NAMES = {CourtPiece.game_id: "Court Piece", CourtPiece2P.game_id: "two-player Court Piece",
-              Goat.game_id: "Goat"}
 DOES = {"play": "plays", "lead": "leads", "beat": "beats with", "pass": "passes",
         "molodka": "plays a molodka:", "trump": "calls trump"}
 
@@ -69,7 +67,7 @@ class Pages:
         r = d.result
         fair = {True: "fair: checked", None: "fair: no proof"}.get(r.get("fair"), "")
         self.sc.say((f"Deal {d.deal} (deals 0-{d.num_deals - 1}) \u00b7 "
-                     f"{GAME_NAMES.get(d.game, d.game)}", "bold"),
+                     f"{game_class(d.game).text_name}", "bold"),
                     f" \u00b7 dealer {self.name(int(r['dealer']))} \u00b7 {fair}")
         teams = d.positions[0].view.get("teams")
         if teams:

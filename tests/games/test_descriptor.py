@@ -86,3 +86,14 @@ def test_what_a_game_says_of_itself_is_what_its_matches_do(game: str) -> None:
     assert ("points" in deal and "defeat" in deal) == (cls.deal_unit == "points")
     assert cls.deal_unit in ("tricks", "points")
     assert cls.text_name.lower() == cls.name.lower()  # the name, cased for running text
+
+
+def test_a_game_renamed_by_a_subclass_is_called_by_its_new_name() -> None:
+    from taash.games.court_piece_2p import CourtPiece2P
+
+    class Renamed(CourtPiece2P):
+        name = "Toy Piece"
+        __slots__ = ()
+
+    assert Renamed.text_name == "Toy Piece"
+    assert CourtPiece2P.text_name == "two-player Court Piece"

@@ -318,7 +318,8 @@ class MatchBase:
     game_id: ClassVar[str] = ""
     #: the game's English name (the page has its own words for the games it knows)
     name: ClassVar[str] = ""
-    #: the name inside a sentence or a title of the terminal ("two-player Court Piece")
+    #: the name inside a sentence or a title of the terminal ("two-player Court Piece"); a
+    #: class that gives a ``name`` and no ``text_name`` is called by its name
     text_name: ClassVar[str] = ""
     num_seats: ClassVar[int] = 4
     #: the seats of each side that wins or loses together (one seat each where all play alone)
@@ -342,6 +343,11 @@ class MatchBase:
     CHECKS: ClassVar[Mapping[str, Check]] = {}
     #: upper bounds a table (the server's, the terminal's) puts on options; records take any
     BOUNDS: ClassVar[Mapping[str, Check]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and "text_name" not in cls.__dict__:
+            cls.text_name = cls.name  # a game renamed by a subclass is not called the old name
 
     def __init__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None) -> None:

@@ -128,7 +128,7 @@ def test_imports_inside_functions_only_get_fewer() -> None:
 # -- issue 42's rules for sizes and game ids ---------------------------------------------------
 
 #: game-id literals ("court-piece", "court-piece-2p", "goat") in Python outside taash.games, the
-#: whole package counted, the server included: 128 on 2026-12-06 (114 outside the server), 27
+#: whole package counted, the server included: 131 on 2026-12-06 (117 outside the server), 27
 #: after the descriptor's capabilities (13 outside the server: doctest examples and two
 #: defaults; 14 in the server).  Lower it as the server is rebuilt; the goal is at most 25.
 GAME_ID_LITERALS_MAX = 27

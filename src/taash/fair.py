@@ -123,7 +123,7 @@ def derive(game: str, table: str, deal: int, seeds: Sequence[str],
     for i in range(len(deck) - 1, 0, -1):
         j = _uniform(words, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    if game != "goat":
+    if not game_class(game).shows_trump_card:
         return deck, None
     # GT-4: the shown trump card is a uniform card of the stock, deck[16 + uniform(20)]
     return deck, deck[STOCK.start + _uniform(words, len(STOCK))]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from taash.games import CourtPiece, CourtPiece2P, Goat
 from taash.stats import side_of
 
 SCALE = 60  # mu 25, sigma 25/3 -> 1500 +- 500 on the page
@@ -32,16 +33,16 @@ BOT_SIGMA = 1.0
 # Court Piece or Goat: Court Piece's gap is used there too.  A deal win rate understates a match
 # win rate (a match is many deals), so these gaps are if anything too small.
 BOT_RATINGS: dict[str, dict[str, float]] = {
-    "court-piece": {"random": 18.67, "easy": 25.0, "hard": 27.06},
-    "court-piece-2p": {"random": 18.67, "easy": 25.0, "hard": 27.12},
-    "goat": {"random": 18.67, "easy": 25.0, "hard": 26.93},
+    CourtPiece.game_id: {"random": 18.67, "easy": 25.0, "hard": 27.06},
+    CourtPiece2P.game_id: {"random": 18.67, "easy": 25.0, "hard": 27.12},
+    Goat.game_id: {"random": 18.67, "easy": 25.0, "hard": 26.93},
 }
 # the arena figures the table above was derived from: (game, stronger, weaker, deal win rate)
 ARENA_RATES: tuple[tuple[str, str, str, float], ...] = (
-    ("court-piece", "easy", "random", 0.852),
-    ("court-piece", "hard", "easy", 0.633),
-    ("court-piece-2p", "hard", "easy", 0.637),
-    ("goat", "hard", "easy", 0.625),
+    (CourtPiece.game_id, "easy", "random", 0.852),
+    (CourtPiece.game_id, "hard", "easy", 0.633),
+    (CourtPiece2P.game_id, "hard", "easy", 0.637),
+    (Goat.game_id, "hard", "easy", 0.625),
 )
 
 MODEL = PlackettLuce()

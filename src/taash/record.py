@@ -77,7 +77,7 @@ def validate(rec: object) -> dict[str, Json]:
         if not isinstance(d, dict):
             raise RecordError(f"{where}: must be an object, not {json_type(d)}")
         deck = check_deck(pack, d.get("deck"), f"{where}.deck")
-        if cls.game_id == "goat":
+        if cls.shows_trump_card:
             tc = d.get("trump_card")
             if not isinstance(tc, str):
                 raise RecordError(f"{where}.trump_card: missing or not a card code")

@@ -30,14 +30,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
-from taash.games import game_class
+from taash.games import CourtPiece, CourtPiece2P, Goat, game_class
 from taash.games.base import Json, RecordError, is_int
 from taash.record import verify
 
 GAME_FIGURES: dict[str, tuple[str, ...]] = {
-    "court-piece": ("coats_won", "coats_suffered"),
-    "court-piece-2p": ("courts_won", "courts_suffered"),
-    "goat": ("goats", "goats_given", "eggs", "defeat_taken", "defeat_given"),
+    CourtPiece.game_id: ("coats_won", "coats_suffered"),
+    CourtPiece2P.game_id: ("courts_won", "courts_suffered"),
+    Goat.game_id: ("goats", "goats_given", "eggs", "defeat_taken", "defeat_given"),
 }
 
 
@@ -173,7 +173,7 @@ def match_result(game: str, match: Mapping[str, Json], side: int) -> int | None:
     """1 won, -1 lost, 0 drawn, None: not over."""
     if not match.get("over"):
         return None
-    if game == "goat":
+    if "loser" in match:  # Goat: the goat's team loses
         return -1 if match["loser"] == side else 1
     winner = match["winner"]
     if winner == "draw" or winner is None:
@@ -193,6 +193,7 @@ def add_record(stats: dict[str, GameStats], record: Mapping[str, Json], seat: in
         raise RecordError(f"seat {seat} is not a seat of {game}")
     side = side_of(game, seat)
     st = stats.setdefault(game, GameStats(game))
+    points_won = game_class(game).deal_unit == "points"  # Goat: card points, eggs, defeat
     deals = summary["deals"]
     assert isinstance(deals, list)
     for d in deals:
@@ -200,7 +201,7 @@ def add_record(stats: dict[str, GameStats], record: Mapping[str, Json], seat: in
         if not d.get("complete"):
             continue
         st.deals_played += 1
-        if game == "goat":
+        if points_won:
             points = d["points"]
             assert isinstance(points, list)
             if d["eggs"]:
@@ -210,10 +211,10 @@ def add_record(stats: dict[str, GameStats], record: Mapping[str, Json], seat: in
             continue
         won = d["winner"] == side
         st.deals_won += won
-        if game == "court-piece" and d["coat"]:
+        if d.get("coat"):  # Court Piece
             st.coats_won += won
             st.coats_suffered += not won
-        elif game == "court-piece-2p" and d["court"]:
+        elif d.get("court"):  # two-player Court Piece
             st.courts_won += won
             st.courts_suffered += not won
     match = summary["match"]
@@ -221,7 +222,7 @@ def add_record(stats: dict[str, GameStats], record: Mapping[str, Json], seat: in
     result = match_result(game, match, side)
     if result is None:
         return
-    if game == "goat":
+    if points_won:
         defeat = match["defeat"]
         assert isinstance(defeat, list)
         st.goats += result < 0

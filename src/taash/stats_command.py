@@ -17,10 +17,9 @@ from rich.console import Console
 from rich.table import Table
 
 from taash.cli_common import fail, record_checked
+from taash.games import CLASSES
 from taash.games.base import Json
 
-GAME_NAMES = {"court-piece": "Court Piece", "court-piece-2p": "two-player Court Piece",
-              "goat": "Goat"}
 LABELS = {"coats_won": "coats won", "coats_suffered": "coats suffered",
           "courts_won": "courts won", "courts_suffered": "courts suffered",
           "goats": "times the goat", "goats_given": "goats given", "eggs": "eggs",
@@ -71,9 +70,15 @@ def stats(
         console.print(table_of(g))
 
 
+def game_name(game: str) -> str:
+    """The game's name in running text (its id where the core has no such game)."""
+    cls = CLASSES.get(game)
+    return cls.text_name if cls is not None else game
+
+
 def table_of(g: dict[str, Json]) -> Table:
     """One game's figures as a Rich table."""
-    t = Table(title=GAME_NAMES.get(str(g["game"]), str(g["game"])), title_justify="left")
+    t = Table(title=game_name(str(g["game"])), title_justify="left")
     t.add_column("")
     t.add_column("played", justify="right")
     t.add_column("won", justify="right")
@@ -84,9 +89,9 @@ def table_of(g: dict[str, Json]) -> Table:
     assert isinstance(m, dict) and isinstance(d, dict)
     t.add_row("matches", *(str(m[k]) for k in ("played", "won", "lost", "drawn")))
     played, won = int(str(d["played"])), int(str(d["won"]))
-    eggs = int(str(g["eggs"])) if g["game"] == "goat" else 0  # eggs: a deal nobody won
+    eggs = int(str(g["eggs"])) if "eggs" in g else 0  # Goat's eggs: a deal nobody won
     t.add_row("deals", str(played), str(won), str(played - won - eggs),
-              str(eggs) if g["game"] == "goat" else "")
+              str(eggs) if "eggs" in g else "")
     by = g["by_opponent"]
     assert isinstance(by, dict)
     for kind, tally in by.items():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,38 @@ def test_the_session_messages_name_every_form() -> None:
                             'with N an integer of at least 1')
     with pytest.raises(OptionError, match="at most 50 at a table"):
         GAMES["court-piece"].check_options({"session_end": {"coats": 51}}, bounded=True)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_what_a_game_says_of_itself_is_what_its_matches_do(game: str) -> None:
+    """The capabilities other code asks of a game instead of its id (shows_trump_card,
+    plays_card_sets, deal_unit) hold for a real match: a random deal played to its end."""
+    cls = GAMES[game]
+    rng = random.Random(3)
+    m = cls.new_match(seed=3, first_seat=0)
+    assert (m.deal_slots().trump_card is not None) == cls.shows_trump_card
+    verbs: set[str] = set()
+    sets = False
+    while not m.needs_deal() and not m.is_over():
+        seat = m.actors()[0]
+        action = rng.choice(m.legal_actions(seat))
+        verb, _, arg = action.partition(":")
+        verbs.add(verb)
+        sets = sets or len(arg.split(",")) > 1
+        m.apply(seat, action)
+    assert (sets or not verbs <= {"play", "trump"}) == cls.plays_card_sets
+    deal = m.summary()["deals"][-1]
+    assert ("points" in deal and "defeat" in deal) == (cls.deal_unit == "points")
+    assert cls.deal_unit in ("tricks", "points")
+    assert cls.text_name.lower() == cls.name.lower()  # the name, cased for running text
+
+
+def test_a_game_renamed_by_a_subclass_is_called_by_its_new_name() -> None:
+    from taash.games.court_piece_2p import CourtPiece2P
+
+    class Renamed(CourtPiece2P):
+        name = "Toy Piece"
+        __slots__ = ()
+
+    assert Renamed.text_name == "Toy Piece"
+    assert CourtPiece2P.text_name == "two-player Court Piece"

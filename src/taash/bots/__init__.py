@@ -19,17 +19,22 @@ hidden cards consistently with the view and searching each sample.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from taash.bots.base import GAME_IDS, Bot, BotError, RandomBot
 from taash.bots.court import CourtHeuristicBot
 from taash.bots.court import trump_hint as _court_hint
 from taash.bots.goat import GoatHeuristicBot
 from taash.cards import SUITS, CardError
+from taash.games import CourtPiece, CourtPiece2P, Goat, game_class
 from taash.games.tricks import PACK as CP_PACK
 
 LEVELS = ("random", "easy", "hard")
 ALIASES = {"heuristic": "easy"}
+#: each game's rules of thumb (``easy``), given the game id and a seed
+HEURISTIC: dict[str, Callable[[str, int | None], Bot]] = {
+    CourtPiece.game_id: CourtHeuristicBot, CourtPiece2P.game_id: CourtHeuristicBot,
+    Goat.game_id: GoatHeuristicBot}
 
 
 def level_name(level: str) -> str:
@@ -52,9 +57,7 @@ def make_bot(game_id: str, level: str, seed: int | None = None,
         from taash.bots.hard import make_hard_bot
 
         return make_hard_bot(game_id, seed, budget_ms)
-    if game_id == "goat":
-        return GoatHeuristicBot(game_id, seed)
-    return CourtHeuristicBot(game_id, seed)
+    return HEURISTIC[game_id](game_id, seed)
 
 
 def trump_hint(game_id: str, hand_codes: Sequence[str]) -> list[str]:
@@ -66,7 +69,7 @@ def trump_hint(game_id: str, hand_codes: Sequence[str]) -> list[str]:
     """
     if game_id not in GAME_IDS:
         raise BotError(f"unknown game {game_id!r} (games: {', '.join(GAME_IDS)})")
-    if game_id == "goat":
+    if game_class(game_id).shows_trump_card:  # trump is shown, never called
         return []
     try:
         mask = CP_PACK.mask(hand_codes)

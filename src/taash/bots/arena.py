@@ -35,10 +35,13 @@ import typer
 from taash.bots import ALIASES, LEVELS, BotError, level_name, make_bot
 from taash.bots.base import Bot, Json
 from taash.cli_common import fail, game_and_options
-from taash.games import game_class
+from taash.games import CourtPiece, CourtPiece2P, Goat, game_class
 from taash.games.base import MatchState, RecordError
 
 EXTRA_LEVELS = ("openspiel-ismcts",)
+# what the report counts beside the wins, per game (its --json key)
+EXTRA_NAMES = {CourtPiece.game_id: "coats", CourtPiece2P.game_id: "courts",
+               Goat.game_id: "defeat_points"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +155,7 @@ def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Json],
             ms: dict[str, list[float]]) -> DealOutcome:
     """A finished deal's summary entry, turned to arena team 0's point of view."""
     other = 1 - mine
-    if game == "goat":
+    if game_class(game).deal_unit == "points":  # Goat: card points, defeat points, eggs
         eggs = bool(r["eggs"])
         p = r["points"]
         d = r["defeat"]  # GT-11: only the losing side takes defeat points
@@ -160,7 +163,7 @@ def outcome(game: str, board: int, swapped: bool, mine: int, r: dict[str, Json],
         return DealOutcome(board, swapped, score, eggs, (p[mine], p[other]), (d[mine], d[other]),
                            ms)
     win = r["winner"] == mine
-    if game == "court-piece-2p":
+    if "scored" in r:  # two-player Court Piece: what the deal scored, and its court
         sc = r["scored"]
         court = int(bool(r["court"]))
         return DealOutcome(board, swapped, float(win), False, (sc[mine], sc[other]),
@@ -238,14 +241,15 @@ def report(cfg: ArenaConfig, outs: list[DealOutcome]) -> dict[str, Json]:
     for o in outs:
         for lv, xs in o.ms.items():
             ms.setdefault(lv, []).extend(xs)
-    extra_name = {"goat": "defeat_points", "court-piece-2p": "courts"}.get(cfg.game, "coats")
+    extra_name = EXTRA_NAMES.get(cfg.game, "coats")
+    points = game_class(cfg.game).deal_unit == "points"  # a deal may end in eggs
     return {
         "game": cfg.game, "options": game_class(cfg.game).check_options(cfg.options),
         "team0": cfg.team0, "team1": cfg.team1, "seed": cfg.seed, "budget_ms": cfg.budget_ms,
         "ismcts_ms": cfg.ismcts_ms,
         "deals": n, "boards": len(boards),
         "wins": {"team0": wins0, "team1": n - wins0},
-        "eggs": eggs, "eggs_count": "half a win to each team" if cfg.game == "goat" else None,
+        "eggs": eggs, "eggs_count": "half a win to each team" if points else None,
         "win_rate": round(rate, 4), "ci95": [round(ci[0], 4), round(ci[1], 4)],
         "points_per_deal": {"team0": _mean([o.points[0] for o in outs]),
                             "team1": _mean([o.points[1] for o in outs])},
@@ -293,7 +297,7 @@ def text_report(r: dict[str, Json]) -> str:
         f"({r['boards']} boards, duplicate), seed {r['seed']}",
         f"team 0 deal win rate {r['win_rate']:.1%}  (95% CI {lo:.1%} .. {hi:.1%})  "
         f"wins {r['wins']['team0']:g} - {r['wins']['team1']:g}"
-        + (f", eggs {r['eggs']} (half a win each)" if r["game"] == "goat" else ""),
+        + (f", eggs {r['eggs']} (half a win each)" if r["eggs_count"] else ""),
         f"points per deal: team 0 {r['points_per_deal']['team0']:.2f}, "
         f"team 1 {r['points_per_deal']['team1']:.2f};  {extra.replace('_', ' ')}: "
         f"team 0 {r[extra]['team0']}, team 1 {r[extra]['team1']}",

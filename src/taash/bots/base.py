@@ -10,9 +10,10 @@ import random
 from collections.abc import Mapping
 from typing import Protocol
 
+from taash.games import CourtPiece, CourtPiece2P, Goat
 from taash.games.base import Json as Json  # a view's JSON values: the core's one alias
 
-GAME_IDS = ("court-piece", "court-piece-2p", "goat")
+GAME_IDS = (CourtPiece.game_id, CourtPiece2P.game_id, Goat.game_id)  # the games bots here play
 
 
 class BotError(ValueError):

@@ -28,6 +28,7 @@ from taash.games.goat import (
     SUIT_MASK,
     SUIT_OF,
     VERBS,
+    Goat,
 )
 from taash.games.goat import action_text as action_text
 
@@ -206,7 +207,7 @@ class GoatHeuristicBot:
 
     level = "easy"
 
-    def __init__(self, game_id: str = "goat", seed: int | None = None) -> None:
+    def __init__(self, game_id: str = Goat.game_id, seed: int | None = None) -> None:
         self.game_id = game_id
         self.rng = random.Random(seed)
 

@@ -25,7 +25,7 @@ not time (``taash.bots.pimc``), so a seeded bot makes the same choices on any ma
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from taash.bots import court as cp
 from taash.bots.base import Bot, Json, must_move
@@ -38,7 +38,7 @@ from taash.bots.pimc import Search, search
 from taash.bots.pimc import choose_best as choose_best
 from taash.bots.sampling import CourtInfo, CourtSampler
 from taash.cards import SUITS, card_list
-from taash.games.court_piece import CourtPiece
+from taash.games import CourtPiece, CourtPiece2P, Goat
 from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK, TRUMP_BASE, TrickMatch
 from taash.games.tricks import SUIT_OF as CP_SUIT
 from taash.games.tricks_play import playable
@@ -282,7 +282,11 @@ class HardCourtBot:
         return chain
 
 
+#: each game's ``hard`` bot, given the game id, a seed and a budget
+HARD: dict[str, Callable[[str, int | None, float | None], Bot]] = {
+    CourtPiece.game_id: HardCourtBot, CourtPiece2P.game_id: HardCourtBot,
+    Goat.game_id: HardGoatBot}
+
+
 def make_hard_bot(game_id: str, seed: int | None, budget_ms: float | None) -> Bot:
-    if game_id == "goat":
-        return HardGoatBot(game_id, seed, budget_ms)
-    return HardCourtBot(game_id, seed, budget_ms)
+    return HARD[game_id](game_id, seed, budget_ms)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from taash.bots import goat as gt
 from taash.bots.base import Json, must_move
 from taash.bots.pimc import DEFAULT_BUDGET_MS, STEPS_PER_MS, Search, search
-from taash.bots.sampling import GoatSampler
+from taash.bots.sampling_goat import GoatSampler
 from taash.cards import card_list
 from taash.games.goat import CARDS, CODES, MOLODKA, PASS, SHIFT, Goat, defeat_points
 from taash.games.goat import points as goat_points
@@ -119,7 +119,7 @@ class HardGoatBot:
 
     level = "hard"
 
-    def __init__(self, game_id: str = "goat", seed: int | None = None,
+    def __init__(self, game_id: str = Goat.game_id, seed: int | None = None,
                  budget_ms: float | None = None) -> None:
         self.game_id = game_id
         self.rng = random.Random(seed)
@@ -146,7 +146,7 @@ class HardGoatBot:
         k = gt.knowledge_from_view(view)
         legal = [gt.parse_action(a) for a in legal_text]
         sampler = GoatSampler(view)
-        work = self.budget_ms * STEPS_PER_MS["goat"]
+        work = self.budget_ms * STEPS_PER_MS[Goat.game_id]
         if not must_move(view):
             # Out of turn the choice is a molodka now or nothing (-1: let play go on).
             mol = [a for a in legal if a >> SHIFT == MOLODKA]

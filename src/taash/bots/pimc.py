@@ -22,13 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from taash.games import CourtPiece, CourtPiece2P, Goat
+
 # A sampled state: whatever the game's sampler builds and its evaluation plays out.
 S = TypeVar("S")
 
 DEFAULT_BUDGET_MS = 200.0
 # Playout actions per millisecond of one reference core (measured with bench/ arena runs):
 # the work budget is budget_ms times this, so the median move stays near or under budget_ms.
-STEPS_PER_MS = {"court-piece": 150.0, "court-piece-2p": 150.0, "goat": 40.0}
+STEPS_PER_MS = {CourtPiece.game_id: 150.0, CourtPiece2P.game_id: 150.0, Goat.game_id: 40.0}
 
 
 @dataclass(frozen=True)

@@ -289,6 +289,14 @@ class GameClass(Protocol):
     def seat_word(self) -> str: ...
     @property
     def OPTIONS(self) -> tuple[Option, ...]: ...
+    @property
+    def text_name(self) -> str: ...
+    @property
+    def shows_trump_card(self) -> bool: ...
+    @property
+    def plays_card_sets(self) -> bool: ...
+    @property
+    def deal_unit(self) -> str: ...
 
     def __call__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None, /) -> MatchState: ...
@@ -310,11 +318,24 @@ class MatchBase:
     game_id: ClassVar[str] = ""
     #: the game's English name (the page has its own words for the games it knows)
     name: ClassVar[str] = ""
+    #: the name inside a sentence or a title of the terminal ("two-player Court Piece"); a
+    #: class that gives a ``name`` and no ``text_name`` is called by its name
+    text_name: ClassVar[str] = ""
     num_seats: ClassVar[int] = 4
     #: the seats of each side that wins or loses together (one seat each where all play alone)
     teams: ClassVar[tuple[tuple[int, ...], ...]] = ((0, 2), (1, 3))
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"
+    #: What code that serves every game (records, fair deals, the review, the adapters) asks
+    #: of a game instead of its id.  ``shows_trump_card``: trump is a card shown from the stock
+    #: as the deal is dealt (GT-4), not called, so a deal's record holds that card.
+    shows_trump_card: ClassVar[bool] = False
+    #: an action plays a set of cards under a verb (Goat's lead, beat, pass and molodka, the
+    #: molodka out of turn: GT-7, GT-8), not one card to a trick
+    plays_card_sets: ClassVar[bool] = False
+    #: what a deal is won on: "tricks" (taken, or collected in double sar) or "points" (card
+    #: points, GT-10)
+    deal_unit: ClassVar[str] = "tricks"
     #: the options, stated once (taash.games.options): DEFAULTS, CHECKS and BOUNDS are read
     #: from them, and so is the page's new-table form (GET /api/games)
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
@@ -322,6 +343,11 @@ class MatchBase:
     CHECKS: ClassVar[Mapping[str, Check]] = {}
     #: upper bounds a table (the server's, the terminal's) puts on options; records take any
     BOUNDS: ClassVar[Mapping[str, Check]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and "text_name" not in cls.__dict__:
+            cls.text_name = cls.name  # a game renamed by a subclass is not called the old name
 
     def __init__(self, options: dict[str, Json], first_seat: int,
                  rng: random.Random | None = None) -> None:

@@ -84,6 +84,7 @@ class CourtPiece(TrickMatch):
 
     game_id: ClassVar[str] = "court-piece"
     name: ClassVar[str] = "Court Piece"
+    text_name: ClassVar[str] = "Court Piece"
     num_seats: ClassVar[int] = 4
     first_seat_key: ClassVar[str] = "first_dealer"
     seat_word: ClassVar[str] = "dealer"

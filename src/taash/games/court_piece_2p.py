@@ -32,6 +32,7 @@ OUT_OF_PLAY = tuple(range(26, 52))
 class CourtPiece2P(TrickMatch):
     game_id: ClassVar[str] = "court-piece-2p"
     name: ClassVar[str] = "Two-player Court Piece"
+    text_name: ClassVar[str] = "two-player Court Piece"
     teams: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,))
     num_seats: ClassVar[int] = 2
     first_seat_key: ClassVar[str] = "first_caller"

@@ -24,20 +24,32 @@ from __future__ import annotations
 from typing import Any
 
 from taash.cards import bits
-from taash.games import game_class
-from taash.games.base import Json
+from taash.games import CLASSES, CourtPiece, CourtPiece2P, Goat, game_class
+from taash.games.base import GameClass, Json
 from taash.games.goat import CARDS, MOLODKA, PASS, SHIFT
 
 CHANCE = -1
 TERMINAL = -4
 DECLINE = 64
 
-NUM_ACTIONS = {"court-piece": 56, "court-piece-2p": 56, "goat": 65}
-MAX_CHANCE = {"court-piece": 52, "court-piece-2p": 52, "goat": 36}
-# Decisions in one deal at most: a call and every card; in Goat at most 9 tricks of at most 7
-# plays (three, then a molodka and three answers) and three declines before each play.
-MAX_LENGTH = {"court-piece": 53, "court-piece-2p": 27, "goat": 9 * 7 * 4}
-UTILITY = {"court-piece": 2.0, "court-piece-2p": 4.0, "goat": 6.0}
+# What the adapters declare of each game that its class does not say (one catalogue): the most
+# decisions in one deal (a call and every card; in Goat at most 9 tricks of at most 7 plays,
+# three, then a molodka and three answers, and three declines before each play) and the
+# largest return of one deal (a coat 2, two-player's 4, Goat's 6 defeat points).
+LIMITS = {CourtPiece.game_id: (53, 2.0), CourtPiece2P.game_id: (27, 4.0),
+          Goat.game_id: (9 * 7 * 4, 6.0)}
+
+
+def num_actions(cls: GameClass) -> int:
+    """The adapter's action range: Goat's verb and subset ids and a decline, else the core's
+    ids (a card of the pack, or a suit called)."""
+    return DECLINE + 1 if cls.plays_card_sets else cls.pack().size + 4
+
+
+NUM_ACTIONS = {g: num_actions(cls) for g, cls in CLASSES.items()}
+MAX_CHANCE = {g: cls.pack().size for g, cls in CLASSES.items()}  # a card left in the deck
+MAX_LENGTH = {g: n for g, (n, _) in LIMITS.items()}
+UTILITY = {g: u for g, (_, u) in LIMITS.items()}
 
 
 class Episode:
@@ -77,7 +89,7 @@ class Episode:
         ep = cls(game_id, options, first_seat)
         for c in deck:
             ep.apply_chance(c)
-        if game_id == "goat":
+        if ep.cls.shows_trump_card:
             ep.apply_chance(trump_card)
         for s, a in decisions:
             if a < 0:
@@ -105,13 +117,13 @@ class Episode:
     def apply_chance(self, card: int) -> None:
         if len(self.deck) < self.pack.size:
             self.deck.append(card)
-            if len(self.deck) < self.pack.size or self.game_id == "goat":
+            if len(self.deck) < self.pack.size or self.cls.shows_trump_card:
                 return
         else:
             self.trump_card = card
         st = self.cls.new_match(self.options, deal=False, first_seat=self.first_seat)
         codes = [self.pack.code(c) for c in self.deck]
-        if self.game_id == "goat":
+        if self.cls.shows_trump_card:
             st.deal(codes, self.pack.code(self.trump_card))
         else:
             st.deal(codes)
@@ -135,7 +147,7 @@ class Episode:
         """The seat asked now: a Goat molodka holder out of turn first, else the mover."""
         st = self.state
         mover: int = st.to_move
-        if self.game_id == "goat":
+        if self.cls.plays_card_sets:  # the molodka, out of turn
             for s in st.actors():
                 if s != mover and not self.declined >> s & 1:
                     return int(s)
@@ -145,7 +157,7 @@ class Episode:
         return list(bits(self.state.hands[seat]))
 
     def encode(self, seat: int, core: int) -> int:
-        if self.game_id != "goat":
+        if not self.cls.plays_card_sets:
             return core
         pos = {c: i for i, c in enumerate(self.hand_order(seat))}
         sub = 0
@@ -155,7 +167,7 @@ class Episode:
 
     def decode(self, seat: int, action: int) -> int:
         """The core id of an adapter action (-1 for a decline)."""
-        if self.game_id != "goat":
+        if not self.cls.plays_card_sets:
             return action
         if action == DECLINE:
             return -1
@@ -170,7 +182,7 @@ class Episode:
         if self.state is None or self.is_terminal() or seat != self.window_seat():
             return []
         st = self.state
-        if self.game_id != "goat":
+        if not self.cls.plays_card_sets:
             return sorted(st.legal_ids(seat))
         if seat != st.to_move:
             return sorted([self.encode(seat, MOLODKA << SHIFT | st.hands[seat]), DECLINE])
@@ -206,11 +218,11 @@ class Episode:
         if not self.is_terminal():
             return [0.0] * self.n
         r = self.state.summary()["deals"][-1]
-        if self.game_id == "goat":
+        if self.cls.deal_unit == "points":  # Goat: the defeat points the losers take
             d = r["defeat"]
             loser_pts = [float(d[s & 1]) for s in range(4)]
             return [loser_pts[s ^ 1] - loser_pts[s] for s in range(4)]
-        if self.game_id == "court-piece-2p":
+        if "scored" in r:  # two-player Court Piece: what the deal scored
             w = int(r["winner"])
             v = float(r["scored"][w])
             return [v if s == w else -v for s in range(2)]
@@ -228,7 +240,7 @@ class Episode:
         if self.state is None:
             return f"p{seat} dealing {len(self.deck)}"
         parts = [f"p{seat}", "recv " + " ".join(f"{m:x}" for m in self.received[seat])]
-        if self.game_id == "goat":
+        if self.cls.plays_card_sets:
             parts.append(f"trump {self.trump_card}")
             for s, a in self.history:
                 if a < 0:
@@ -247,7 +259,7 @@ class Episode:
             return f"p{seat} dealing {len(self.deck)}"
         st = self.state
         parts = [f"p{seat}", f"hand {st.hands[seat]:x}", f"trump {st.trump}"]
-        if self.game_id == "goat":
+        if self.cls.plays_card_sets:
             plays = [f"{s}:pass{m.bit_count()}" if v == PASS and s != seat else f"{s}:{v}:{m:x}"
                      for s, v, m in st.plays]
             parts += [f"card {self.trump_card}", "trick " + " ".join(plays),

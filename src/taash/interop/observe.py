@@ -27,7 +27,7 @@ def observation_vector(ep: Episode, seat: int) -> list[float]:
     if st is None:
         return out
     n = ep.n
-    if ep.game_id == "goat":
+    if ep.cls.plays_card_sets:
         return _goat_vector(ep, seat, out)
     # hand 52 | trick by relative seat n*52 | played 52 | trump 4 | call phase 1 |
     # caller relative n | tricks mine, theirs 2 | pile 1 | voids n*4
@@ -121,7 +121,8 @@ def _goat_vector(ep: Episode, seat: int, out: list[float]) -> list[float]:
 
 
 def observation_size(game_id: str) -> int:
-    if game_id == "goat":
+    cls = game_class(game_id)
+    if cls.plays_card_sets:  # Goat's layout
         return 36 + 4 * 37 + 36 + 4 + 72 + 36 + 4 + 4 + 2
-    n = game_class(game_id).num_seats
+    n = cls.num_seats
     return 52 + n * 52 + 52 + 4 + 1 + n + 2 + 1 + n * 4

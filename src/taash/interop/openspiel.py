@@ -26,7 +26,9 @@ from open_spiel.python.algorithms import (  # type: ignore[import-not-found,impo
 )
 
 from taash.bots.base import Json, must_move
-from taash.bots.sampling import CourtSampler, GoatSampler
+from taash.bots.sampling import CourtSampler
+from taash.bots.sampling_goat import GoatSampler
+from taash.games import CLASSES, CourtPiece, CourtPiece2P, Goat, game_class
 from taash.interop.episode import (
     CHANCE,
     MAX_CHANCE,
@@ -38,21 +40,19 @@ from taash.interop.episode import (
 )
 from taash.interop.observe import observation_size, observation_vector
 
-SHORT_NAMES = {"court-piece": "python_court_piece", "court-piece-2p": "python_court_piece_2p",
-               "goat": "python_goat"}
+SHORT_NAMES = {g: "python_" + g.replace("-", "_") for g in CLASSES}
 # Game parameters: the deal's options (only those that matter within one deal, as plain
-# scalars) and the first seat (dealer; caller in two-player Court Piece).
-PARAMS: dict[str, dict[str, Any]] = {
-    "court-piece": {"sar": "single", "ace_rule": False, "trump_rule": "free", "first_seat": 0},
-    "court-piece-2p": {"first_seat": 0},
-    "goat": {"first_seat": 0},
-}
-NAMES = {"court-piece": "Court Piece", "court-piece-2p": "Two-player Court Piece",
-         "goat": "Goat (Kozel)"}
+# scalars; Court Piece's alone have any) and the first seat (the class's seat_word: dealer,
+# or caller in two-player Court Piece).
+DEAL_OPTIONS: dict[str, dict[str, Any]] = {
+    CourtPiece.game_id: {"sar": "single", "ace_rule": False, "trump_rule": "free"}}
+PARAMS: dict[str, dict[str, Any]] = {g: {**DEAL_OPTIONS.get(g, {}), "first_seat": 0}
+                                     for g in CLASSES}
+NAMES = {g: cls.name for g, cls in CLASSES.items()} | {Goat.game_id: "Goat (Kozel)"}
 
 
 def _game_type(game_id: str) -> Any:
-    n = 2 if game_id == "court-piece-2p" else 4
+    n = game_class(game_id).num_seats
     return pyspiel.GameType(
         short_name=SHORT_NAMES[game_id], long_name=f"taash {NAMES[game_id]} (one deal)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -67,7 +67,7 @@ def _game_type(game_id: str) -> Any:
 
 
 def _game_info(game_id: str) -> Any:
-    n = 2 if game_id == "court-piece-2p" else 4
+    n = game_class(game_id).num_seats
     u = UTILITY[game_id]
     return pyspiel.GameInfo(num_distinct_actions=NUM_ACTIONS[game_id],
                             max_chance_outcomes=MAX_CHANCE[game_id], num_players=n,
@@ -96,15 +96,15 @@ class TaashGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class CourtPieceGame(TaashGame):
-    game_id = "court-piece"
+    game_id = CourtPiece.game_id
 
 
 class CourtPiece2PGame(TaashGame):
-    game_id = "court-piece-2p"
+    game_id = CourtPiece2P.game_id
 
 
 class GoatGame(TaashGame):
-    game_id = "goat"
+    game_id = Goat.game_id
 
 
 class TaashState(pyspiel.State):  # type: ignore[misc]
@@ -171,7 +171,7 @@ def resample(ep: Episode, seat: int, rng: random.Random) -> Episode:
         return ep.clone()
     view = ep.state.view(seat)
     decisions = [(s, a) for s, a in ep.history]
-    if ep.game_id == "goat":
+    if ep.cls.plays_card_sets:  # Goat's sampler replays its plays of card sets
         gs = GoatSampler(view)
         got = gs.sample_deck(rng, {p: ep.deck[p] for p in gs.own_positions()})
         if got is None:
@@ -261,7 +261,7 @@ class IsmctsBot:
         for s in range(ep.n):
             if s != seat:
                 ep.declined |= 1 << s
-        first = int(view["caller"] if self.game_id == "court-piece-2p" else view["dealer"])
+        first = int(view[game_class(self.game_id).seat_word])
         game = load(self.game_id, view["options"], first)
         state = TaashState(game, ep)
         sims = max(8, int(self.sims_per_ms * self.budget_ms))
@@ -277,8 +277,9 @@ class IsmctsBot:
 def episode_from_view(view: Mapping[str, Json], rng: random.Random) -> Episode | None:
     """An episode at the view's moment, its hidden cards one consistent sample."""
     game_id = str(view["game"])
-    first = int(view["caller"] if game_id == "court-piece-2p" else view["dealer"])
-    if game_id == "goat":
+    cls = game_class(game_id)
+    first = int(view[cls.seat_word])
+    if cls.plays_card_sets:
         sampler = GoatSampler(view)
         got = sampler.sample_deck(rng)
         if got is None:

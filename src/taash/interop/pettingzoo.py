@@ -21,11 +21,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from taash.games import CLASSES
 from taash.interop.episode import NUM_ACTIONS, Episode
 from taash.interop.observe import observation_size, observation_vector
 
-ENV_NAMES = {"court-piece": "taash_court_piece_v0", "court-piece-2p": "taash_court_piece_2p_v0",
-             "goat": "taash_goat_v0"}
+ENV_NAMES = {g: f"taash_{g.replace('-', '_')}_v0" for g in CLASSES}
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo names its classes so)

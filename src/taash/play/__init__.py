@@ -16,6 +16,7 @@ Exit codes: 0 after quitting or finishing (end of input counts as quitting), 130
 """
 
 from taash.play.command import play, register
-from taash.play.table import Quit, Table
+from taash.play.table import Table
+from taash.play.turn import Quit
 
 __all__ = ["Quit", "Table", "play", "register"]

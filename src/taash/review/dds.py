@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from taash.games import CourtPiece
 from taash.games.base import MatchState
 from taash.games.tricks_play import PLAY, TrickPlay
 
@@ -61,7 +62,7 @@ def available() -> bool:
 def applies(state: MatchState) -> bool:
     """Whether ``state`` is a position DDS solves exactly: four-player Court Piece in single
     sar, in the card play, a seat to move."""
-    return (isinstance(state, TrickPlay) and state.game_id == "court-piece"
+    return (isinstance(state, CourtPiece)
             and state.num_seats == 4 and not getattr(state, "double", False)
             and state.phase == PLAY and state.to_move >= 0 and 0 <= state.trump <= 3)
 

@@ -188,7 +188,8 @@ def replay_deal(rec: dict[str, Json], deal: int, summary: Mapping[str, Json]) ->
     won = [0, 0]
     team_points = [0, 0]
     teams = positions[0].view.get("teams")
-    goat = cls.game_id == "goat"
+    sets = cls.plays_card_sets  # Goat: a trick's plays are sets of cards under a verb
+    points = cls.deal_unit == "points"  # and its deal is counted in card points
     for i, a in enumerate(d["actions"]):
         seat = a["seat"]
         before = positions[-1]
@@ -206,8 +207,8 @@ def replay_deal(rec: dict[str, Json], deal: int, summary: Mapping[str, Json]) ->
         if done is not None:
             winner = int(done["winner"])
             side = winner if not teams else next(k for k, t in enumerate(teams) if winner in t)
-            plays = _trick_plays(steps, pending, done, goat)
-            if goat:
+            plays = _trick_plays(steps, pending, done, sets)
+            if points:
                 won[side] += 1
                 team_points[side] += goat_points(GOAT_PACK.mask(c for p in plays
                                                                 for c in p.cards))
@@ -219,7 +220,7 @@ def replay_deal(rec: dict[str, Json], deal: int, summary: Mapping[str, Json]) ->
                 collected = now[side] - (tricks[-1].won[side] if tricks else 0)
             tricks.append(Trick(len(tricks) + 1, int(done["leader"]), winner, tuple(pending),
                                 plays, now, collector, collected,
-                                (team_points[0], team_points[1]) if goat else None))
+                                (team_points[0], team_points[1]) if points else None))
             pending = []
             collector = after.view.get("collector")
         elif text.startswith("trump:"):
@@ -234,11 +235,11 @@ def replay_deal(rec: dict[str, Json], deal: int, summary: Mapping[str, Json]) ->
 
 
 def _trick_plays(steps: Sequence[Step], pending: Sequence[int], done: Mapping[str, Json],
-                 goat: bool) -> tuple[Play, ...]:
+                 sets: bool) -> tuple[Play, ...]:
     """The plays that stand in a finished trick, every card face up: Court Piece's are the
     trick's steps; Goat's are the core's trick event (after any molodka), each face-down pass
     turned up from the seat's last action in the trick (the record holds its cards)."""
-    if not goat:
+    if not sets:
         return tuple(Play(steps[i].seat, "play", steps[i].cards) for i in pending)
     out = []
     for p in done["plays"]:

@@ -135,7 +135,7 @@ def _engine(state: MatchState, team: int | None, play_out: bool,
         return eng.play, reps, eng.upper(), (seat & 1) == me, lambda: eng.nodes
     assert isinstance(state, GoatPlay)
     me = seat & 1 if team is None else team
-    g = GoatSearch(state, me, deadline, Timeout, table(("goat", state.trump, me)))
+    g = GoatSearch(state, me, deadline, Timeout, table((state.game_id, state.trump, me)))
     return g.child, g.actions(), g.upper(), (seat & 1) == me, lambda: g.nodes
 
 

@@ -69,11 +69,11 @@ def clear_tables() -> None:
     _tables.clear()
 
 
-class CourtSearch:
-    """Alpha-beta over a Court Piece position, applying and undoing cards on bitmasks.
-
-    ``search(alpha, beta)`` is the counted team's result from the current position (fail
-    soft); ``play(card, alpha, beta)`` the same after the seat to move plays ``card``."""
+class CourtPosition:
+    """A Court Piece position on bitmasks, and what search asks of it without searching:
+    whose move it is, its key in the transposition table, bounds on what the counted team
+    can still get (the tricks the leader cashes at once, a last trick played out), and the
+    legal cards grouped and ordered (``CourtSearch`` searches it)."""
 
     __slots__ = ("n", "trump", "double", "ace_rule", "stop", "me", "hands", "trick", "leader",
                  "best", "best_seat", "won", "pile", "chain", "played", "tt", "nodes",
@@ -194,6 +194,62 @@ class CourtSearch:
                     break
         return reps
 
+    def quick(self) -> int:
+        """Tricks the leader's side takes at once, whatever the others do (single sar and
+        two-player): the leader's cards above every other card of their suit, each run cut to
+        the length of that suit in every hand that could ruff it (an opponent holding a trump,
+        or a partner holding nothing else)."""
+        n, leader, hands, trump = self.n, self.leader, self.hands, self.trump
+        mine = hands[leader]
+        tmask = SUIT_MASK[trump]
+        ruffers = [hands[(leader + i) % n] for i in range(1, n, 2 if n == 4 else 1)]
+        ruffers = [h for h in ruffers if h & tmask]
+        if n == 4:
+            partner = hands[(leader + 2) % 4]
+            if partner and not partner & ~tmask:
+                ruffers.append(partner)
+        others = 0
+        for i in range(1, n):
+            others |= hands[(leader + i) % n]
+        q = 0
+        for s in range(4):
+            sm = SUIT_MASK[s]
+            suit = mine & sm
+            if not suit:
+                continue
+            t = (suit >> (others & sm).bit_length()).bit_count()
+            if s != trump:
+                for h in ruffers:
+                    t = min(t, (h & sm).bit_count())
+            q += t
+        return q
+
+    def last_card(self) -> int:
+        """The result of a trick of one card each, played without search."""
+        n, trump, leader = self.n, self.trump, self.leader
+        best = self.hands[leader].bit_length() - 1
+        best_seat = leader
+        for i in range(1, n):
+            seat = (leader + i) % n
+            c = self.hands[seat].bit_length() - 1
+            if beats(c, best, trump):
+                best, best_seat = c, seat
+        if best_seat & 1 != self.me:
+            return 0
+        if not self.double:
+            return 1
+        collected, _ = collect_step(self.chain, self.played + 1, best_seat, best, self.ace_rule)
+        return self.pile + 1 if collected else 0
+
+
+class CourtSearch(CourtPosition):
+    """Alpha-beta over a Court Piece position, applying and undoing cards on bitmasks.
+
+    ``search(alpha, beta)`` is the counted team's result from the current position (fail
+    soft); ``play(card, alpha, beta)`` the same after the seat to move plays ``card``."""
+
+    __slots__ = ()
+
     def search(self, alpha: int, beta: int) -> int:
         self.nodes += 1
         if not self.nodes & 1023 and perf_counter() > self.deadline:
@@ -286,53 +342,6 @@ class CourtSearch:
         self.hands[seat] ^= bit
         self.best, self.best_seat = old_best, old_seat
         return v
-
-    def quick(self) -> int:
-        """Tricks the leader's side takes at once, whatever the others do (single sar and
-        two-player): the leader's cards above every other card of their suit, each run cut to
-        the length of that suit in every hand that could ruff it (an opponent holding a trump,
-        or a partner holding nothing else)."""
-        n, leader, hands, trump = self.n, self.leader, self.hands, self.trump
-        mine = hands[leader]
-        tmask = SUIT_MASK[trump]
-        ruffers = [hands[(leader + i) % n] for i in range(1, n, 2 if n == 4 else 1)]
-        ruffers = [h for h in ruffers if h & tmask]
-        if n == 4:
-            partner = hands[(leader + 2) % 4]
-            if partner and not partner & ~tmask:
-                ruffers.append(partner)
-        others = 0
-        for i in range(1, n):
-            others |= hands[(leader + i) % n]
-        q = 0
-        for s in range(4):
-            sm = SUIT_MASK[s]
-            suit = mine & sm
-            if not suit:
-                continue
-            t = (suit >> (others & sm).bit_length()).bit_count()
-            if s != trump:
-                for h in ruffers:
-                    t = min(t, (h & sm).bit_count())
-            q += t
-        return q
-
-    def last_card(self) -> int:
-        """The result of a trick of one card each, played without search."""
-        n, trump, leader = self.n, self.trump, self.leader
-        best = self.hands[leader].bit_length() - 1
-        best_seat = leader
-        for i in range(1, n):
-            seat = (leader + i) % n
-            c = self.hands[seat].bit_length() - 1
-            if beats(c, best, trump):
-                best, best_seat = c, seat
-        if best_seat & 1 != self.me:
-            return 0
-        if not self.double:
-            return 1
-        collected, _ = collect_step(self.chain, self.played + 1, best_seat, best, self.ace_rule)
-        return self.pile + 1 if collected else 0
 
     def finish_trick(self, alpha: int, beta: int) -> int:
         winner = self.best_seat

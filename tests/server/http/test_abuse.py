@@ -454,8 +454,11 @@ def test_sigterm_after_a_deal_analysis_stops_within_five_seconds(tmp_path: Path)
 
     rec = json.dumps(random_record("court-piece", {"session_end": {"deals": 1}}, seed=3))
     for n in range(2):
+        # a short think per card: the answer is as long (one line per action), and a busy
+        # machine still finishes it well within the wait (at 2 s a card it took over 60 s)
         srv = Server(f"sqlite+aiosqlite:///{tmp_path / f'a{n}.db'}",
-                     log=tmp_path / "analysis.log").start()
+                     log=tmp_path / "analysis.log",
+                     env={"TAASH_ANALYSIS_SOLVER_TIME": "0.05"}).start()
         r = httpx.post(srv.base + "/api/review/analysis?deal=0", content=rec, timeout=10)
         assert r.status_code == 200, r.text
         key = r.json()["key"]

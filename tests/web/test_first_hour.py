@@ -377,3 +377,48 @@ def test_signed_in_devices_is_never_an_empty_box(new_page: Any, server: Server) 
     page.wait_for_function("() => !document.querySelector('[data-session-current]')")
     page.wait_for_function(words)
     assert page.js_errors == []
+
+
+# -- 7. the home page's rows say who plays and whose turn it is -------------------------------
+TURN_WORDS = {"en": ("Your turn", "Dima's turn"), "ru": ("Ваш ход", "Ход: Dima"),
+              "hi": ("आपकी बारी", "Dima की बारी"), "ur": ("آپ کی باری", "Dima کی باری")}
+
+
+@pytest.mark.parametrize("lang", ["en", "hi", "ur", "ru"])
+def test_home_rows_say_who_plays_and_whose_turn(new_page: Any, server: Server,
+                                                lang: str) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.goto("/")
+    page.locator("[data-section='player'] [data-action='my-profile']").wait_for()
+    made = {}
+    for key, game, seats, first in (
+            ("dima", "court-piece-2p", [{"type": "human"}, {"type": "human", "name": "Dima"}], 1),
+            ("bot", "court-piece-2p",
+             [{"type": "human"}, {"type": "bot", "level": "easy",
+                                  "name": "Konstantin Prokhorovich"}], 0),
+            ("goat", "goat", [{"type": "human"}] + [{"type": "bot", "level": "easy"}] * 3,
+             None)):
+        made[key] = page.evaluate("""(body) => fetch('/api/tables', {method: 'POST',
+            body: JSON.stringify(body), headers: {'Content-Type': 'application/json'}})
+            .then((r) => r.json())""", {"game": game, "seats": seats, "live": True,
+                                        "bot_delay_ms": 0, "first_seat": first})["id"]
+    page.reload()
+    page.locator("[data-my-table]").nth(2).wait_for()
+    yours, dimas = TURN_WORDS[lang]
+    row = page.locator(f"[data-my-table='{made['dima']}']")
+    assert "Dima" in row.locator("small").inner_text()
+    assert row.locator(".badge").inner_text() == dimas
+    row = page.locator(f"[data-my-table='{made['bot']}']")
+    assert "Konstantin Prokhorovich" in row.locator("small").inner_text()
+    assert row.locator(".badge").inner_text() == yours
+    # the bots' names, as the table names them (none given: Bilal, Chandni, Dima)
+    goat = page.locator(f"[data-my-table='{made['goat']}'] small").inner_text()
+    if lang == "en":
+        assert all(name in goat for name in ("Bilal", "Chandni", "Dima")), goat
+    rows = "[data-my-table] b, [data-my-table] small, [data-my-table] .badge"
+    assert page.evaluate(CUT, rows) == []
+    # each row within the screen's width
+    assert page.evaluate("""() => [...document.querySelectorAll('[data-my-table]')]
+        .every((li) => li.getBoundingClientRect().right <= window.innerWidth + 0.5)""")
+    assert page.js_errors == []

@@ -362,15 +362,10 @@ class Store(PlayerQueries):
             return None if r is None else (str(r.table_id), int(r.seat))
 
     async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
+        """The seats of these token hashes, as ``player_tables`` gives a player's."""
         if not hashes:
             return []
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(seats.c.seat, seats.c.token_hash, game_tables)
-                .join(game_tables, game_tables.c.id == seats.c.table_id)
-                .where(seats.c.token_hash.in_(list(hashes)))
-                .order_by(game_tables.c.updated.desc()))
-            return [dict(r._mapping) for r in rows]
+        return await self.seats_with_tables(seats.c.token_hash.in_(list(hashes)))
 
     async def lobby(self, limit: int = 100) -> list[tuple[TableRow, list[int]]]:
         async with self.engine.connect() as conn:

@@ -399,13 +399,17 @@ class Tables:
 
     @staticmethod
     def my_row(r: Mapping[str, Json]) -> dict[str, Json]:
-        """One seat of a player's at a table (a row of the store's), as "my tables" say it."""
+        """One seat of a player's at a table (a row of the store's), as "my tables" say it:
+        with whose turn it is (``to_move``, null when over) and who sits at each seat (as the
+        public view names them; nothing private)."""
         updated = r["updated"]
         assert isinstance(updated, float | int)
+        over = bool(r["over"])
         return {"id": r["id"], "game": r["game"], "seat": r["seat"],
-                "your_turn": (not r["over"]) and r["to_move"] == r["seat"],
-                "over": bool(r["over"]), "version": r["version"], "live": bool(r["live"]),
-                "updated": iso(updated)}
+                "your_turn": (not over) and r["to_move"] == r["seat"],
+                "over": over, "version": r["version"], "live": bool(r["live"]),
+                "updated": iso(updated), "to_move": None if over else r["to_move"],
+                "seats": r.get("table_seats", [])}
 
     async def lobby(self) -> list[dict[str, Json]]:
         """Open tables with a free human seat."""

@@ -70,3 +70,56 @@ def test_a_table_against_a_bot_lists_the_bot(browsers: Any) -> None:
     mine = a.http.get("/api/me/tables").json()
     assert mine[0]["id"] == t["id"] and mine[0]["to_move"] == 0
     assert [s["type"] for s in mine[0]["seats"]] == ["human", "bot"]
+
+
+# -- one seat per player per table, unless the table is for pass and play ---------------------
+def refused_a_second_seat(r: Any) -> None:
+    assert r.status_code == 409, r.text
+    err = r.json()["error"]
+    assert err["code"] == "seated_already", err
+    assert "one seat" in err["message"] and "pass and play" in err["message"], err
+
+
+def test_a_player_cannot_join_a_second_seat_of_a_table(browsers: Any) -> None:
+    a, b = browsers(), browsers()
+    t = a.create(seats=[{"type": "human"}, {"type": "human"}], open=True)
+    tid = t["id"]
+    refused_a_second_seat(a.send("POST", f"/api/tables/{tid}/join", {}))
+    refused_a_second_seat(a.send("POST", f"/api/tables/{tid}/join", {"seat": 1}))
+    # the seat stays free for someone else
+    assert [e["free_seats"] for e in a.http.get("/api/lobby").json() if e["id"] == tid] == [[1]]
+    assert b.send("POST", f"/api/tables/{tid}/join", {}).json()["seat"] == 1
+    assert [r["seat"] for r in a.http.get("/api/me/tables").json()] == [0]
+    assert a.http.get(f"/api/tables/{tid}").json()["table"]["pass_and_play"] is False
+
+
+def test_a_player_cannot_claim_a_second_seats_invite(browsers: Any) -> None:
+    a, b = browsers(), browsers()
+    t = a.create("court-piece", options=None, seats=[{"type": "human"}] * 4)
+    tid, tokens = t["id"], tokens_of(t)
+    refused_a_second_seat(a.send("POST", f"/api/tables/{tid}/claim",
+                                 headers={"Authorization": f"Bearer {tokens[1]}"}))
+    # the invite still works, for another player
+    r = b.send("POST", f"/api/tables/{tid}/claim",
+               headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+    # and its own seat's player claims it again as before: theirs, no new token
+    again = b.send("POST", f"/api/tables/{tid}/claim",
+                   headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert again.status_code == 200 and again.json()["token"] is None, again.text
+
+
+def test_a_pass_and_play_table_gives_one_player_every_seat(browsers: Any) -> None:
+    a = browsers()
+    t = a.create("court-piece", options=None, seats=[{"type": "human"}] * 4,
+                 pass_and_play=True)
+    tid, tokens = t["id"], tokens_of(t)
+    for seat in (1, 2, 3):
+        r = a.send("POST", f"/api/tables/{tid}/claim",
+                   headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert r.status_code == 200 and r.json()["seat"] == seat, r.text
+    assert sorted(r["seat"] for r in a.http.get("/api/me/tables").json()) == [0, 1, 2, 3]
+    assert a.http.get(f"/api/tables/{tid}").json()["table"]["pass_and_play"] is True
+    # an open one: its host joins the free seats
+    t = a.create(seats=[{"type": "human"}, {"type": "human"}], open=True, pass_and_play=True)
+    assert a.send("POST", f"/api/tables/{t['id']}/join", {}).json()["seat"] == 1

@@ -8,6 +8,7 @@ import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { reviewUrl } from './review.js';
+import { madeHere } from './recap.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
 import { friendsPanel } from './friends.js';
 import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, countLabel, openLabel,
@@ -374,6 +375,7 @@ class Home {
       const res = await api('POST', '/api/tables', { body: seed ? { ...body, seed } : body });
       const mine = res && res.seats.find((s) => s.token);
       if (seed && mine) keepFirstSeed(res.id, mine.seat, seed);
+      if (mine) madeHere(res.id, mine.seat); // its first opening recaps nothing (issue 43)
       return res;
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');

@@ -19,6 +19,7 @@ const { gameOptions, flagMet, words } = await web('catalogue.js');
 const GAMES = JSON.parse(readFileSync(new URL('./games.json', import.meta.url), 'utf8'));
 const game = (id) => GAMES.find((g) => g.id === id);
 const { hintText } = await web('table.js');
+const { rowTurn, rowWho } = await web('home.js');
 before(() => useLang('en'));
 
 test('where each seat shows, this seat at the bottom', () => {
@@ -144,4 +145,20 @@ test('a hint in words: a trump call, or the cards to play', () => {
   assert.equal(hintText('trump:H'), 'Hint: call Hearts');
   assert.equal(hintText('play:TS'), 'Hint: Play 10 of spades');
   assert.equal(hintText('lead:AS,KS'), 'Hint: Lead Ace of spades, King of spades');
+});
+
+test("a home row says who plays and whose turn it is", () => {
+  const seats = [{ seat: 0, type: 'human', name: 'Ayesha', level: null },
+    { seat: 1, type: 'human', name: 'Dima', level: null },
+    { seat: 2, type: 'bot', name: null, level: 'easy' }, { seat: 3, type: 'human', name: null, level: null }];
+  const row = { seat: 0, to_move: 1, your_turn: false, over: false, seats };
+  assert.equal(rowTurn(row), "Dima's turn");
+  assert.equal(rowTurn({ ...row, to_move: 0, your_turn: true }), 'Your turn');
+  assert.equal(rowTurn({ ...row, to_move: null, over: true }), 'Finished');
+  assert.equal(rowTurn({ ...row, to_move: 2 }), "Chandni's turn");
+  assert.equal(rowWho(row), 'with Dima, Chandni, and Player 4');
+  assert.equal(rowWho(row, '5 min ago'), 'with Dima, Chandni, and Player 4 · 5 min ago');
+  // an older server, with no seats: the seat and "Waiting", as before
+  assert.equal(rowWho({ seat: 1 }), 'Seat 2');
+  assert.equal(rowTurn({ seat: 1, to_move: 0, your_turn: false, over: false }), 'Waiting');
 });

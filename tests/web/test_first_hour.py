@@ -11,8 +11,11 @@ import pytest
 from tests.waiting import wait_until
 from tests.web.helpers import (
     Server,
+    call,
     create_table,
     play_turn,
+    press,
+    seat_token,
     serve_fixed,
     state_where,
     tap_card,
@@ -376,4 +379,129 @@ def test_signed_in_devices_is_never_an_empty_box(new_page: Any, server: Server) 
     page.locator("[data-action='show-sessions']").tap()  # and open again: asked anew
     page.wait_for_function("() => !document.querySelector('[data-session-current]')")
     page.wait_for_function(words)
+    assert page.js_errors == []
+
+
+# -- 7. the home page's rows say who plays and whose turn it is -------------------------------
+TURN_WORDS = {"en": ("Your turn", "Dima's turn"), "ru": ("Ваш ход", "Ход: Dima"),
+              "hi": ("आपकी बारी", "Dima की बारी"), "ur": ("آپ کی باری", "Dima کی باری")}
+
+
+@pytest.mark.parametrize("lang", ["en", "hi", "ur", "ru"])
+def test_home_rows_say_who_plays_and_whose_turn(new_page: Any, server: Server,
+                                                lang: str) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.goto("/")
+    page.locator("[data-section='player'] [data-action='my-profile']").wait_for()
+    made = {}
+    for key, game, seats, first in (
+            ("dima", "court-piece-2p", [{"type": "human"}, {"type": "human", "name": "Dima"}], 1),
+            ("bot", "court-piece-2p",
+             [{"type": "human"}, {"type": "bot", "level": "easy",
+                                  "name": "Konstantin Prokhorovich"}], 0),
+            ("goat", "goat", [{"type": "human"}] + [{"type": "bot", "level": "easy"}] * 3,
+             None)):
+        made[key] = page.evaluate("""(body) => fetch('/api/tables', {method: 'POST',
+            body: JSON.stringify(body), headers: {'Content-Type': 'application/json'}})
+            .then((r) => r.json())""", {"game": game, "seats": seats, "live": True,
+                                        "bot_delay_ms": 0, "first_seat": first})["id"]
+    page.reload()
+    page.locator("[data-my-table]").nth(2).wait_for()
+    yours, dimas = TURN_WORDS[lang]
+    row = page.locator(f"[data-my-table='{made['dima']}']")
+    assert "Dima" in row.locator("small").inner_text()
+    assert row.locator(".badge").inner_text() == dimas
+    row = page.locator(f"[data-my-table='{made['bot']}']")
+    assert "Konstantin Prokhorovich" in row.locator("small").inner_text()
+    assert row.locator(".badge").inner_text() == yours
+    # the bots' names, as the table names them (none given: Bilal, Chandni, Dima)
+    goat = page.locator(f"[data-my-table='{made['goat']}'] small").inner_text()
+    if lang == "en":
+        assert all(name in goat for name in ("Bilal", "Chandni", "Dima")), goat
+    rows = "[data-my-table] b, [data-my-table] small, [data-my-table] .badge"
+    assert page.evaluate(CUT, rows) == []
+    # each row within the screen's width
+    assert page.evaluate("""() => [...document.querySelectorAll('[data-my-table]')]
+        .every((li) => li.getBoundingClientRect().right <= window.innerWidth + 0.5)""")
+    assert page.js_errors == []
+
+
+# -- 8. "while you were away" only for what happened while you were away -----------------------
+def new_anytime_table(page: Any, seat1: str) -> tuple[str, str | None]:
+    """A play-anytime Court Piece for two made on the home page, seat 1 a human (its invite
+    link's token returned) or a bot of that level; the page at the table."""
+    page.goto("/")
+    page.locator("[data-player-name]").wait_for()
+    press(page, "[data-game-choice='court-piece-2p']")
+    press(page, "[data-mode='friends']")
+    page.select_option("[data-seat-type='1']", seat1)
+    page.locator("[data-field='live']").uncheck()
+    press(page, "[data-action='create-table']")
+    invite = None
+    if seat1 == "human":
+        field = page.locator("[data-invite='1']")
+        invite = (field.input_value().split("token=") + [""])[1] or None
+        press(page, "[data-action='open-table']")
+    page.wait_for_selector("main.table[data-version]")
+    tid = page.evaluate("() => location.pathname.split('/')[2]")
+    return tid, invite
+
+
+def my_turn_played(page: Any) -> None:
+    """Play this seat's turns until it is another's."""
+    page.wait_for_selector("main.table[data-your-turn]")
+    while page.locator("main.table[data-your-turn='true']").count():
+        play_turn(page)
+
+
+def comes_back(page: Any, tid: str) -> Any:
+    """Leave for the home page and open the table again: the recap's answer."""
+    page.goto("/")
+    page.locator("[data-player-name]").wait_for()
+    with page.expect_response(lambda r: "/away" in r.url) as got:
+        page.goto(f"/t/{tid}?seat=0")
+    page.wait_for_selector("main.table[data-version]")
+    return got.value.json()
+
+
+def test_no_recap_on_a_table_you_have_just_made(new_page: Any, server: Server) -> None:
+    page = new_page("phone", server.base)
+    tid, _ = new_anytime_table(page, "easy")
+    page.wait_for_selector("main.table[data-recap='none']")
+    assert page.locator("dialog[data-dialog='away']").count() == 0
+    # moves of yours, the bot's answers seen as they came
+    token = seat_token(page, tid, 0)
+    for _ in range(6):
+        page.wait_for_selector("main.table[data-your-turn='true']")
+        if call(server.base, "GET", f"/api/tables/{tid}/away", token=token)["moves"]:
+            break
+        play_turn(page)
+    away = comes_back(page, tid)
+    assert [m["seat"] for m in away["moves"]] and {m["seat"] for m in away["moves"]} == {1}
+    page.wait_for_selector("main.table[data-recap='none']")
+    assert page.locator("dialog[data-dialog='away']").count() == 0
+    assert page.js_errors == []
+
+
+def test_a_recap_lists_what_others_did_while_you_were_away(new_page: Any,
+                                                          server: Server) -> None:
+    page = new_page("phone", server.base)
+    tid, invite = new_anytime_table(page, "human")
+    assert invite
+    page.wait_for_selector("main.table[data-recap='none']")
+    my_turn_played(page)
+    page.goto("/")
+    # seat 1 plays while seat 0 is away
+    v = call(server.base, "GET", f"/api/tables/{tid}/view", token=invite)
+    assert v["to_move"] == 1, v
+    call(server.base, "POST", f"/api/tables/{tid}/actions",
+         {"action": v["legal_actions"][0], "id": "away-1", "version": v["version"]}, invite)
+    away = comes_back(page, tid)
+    assert [m["seat"] for m in away["moves"]] == [1]
+    page.wait_for_selector("main.table[data-recap='shown']")
+    dlg = page.locator("dialog[data-dialog='away']")
+    dlg.wait_for()
+    assert dlg.locator(".away-move").count() == 1
+    assert dlg.locator(".away-move").get_attribute("data-seat") == "1"
     assert page.js_errors == []

@@ -25,7 +25,7 @@ class CourtNarration(Narration):
         sc.say(f"Dealer {sc.name(v['dealer'])}; ",
                f"{sc.name(caller)} {sc.does(caller, 'calls')} trump.")
         self.deal_note()
-        if caller != sc.human:
+        if caller != sc.human and v.get("phase") == "trump":  # not once the trump is called
             sc.say("Your first five cards: ", sc.cards(v["hand"]))
 
     def deal_note(self) -> None:

@@ -89,6 +89,13 @@ class InviteUsed(Conflict):
     code = "invite_used"
 
 
+class SeatedAlready(Conflict):
+    """A second seat of one table for a player who holds one, at a table not made for pass
+    and play."""
+
+    code = "seated_already"
+
+
 class Stale(DomainError):
     """The table moved on from the version a client (or a bot, or a timer) acted on."""
 

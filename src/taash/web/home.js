@@ -8,6 +8,7 @@ import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { reviewUrl } from './review.js';
+import { madeHere } from './recap.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
 import { friendsPanel } from './friends.js';
 import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, countLabel, openLabel,
@@ -374,6 +375,7 @@ class Home {
       const res = await api('POST', '/api/tables', { body: seed ? { ...body, seed } : body });
       const mine = res && res.seats.find((s) => s.token);
       if (seed && mine) keepFirstSeed(res.id, mine.seat, seed);
+      if (mine) madeHere(res.id, mine.seat); // its first opening recaps nothing (issue 43)
       return res;
     } catch (e) {
       toast(`${t('error')}: ${e.message}`, 'error');
@@ -527,9 +529,8 @@ class Home {
       h('ul', { class: 'table-list' }, known.map((r) => h('li', { 'data-my-table': r.id, 'data-your-turn': r.your_turn && !r.over ? 'true' : 'false' },
         h('button', { class: 'row-main', type: 'button', onclick: () => this.navigate(`/t/${r.id}?seat=${r.seat}`) },
           h('b', null, t(`game_${r.game}`)),
-          h('small', null, `${t('seat_n', { n: r.seat + 1 })} · ${when(r.updated)}`),
-          r.over ? h('span', { class: 'badge done' }, t('finished'))
-            : r.your_turn ? h('span', { class: 'badge turn' }, t('your_turn_short')) : h('span', { class: 'badge' }, t('waiting'))),
+          h('small', null, rowWho(r, when(r.updated))),
+          h('span', { class: `badge${r.over ? ' done' : r.your_turn ? ' turn' : ''}`, 'data-turn': r.over ? 'over' : r.your_turn ? 'yours' : 'theirs' }, rowTurn(r))),
         r.over ? h('button', { class: 'btn tool', type: 'button', 'data-action': 'review-table',
           onclick: () => this.navigate(reviewUrl(r.id, null, r.seat)) }, t('review_last')) : null,
         r.player ? null : h('button', { class: 'btn icon forget', type: 'button', 'aria-label': t('forget'), title: t('forget'),
@@ -552,6 +553,37 @@ class Home {
       toast(`${t('error')}: ${e.message}`, 'error');
     }
   }
+}
+
+/** A seat at a table as the table names it: its name, else a bot's name, else "Player n". */
+function seatLabel(s) {
+  if (s.name) return s.name;
+  return s.type === 'bot' ? t(`bot_name_${s.seat % 4}`) : t('player_n', { n: s.seat + 1 });
+}
+
+/** Names as a list in the page's language: "Bilal, Chandni and Dima". */
+function listOf(names) {
+  try {
+    return new Intl.ListFormat(lang(), { type: 'conjunction' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
+}
+
+/** A home row's second line: the other players at the table and when it last moved (a server
+ * that sends no seats: "Seat n", as before). */
+export function rowWho(r, since = '') {
+  const others = (r.seats || []).filter((s) => s.seat !== r.seat).map(seatLabel);
+  const who = others.length ? t('with_players', { names: listOf(others) }) : t('seat_n', { n: r.seat + 1 });
+  return since ? `${who} · ${since}` : who;
+}
+
+/** A home row's badge: finished, your turn, or whose turn it is ("Dima's turn"). */
+export function rowTurn(r) {
+  if (r.over) return t('finished');
+  if (r.your_turn) return t('your_turn_short');
+  const mover = (r.seats || []).find((s) => s.seat === r.to_move);
+  return mover ? t('turn_of', { name: seatLabel(mover) }) : t('waiting');
 }
 
 function when(updated) {

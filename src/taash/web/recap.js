@@ -7,21 +7,68 @@ import { cardsOf, verbOf } from './games/base.js';
 import { t } from './i18n.js';
 import { h, showDialog } from './ui.js';
 
-/** Ask for the moves since this seat's last one and show them, if there are any (once a
- * page: a reconnection does not ask again). */
-export async function recapAway(tb) {
+// The version of each seat's table this browser last showed ("<id>/<seat>": version; NEW for
+// a table made here and not shown yet), so that a move seen as it came (a bot's answer, the
+// bots' moves before a table just made first showed) is never recapped as made while away.
+const SEEN = 'taash.seen';
+const NEW = 'new';
+const KEPT = 100; // the tables remembered, the latest shown
+
+function readSeen() {
+  try { return JSON.parse(localStorage.getItem(SEEN) || '{}') || {}; } catch { return {}; }
+}
+
+function writeSeen(key, value) {
+  const all = readSeen();
+  delete all[key];
+  all[key] = value;
+  const keys = Object.keys(all);
+  for (const k of keys.slice(0, Math.max(0, keys.length - KEPT))) delete all[k];
+  try { localStorage.setItem(SEEN, JSON.stringify(all)); } catch { /* private mode */ }
+}
+
+/** What this browser last showed of a seat's table: a version, NEW, or undefined (never). */
+export function seenAt(id, seat) {
+  return readSeen()[`${id}/${seat}`];
+}
+
+/** The seat's table shown at this version (the recap of its next opening starts after it). */
+export function noteSeen(id, seat, version) {
+  if (typeof version !== 'number' || seenAt(id, seat) === version) return;
+  writeSeen(`${id}/${seat}`, version);
+}
+
+/** A table made on this page: nothing of it was missed while away when it first opens. */
+export function madeHere(id, seat) {
+  writeSeen(`${id}/${seat}`, NEW);
+}
+
+/** Ask for the moves since this seat's last one and show those this browser has not shown
+ * (`seen`: what seenAt said before the table showed), if there are any (once a page: a
+ * reconnection does not ask again).  The table says what came of it: data-recap "none" or
+ * "shown". */
+export async function recapAway(tb, seen) {
   if (tb.recapDone || !tb.token || tb.me() === null || !tb.info || tb.info.live !== false) return;
   tb.recapDone = true;
+  const done = (what) => { if (tb.main) tb.main.dataset.recap = what; };
+  if (seen === NEW) { done('none'); return; } // just made here: nobody was away
   let res;
   try {
     res = await api('GET', `/api/tables/${tb.id}/away`, { token: tb.token });
-  } catch { return; } // no recap: the table itself is what counts
-  const moves = (res && res.moves) || [];
-  if (!moves.length || tb.dead) return;
+  } catch { done('none'); return; } // no recap: the table itself is what counts
+  let moves = (res && res.moves) || [];
+  let more = (res && res.more) || 0;
+  if (typeof seen === 'number') {
+    const unseen = moves.filter((m) => m.version > seen);
+    if (unseen.length < moves.length) more = 0; // the ones left out came before those shown
+    moves = unseen;
+  }
+  if (!moves.length || tb.dead) { done('none'); return; }
+  done('shown');
   showDialog({
     name: 'away', title: t('away_title'),
-    body: [h('p', { class: 'sub' }, t('away_n', { n: moves.length + (res.more || 0) })),
-      res.more ? h('p', { class: 'sub', 'data-away-more': String(res.more) }, t('away_more', { n: res.more })) : null,
+    body: [h('p', { class: 'sub' }, t('away_n', { n: moves.length + more })),
+      more ? h('p', { class: 'sub', 'data-away-more': String(more) }, t('away_more', { n: more })) : null,
       h('ol', { class: 'away-list', 'data-away': String(moves.length) }, moves.flatMap((m) => lines(tb, m)))],
     actions: [{ label: t('continue'), action: 'close', primary: true }],
   });

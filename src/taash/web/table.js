@@ -18,7 +18,7 @@ import { ForcedPlay } from './play_options.js';
 import { showRefusal } from './refusal.js';
 import { setSound, sound, soundOn } from './sound.js';
 import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
-import { recapAway } from './recap.js';
+import { noteSeen, recapAway, seenAt } from './recap.js';
 import { PLACES, place, renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { Voice } from './voice.js';
@@ -67,8 +67,9 @@ class TableView {
   async start() {
     try {
       const v = await this.fetchView();
+      const seen = typeof v.seat === 'number' ? seenAt(this.id, v.seat) : undefined;
       this.handle({ type: 'view', version: v.version, view: v });
-      recapAway(this); // a play-anytime table: what happened since this seat's last move
+      recapAway(this, seen); // a play-anytime table: what happened since this seat's last move
     } catch (e) {
       if (e.status === 401 || e.status === 403 || e.status === 404) return this.fatal(e);
       this.setConn('offline');
@@ -252,6 +253,7 @@ class TableView {
     this.view = v;
     this.version = v.version;
     this.fair.seen(v);
+    if (this.token && typeof v.seat === 'number' && this.info && this.info.live === false) noteSeen(this.id, v.seat, v.version);
     let done = null;
     if (prev && events) {
       const ev = events.find((e) => e.type === 'trick');

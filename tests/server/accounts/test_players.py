@@ -161,7 +161,7 @@ def test_a_players_seat_plays_by_cookie_and_token_and_no_one_elses(browsers: Any
     assert [(m["id"], m["seat"], m["your_turn"], m["over"]) for m in mine] == [
         (tid, 0, True, False)]
     assert set(mine[0]) == {"id", "game", "seat", "your_turn", "over", "version", "live",
-                            "updated"}
+                            "updated", "to_move", "seats"}
     assert other.http.get("/api/me/tables").json() == []
     # the seat is named after its player
     view = a.http.get(f"/api/tables/{tid}/view?seat=0")

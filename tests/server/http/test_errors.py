@@ -24,6 +24,7 @@ EXPECTED = {
     errors.NotOver: (409, "not_over"),
     errors.Conflict: (409, "conflict"),
     errors.InviteUsed: (409, "invite_used"),
+    errors.SeatedAlready: (409, "seated_already"),
     errors.Stale: (409, "stale"),
     errors.TooLarge: (413, "too_large"),
     errors.RateLimited: (429, "rate_limited"),

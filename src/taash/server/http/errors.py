@@ -20,6 +20,7 @@ from taash.server.errors import (
     NotOver,
     PasskeyRefused,
     RateLimited,
+    SeatedAlready,
     Stale,
     TooLarge,
     Unauthorized,
@@ -32,7 +33,8 @@ STATUS: dict[type[Exception], int] = {
     Unauthorized: 401,
     Forbidden: 403, CrossSite: 403,
     NotFound: 404,
-    Full: 409, NotOver: 409, Conflict: 409, InviteUsed: 409, Stale: 409, IllegalAction: 409,
+    Full: 409, NotOver: 409, Conflict: 409, InviteUsed: 409, SeatedAlready: 409,
+    Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
 }

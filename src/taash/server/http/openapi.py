@@ -17,7 +17,7 @@ WHY = {
          "with the session cookie from another site (codes forbidden, cross_site)",
     404: "no such table, player, friend code or session (code not_found)",
     409: "illegal now: an illegal action, a stale version, a full table, a taken seat "
-         "(codes illegal, stale, full, conflict, not_over, invite_used)",
+         "(codes illegal, stale, full, conflict, not_over, invite_used, seated_already)",
     413: "request body too large (code too_large)",
     429: "too many requests, or too many tables of bots only (code rate_limited)",
 }

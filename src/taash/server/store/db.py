@@ -181,7 +181,8 @@ class Store(PlayerQueries):
             first_seat=t.first_seat, live=t.live, open=t.open, bot_delay_ms=t.bot_delay_ms,
             turn_timer_s=t.turn_timer_s, created=t.created, updated=t.updated,
             version=t.version, over=t.over, to_move=t.to_move, rematch_id=t.rematch_id,
-            rematch_of=t.rematch_of, chat_text=t.chat_text))
+            rematch_of=t.rematch_of, chat_text=t.chat_text,
+            pass_and_play=t.pass_and_play))
         await conn.execute(seats.insert(), [
             {"table_id": t.id, "seat": s.seat, "type": s.type, "level": s.level,
              "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,
@@ -362,15 +363,10 @@ class Store(PlayerQueries):
             return None if r is None else (str(r.table_id), int(r.seat))
 
     async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
+        """The seats of these token hashes, as ``player_tables`` gives a player's."""
         if not hashes:
             return []
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(seats.c.seat, seats.c.token_hash, game_tables)
-                .join(game_tables, game_tables.c.id == seats.c.table_id)
-                .where(seats.c.token_hash.in_(list(hashes)))
-                .order_by(game_tables.c.updated.desc()))
-            return [dict(r._mapping) for r in rows]
+        return await self.seats_with_tables(seats.c.token_hash.in_(list(hashes)))
 
     async def lobby(self, limit: int = 100) -> list[tuple[TableRow, list[int]]]:
         async with self.engine.connect() as conn:

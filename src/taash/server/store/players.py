@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import ColumnElement, and_, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -49,14 +49,38 @@ class PlayerQueries:
         raise NotImplementedError  # the Store's: one writer at a time on SQLite
 
     async def player_tables(self, player_id: str) -> list[dict[str, Json]]:
-        """Every seat of this player's, with its table, the last changed first."""
+        """Every seat of this player's, with its table and who sits at it, the last changed
+        first."""
+        return await self.seats_with_tables(seats.c.player_id == player_id)
+
+    async def seats_with_tables(self, where: ColumnElement[bool]) -> list[dict[str, Json]]:
+        """The seats ``where`` chooses, each with its table's row and, in ``table_seats``,
+        every seat of that table as anyone sees it (seat, type, name, level), in one query
+        (the table's seats joined a second time); the last changed table first."""
+        everyone = seats.alias("everyone")
+        query = (select(seats.c.seat, seats.c.token_hash, game_tables,
+                        everyone.c.seat.label("o_seat"), everyone.c.type.label("o_type"),
+                        everyone.c.name.label("o_name"), everyone.c.level.label("o_level"))
+                 .join(game_tables, game_tables.c.id == seats.c.table_id)
+                 .join(everyone, everyone.c.table_id == seats.c.table_id)
+                 .where(where)
+                 .order_by(game_tables.c.updated.desc(), game_tables.c.id, seats.c.seat,
+                           everyone.c.seat))
+        out: dict[tuple[str, int], dict[str, Json]] = {}
         async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(seats.c.seat, game_tables)
-                .join(game_tables, game_tables.c.id == seats.c.table_id)
-                .where(seats.c.player_id == player_id)
-                .order_by(game_tables.c.updated.desc()))
-            return [dict(r._mapping) for r in rows]
+            for r in await conn.execute(query):
+                row = dict(r._mapping)
+                sat = [{"seat": row.pop("o_seat"), "type": row.pop("o_type"),
+                        "name": row.pop("o_name"), "level": row.pop("o_level")}]
+                key = (r.id, r.seat)
+                if key in out:
+                    seated = out[key]["table_seats"]
+                    assert isinstance(seated, list)
+                    seated.extend(sat)
+                else:
+                    row["table_seats"] = sat
+                    out[key] = row
+        return list(out.values())
 
     # -- players and their sessions -----------------------------------------------------------
     async def create_player(self, p: PlayerRow, s: SessionRow, secret_hash: str) -> None:

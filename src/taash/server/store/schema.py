@@ -1,4 +1,4 @@
-"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0012 create; the
+"""What the store keeps: the SQL tables (the metadata migrations 0001 to 0013 create; the
 migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ game_tables = Table(
     Column("rematch_of", String(24), nullable=True),
     # free text in the table's quick chat, as its creator allowed (0012)
     Column("chat_text", Boolean, nullable=False, server_default=false()),
+    # one player may hold several of its seats (pass and play), as its creator chose (0013)
+    Column("pass_and_play", Boolean, nullable=False, server_default=false()),
 )
 # the lobby's query (open tables not over); migration 0001 creates it under this name
 Index("ix_game_tables_open", game_tables.c.open, game_tables.c.over)
@@ -357,6 +359,7 @@ class TableRow:
     rematch_id: str | None = None
     rematch_of: str | None = None
     chat_text: bool = False
+    pass_and_play: bool = False
     seats: list[SeatRow] = field(default_factory=list)
     fair: list[FairRow] = field(default_factory=list)
 
@@ -406,7 +409,8 @@ def table_row_of(r: Any) -> TableRow:
                     bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
                     created=r.created, updated=r.updated, version=r.version,
                     over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
-                    rematch_of=r.rematch_of, chat_text=bool(r.chat_text))
+                    rematch_of=r.rematch_of, chat_text=bool(r.chat_text),
+                    pass_and_play=bool(r.pass_and_play))
 
 
 def seat_row_of(r: Any) -> SeatRow:

@@ -53,6 +53,8 @@ class CreateTable(BaseModel):
                              description="the creator's seed for the first deal (fair deals)")
     chat_text: bool = Field(False, description="quick chat takes free text too (at most "
                                                "80 characters), not only phrases and emoji")
+    pass_and_play: bool = Field(False, description="one player may hold several seats (one "
+                                "device passed round); else a player holds one seat")
 
 
 class SeedBody(BaseModel):
@@ -133,6 +135,7 @@ async def create(tables: TablesDep, settings: SettingsDep, request: Request, bod
                                         body.first_seat,
                                         player=await acting_player(request, settings),
                                         seed=body.seed, chat_text=body.chat_text,
+                                        pass_and_play=body.pass_and_play,
                                         address=request.client.host if request.client
                                         else None)
     seats = []

@@ -22,6 +22,7 @@ from taash.server.errors import (
     InviteUsed,
     NotOver,
     RateLimited,
+    SeatedAlready,
     Unauthorized,
 )
 from taash.server.store.db import PlayerRow, SeatRow, TableRow
@@ -221,7 +222,8 @@ class Tables:
                      player: PlayerRow | None = None,
                      seed: str | None = None,
                      address: str | None = None,
-                     chat_text: bool = False) -> tuple[TableRow, dict[int, str]]:
+                     chat_text: bool = False,
+                     pass_and_play: bool = False) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
         belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
@@ -256,7 +258,8 @@ class Tables:
                      bot_delay_ms=(hub.settings.bot_delay_ms if live else 0)
                      if bot_delay_ms is None else bot_delay_ms,
                      turn_timer_s=turn_timer_s, created=now, updated=now, rematch_of=rematch_of,
-                     chat_text=chat_text, seats=rows, fair=[new_fair_row(0, n)])
+                     chat_text=chat_text, pass_and_play=pass_and_play, seats=rows,
+                     fair=[new_fair_row(0, n)])
         if seed is not None and creator is not None:
             t.fair[0].seeds[creator.seat] = check_seed(seed)
         state = build_match(t)
@@ -282,6 +285,8 @@ class Tables:
         seated = [s.player_id for s in room.meta.seats if s.player_id is not None]
         if player is not None and await hub.blocked_by_any(seated, player.id):
             raise Forbidden("you cannot join this table")
+        if player is not None:
+            self._one_seat(room, player.id)
         free = [s.seat for s in room.meta.seats if s.type == "human" and not s.claimed]
         if seat is not None:
             if seat not in free:
@@ -325,6 +330,7 @@ class Tables:
         row = room.seat_row(found)
         if row.player_id not in (None, player.id):
             raise InviteUsed(f"seat {found} belongs to another player")
+        self._one_seat(room, player.id, found)
         new = new_token()
         if not await hub.store.claim_seat(table_id, found, h, token_hash(new), player.id,
                                           None if row.name else player.name):
@@ -335,6 +341,18 @@ class Tables:
         await hub.meta_changed(room)
         room.last_used = time.monotonic()
         return found, new
+
+    @staticmethod
+    def _one_seat(room: Room, player_id: str, seat: int | None = None) -> None:
+        """A player holds one seat of a table (other than ``seat``), unless its creator made
+        it for pass and play: SeatedAlready otherwise."""
+        if room.meta.pass_and_play:
+            return
+        held = [s.seat for s in room.meta.seats if s.player_id == player_id and s.seat != seat]
+        if held:
+            raise SeatedAlready(f"you already sit at seat {held[0]} of this table: a player "
+                                "holds one seat of a table, unless its creator made it for "
+                                "pass and play")
 
     async def invite(self, room: Room, by: int, seat: int) -> str:
         """A new invite link (its token) for a seat no player has taken, made by the table's
@@ -396,7 +414,8 @@ class Tables:
         specs = [{"type": s.type, "level": s.level, "name": s.name} for s in m.seats]
         new, _ = await self.create(m.game, m.options, specs, m.live, False, m.bot_delay_ms,
                                    m.turn_timer_s, (m.first_seat + 1) % len(specs),
-                                   rematch_of=m.id, chat_text=m.chat_text)
+                                   rematch_of=m.id, chat_text=m.chat_text,
+                                   pass_and_play=m.pass_and_play)
         rid = await hub.store.set_rematch(m.id, new)
         m.rematch_id = rid
         room.announce()
@@ -433,13 +452,17 @@ class Tables:
 
     @staticmethod
     def my_row(r: Mapping[str, Json]) -> dict[str, Json]:
-        """One seat of a player's at a table (a row of the store's), as "my tables" say it."""
+        """One seat of a player's at a table (a row of the store's), as "my tables" say it:
+        with whose turn it is (``to_move``, null when over) and who sits at each seat (as the
+        public view names them; nothing private)."""
         updated = r["updated"]
         assert isinstance(updated, float | int)
+        over = bool(r["over"])
         return {"id": r["id"], "game": r["game"], "seat": r["seat"],
-                "your_turn": (not r["over"]) and r["to_move"] == r["seat"],
-                "over": bool(r["over"]), "version": r["version"], "live": bool(r["live"]),
-                "updated": iso(updated)}
+                "your_turn": (not over) and r["to_move"] == r["seat"],
+                "over": over, "version": r["version"], "live": bool(r["live"]),
+                "updated": iso(updated), "to_move": None if over else r["to_move"],
+                "seats": r.get("table_seats", [])}
 
     async def lobby(self) -> list[dict[str, Json]]:
         """Open tables with a free human seat."""

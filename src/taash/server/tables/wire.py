@@ -53,6 +53,7 @@ def table_info(room: Room) -> JsonObject:
         "created": iso(m.created), "updated": iso(m.updated), "version": room.version,
         "over": bool(room.state.is_over()), "to_move": m.to_move,
         "rematch": m.rematch_id, "rematch_of": m.rematch_of, "chat_text": m.chat_text,
+        "pass_and_play": m.pass_and_play,
         "fair": fair_view(m, dealt - 1) if dealt else None,
         "idle": not room.state.is_over() and not room.autoplay.active(),
         "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,

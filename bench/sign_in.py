@@ -33,9 +33,9 @@ from aiosmtpd.controller import Controller
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.server.accounts.test_players import Browser  # noqa: E402
 from tests.server.authenticator import Authenticator  # noqa: E402
 from tests.server.helpers import Server, free_port  # noqa: E402
-from tests.server.accounts.test_players import Browser  # noqa: E402
 
 LINK = re.compile(r"/email/(?:confirm|sign-in)#(\S+)")
 

@@ -32,7 +32,7 @@ from taash.games.base import Json
 from taash.server.accounts.link import ALPHABET, CODE_LEN, normal
 from taash.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from taash.server.store.friends import ChallengeRow, FriendStore, Invite, Link
-from taash.server.store.schema import PlayerRow
+from taash.server.store.rows import PlayerRow
 from taash.server.tables import wire
 
 if TYPE_CHECKING:

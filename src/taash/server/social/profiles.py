@@ -23,7 +23,7 @@ from taash.games.base import Json
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
 from taash.server.accounts.countries import flag
 from taash.server.errors import BadRequest, NotFound
-from taash.server.store.schema import SeatRow, TableRow
+from taash.server.store.rows import SeatRow, TableRow
 from taash.server.store.social import ResultRow, SocialStore
 from taash.server.tables import wire
 from taash.stats import GameStats, add_record, side_of

@@ -16,11 +16,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
-from typing import Any
 
-from sqlalchemy import Connection, and_, event, func, select, text, true, update
+from sqlalchemy import Connection, and_, event, select, text, update
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from taash.games.base import Json
@@ -32,23 +30,20 @@ from taash.server.store.group_commit import (
     sqlite_pragmas,
 )
 from taash.server.store.players import PlayerQueries
-from taash.server.store.schema import (
+from taash.server.store.rows import (
     ActionRow,
     FairRow,
     PlayerRow,
     SeatRow,
     SessionRow,
     TableRow,
-    actions,
-    analyses,
-    fair_deals,
-    game_tables,
-    metadata,
-    push_subscriptions,
     seat_row_of,
-    seats,
     table_row_of,
 )
+from taash.server.store.schema import actions, fair_deals, game_tables, metadata, seats
+from taash.server.store.seats import SeatQueries
+from taash.server.store.sign_in import SignInQueries
+from taash.server.store.sweeps import SweepQueries
 
 # the migrations read ``metadata`` here; the server, the rows
 __all__ = ["ActionRow", "PlayerRow", "SeatRow", "SessionRow", "Store", "TableRow",
@@ -80,7 +75,7 @@ def _upgrade(conn: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
-class Store(PlayerQueries):
+class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries):
     """Async access to the database; one per server process."""
 
     def __init__(self, url: URL, wal_limit: int = 16 * 1024 * 1024) -> None:
@@ -305,41 +300,6 @@ class Store(PlayerQueries):
                 else:
                     item.done.set_exception(VersionConflict(item.table_id))
 
-    async def update_seat(self, table_id: str, seat: int, *, only_unclaimed: bool = False,
-                          **values: str | int | bool | None) -> bool:
-        """Change a seat's fields; with ``only_unclaimed``, only a human seat nobody has
-        claimed.  True if a row changed."""
-        cond = and_(seats.c.table_id == table_id, seats.c.seat == seat)
-        if only_unclaimed:
-            cond = and_(cond, seats.c.type == "human", seats.c.claimed.is_(False))
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(update(seats).where(cond).values(**values))
-            return bool(res.rowcount == 1)
-
-    async def claim_seat(self, table_id: str, seat: int, token_hash: str, new_hash: str,
-                         player_id: str, name: str | None) -> bool:
-        """Give the human seat whose token is ``token_hash`` to the player, with a new token,
-        the old one spent; False if its token is another now or another player has it."""
-        async with self._writing(), self.engine.begin() as conn:
-            values: dict[str, str | bool] = {"token_hash": new_hash, "spent_hash": token_hash,
-                                             "player_id": player_id, "claimed": True}
-            if name is not None:
-                values["name"] = name
-            res = await conn.execute(
-                update(seats)
-                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat,
-                            seats.c.type == "human", seats.c.token_hash == token_hash,
-                            seats.c.player_id.is_(None) | (seats.c.player_id == player_id)))
-                .values(**values))
-            return bool(res.rowcount == 1)
-
-    async def spent_seat(self, token_hash: str) -> tuple[str, int, str | None] | None:
-        """The seat claimed with this (spent) invite token: table, seat, its player."""
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.player_id)
-                                    .where(seats.c.spent_hash == token_hash))).first()
-            return None if r is None else (str(r.table_id), int(r.seat), r.player_id)
-
     async def set_rematch(self, table_id: str, rematch: TableRow) -> str:
         """Create ``rematch`` as the rematch of ``table_id`` unless one exists; the id of the
         rematch table either way."""
@@ -356,142 +316,11 @@ class Store(PlayerQueries):
             assert r is not None and r.rematch_id is not None
             return str(r.rematch_id)
 
-    async def seat_by_token(self, token_hash: str) -> tuple[str, int] | None:
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(select(seats.c.table_id, seats.c.seat)
-                                    .where(seats.c.token_hash == token_hash))).first()
-            return None if r is None else (str(r.table_id), int(r.seat))
-
     async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
         """The seats of these token hashes, as ``player_tables`` gives a player's."""
         if not hashes:
             return []
         return await self.seats_with_tables(seats.c.token_hash.in_(list(hashes)))
-
-    async def lobby(self, limit: int = 100) -> list[tuple[TableRow, list[int]]]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(game_tables, seats.c.seat)
-                .join(seats, seats.c.table_id == game_tables.c.id)
-                .where(and_(game_tables.c.open.is_(True), game_tables.c.over.is_(False),
-                            seats.c.type == "human", seats.c.claimed.is_(False)))
-                .order_by(game_tables.c.created.desc(), seats.c.seat))
-            out: dict[str, tuple[TableRow, list[int]]] = {}
-            for r in rows:
-                if r.id not in out:
-                    if len(out) >= limit:
-                        break
-                    out[r.id] = (table_row_of(r), [])
-                out[r.id][1].append(r.seat)
-            return list(out.values())
-
-    # -- notifications and the sweeper --------------------------------------------------------
-    async def claim_notice(self, table_id: str, seat: int, version: int,
-                           kind: str) -> tuple[str | None, str | None] | None:
-        """Take the right to send notice ``kind`` ("notified" or "reminded") for this seat and
-        version, once across every instance; returns (webhook, email) or None."""
-        col = seats.c.notified_version if kind == "notified" else seats.c.reminded_version
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(
-                update(seats)
-                .where(and_(seats.c.table_id == table_id, seats.c.seat == seat, col < version))
-                .values({col.name: version}))
-            if res.rowcount != 1:
-                return None
-            r = (await conn.execute(select(seats.c.webhook, seats.c.email).where(
-                and_(seats.c.table_id == table_id, seats.c.seat == seat)))).first()
-            return None if r is None else (r.webhook, r.email)
-
-    async def waiting_humans(self, older_than: float) -> list[tuple[str, int, int]]:
-        """(table, seat, version) of human seats to move, with a way to be told (webhook,
-        e-mail, push), that have waited since before ``older_than`` and were not reminded of
-        this turn yet."""
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(game_tables.c.id, seats.c.seat, game_tables.c.version)
-                .join(seats, and_(seats.c.table_id == game_tables.c.id,
-                                  seats.c.seat == game_tables.c.to_move))
-                .where(and_(game_tables.c.over.is_(False), seats.c.type == "human",
-                            game_tables.c.updated < older_than,
-                            seats.c.reminded_version < game_tables.c.version,
-                            (seats.c.webhook.is_not(None)) | (seats.c.email.is_not(None))
-                            | _push_for_seat()))
-                .limit(500))
-            return [(str(r.id), int(r.seat), int(r.version)) for r in rows]
-
-    async def tables_to_drive(self, now: float, stalled_s: float,
-                              idle_s: float = 0.0) -> list[str]:
-        """Tables that need a server-side move: a bot to move and nothing done for
-        ``stalled_s`` (its instance may have stopped), or a human whose turn timer ran out;
-        with ``idle_s``, not those where nothing at all was done for longer than that (plus
-        their turn timer): nobody has come there, so their bots rest."""
-        recent = (game_tables.c.updated + func.coalesce(game_tables.c.turn_timer_s, 0.0)
-                  >= now - idle_s) if idle_s > 0 else true()
-        async with self.engine.connect() as conn:
-            bot = (select(game_tables.c.id)
-                   .join(seats, and_(seats.c.table_id == game_tables.c.id,
-                                     seats.c.seat == game_tables.c.to_move))
-                   .where(and_(game_tables.c.over.is_(False), seats.c.type == "bot",
-                               game_tables.c.updated < now - stalled_s, recent)))
-            timer = (select(game_tables.c.id)
-                     .where(and_(game_tables.c.over.is_(False),
-                                 game_tables.c.turn_timer_s.is_not(None),
-                                 game_tables.c.to_move.is_not(None),
-                                 game_tables.c.updated + game_tables.c.turn_timer_s < now,
-                                 recent)))
-            ids = [str(r.id) for r in await conn.execute(bot.limit(1000))]
-            ids += [str(r.id) for r in await conn.execute(timer.limit(1000))]
-        return list(dict.fromkeys(ids))
-
-    async def last_own_move(self, table_id: str, seat: int) -> int:
-        """The version of the last action this seat took itself (with a client id: not a
-        turn timer's for it); 0 if none."""
-        async with self.engine.connect() as conn:
-            found = await conn.scalar(
-                select(func.max(actions.c.version))
-                .where(and_(actions.c.table_id == table_id, actions.c.seat == seat,
-                            actions.c.client_id.is_not(None))))
-        return 0 if found is None else int(found)
-
-    async def last_human_move(self, table_id: str, human_seats: Sequence[int]) -> float | None:
-        """When one of these seats last moved by itself (a client id: bots and turn timers
-        send none); None if never."""
-        if not human_seats:
-            return None
-        async with self.engine.connect() as conn:
-            found = await conn.scalar(
-                select(func.max(actions.c.created))
-                .where(and_(actions.c.table_id == table_id, actions.c.seat.in_(human_seats),
-                            actions.c.client_id.is_not(None))))
-        return None if found is None else float(found)
-
-
-    # -- deal analyses (0008) ----------------------------------------------------------------
-    async def load_analysis(self, key: str) -> str | None:
-        """A kept analysis (its JSON text), or None."""
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(select(analyses.c.analysis).where(analyses.c.key == key))
-                 ).first()
-        return None if r is None else str(r.analysis)
-
-    async def save_analysis(self, key: str, table_id: str | None, deal: int, now: float,
-                            analysis: str) -> None:
-        """Keep an analysis; one already kept under the key stays (the same deal, the same
-        result)."""
-        async with self._writing(), self.engine.begin() as conn:
-            try:
-                async with conn.begin_nested():
-                    await conn.execute(analyses.insert().values(
-                        key=key, table_id=table_id, deal=deal, created=now, analysis=analysis))
-            except IntegrityError:
-                pass
-
-def _push_for_seat() -> Any:
-    """The seat row has a Web Push subscription of its own or of its player's (0007)."""
-    ps = push_subscriptions
-    return select(ps.c.id).where(
-        ((ps.c.table_id == seats.c.table_id) & (ps.c.seat == seats.c.seat))
-        | (ps.c.scope == "p:" + seats.c.player_id)).exists()
 
 
 class _NullLock:

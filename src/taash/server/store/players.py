@@ -7,23 +7,12 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import ColumnElement, and_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taash.games.base import Json
-from taash.server.store.schema import (
-    PlayerRow,
-    SessionRow,
-    email_links,
-    game_tables,
-    link_codes,
-    passkeys,
-    players,
-    seats,
-    sessions,
-    webauthn_challenges,
-)
+from taash.server.store.rows import PlayerRow, SessionRow
+from taash.server.store.schema import game_tables, link_codes, players, seats, sessions
 
 
 @dataclass(frozen=True)
@@ -38,6 +27,31 @@ class PasskeyRow:
     name: str | None
     created: float
     last_used: float | None
+
+
+async def insert_session(conn: AsyncConnection, s: SessionRow, secret_hash: str) -> None:
+    await conn.execute(sessions.insert().values(
+        id=s.id, secret_hash=secret_hash, player_id=s.player_id, created=s.created,
+        last_seen=s.last_seen, expires=s.expires, revoked=None, user_agent=s.user_agent,
+        guest_id=s.guest_id))
+
+
+async def merge_seats(conn: AsyncConnection, guest_id: str,
+                       player_id: str) -> tuple[list[str], list[str]]:
+    """Move the guest's seats to the player, save at tables where the player sits too (a
+    player holds one seat at a table): the tables merged, and those refused."""
+    rows = await conn.execute(select(seats.c.table_id, seats.c.player_id).where(
+        seats.c.player_id.in_([guest_id, player_id])))
+    theirs: dict[str, set[str]] = {}
+    for r in rows:
+        theirs.setdefault(str(r.table_id), set()).add(str(r.player_id))
+    merged = sorted(t for t, who in theirs.items() if who == {guest_id})
+    refused = sorted(t for t, who in theirs.items() if who == {guest_id, player_id})
+    if merged:
+        await conn.execute(update(seats).where(and_(
+            seats.c.player_id == guest_id, seats.c.table_id.in_(merged)))
+            .values(player_id=player_id))
+    return merged, refused
 
 
 class PlayerQueries:
@@ -88,14 +102,7 @@ class PlayerQueries:
         async with self._writing(), self.engine.begin() as conn:
             await conn.execute(players.insert().values(
                 id=p.id, name=p.name, language=p.language, created=p.created, deleted=None))
-            await self._insert_session(conn, s, secret_hash)
-
-    @staticmethod
-    async def _insert_session(conn: AsyncConnection, s: SessionRow, secret_hash: str) -> None:
-        await conn.execute(sessions.insert().values(
-            id=s.id, secret_hash=secret_hash, player_id=s.player_id, created=s.created,
-            last_seen=s.last_seen, expires=s.expires, revoked=None, user_agent=s.user_agent,
-            guest_id=s.guest_id))
+            await insert_session(conn, s, secret_hash)
 
     async def session_of(self, secret_hash: str,
                          now: float) -> tuple[SessionRow, PlayerRow] | None:
@@ -199,9 +206,9 @@ class PlayerQueries:
                 return None
             await conn.execute(update(sessions).where(and_(
                 sessions.c.id == old_session, sessions.c.revoked.is_(None))).values(revoked=now))
-            await self._insert_session(conn, new, secret_hash)
+            await insert_session(conn, new, secret_hash)
             if merge_from is not None:
-                return (await self._merge_seats(conn, merge_from, player_id))[1]
+                return (await merge_seats(conn, merge_from, player_id))[1]
             return []
 
     async def drop_link_codes(self, before: float) -> int:
@@ -212,176 +219,6 @@ class PlayerQueries:
     async def update_player(self, player_id: str, **values: str) -> None:
         async with self._writing(), self.engine.begin() as conn:
             await conn.execute(update(players).where(players.c.id == player_id).values(**values))
-
-    # -- signing in ----------------------------------------------------------------------------
-    async def sign_in_session(self, old_session: str | None, new: SessionRow,
-                              secret_hash: str, now: float) -> None:
-        """In one commit: end the browser's old session (if it had one) and give it ``new``
-        (a new id and secret: the session is rotated at every sign-in)."""
-        async with self._writing(), self.engine.begin() as conn:
-            if old_session is not None:
-                await conn.execute(update(sessions).where(and_(
-                    sessions.c.id == old_session, sessions.c.revoked.is_(None)))
-                    .values(revoked=now))
-            await self._insert_session(conn, new, secret_hash)
-
-    @staticmethod
-    async def _merge_seats(conn: AsyncConnection, guest_id: str,
-                           player_id: str) -> tuple[list[str], list[str]]:
-        """Move the guest's seats to the player, save at tables where the player sits too (a
-        player holds one seat at a table): the tables merged, and those refused."""
-        rows = await conn.execute(select(seats.c.table_id, seats.c.player_id).where(
-            seats.c.player_id.in_([guest_id, player_id])))
-        theirs: dict[str, set[str]] = {}
-        for r in rows:
-            theirs.setdefault(str(r.table_id), set()).add(str(r.player_id))
-        merged = sorted(t for t, who in theirs.items() if who == {guest_id})
-        refused = sorted(t for t, who in theirs.items() if who == {guest_id, player_id})
-        if merged:
-            await conn.execute(update(seats).where(and_(
-                seats.c.player_id == guest_id, seats.c.table_id.in_(merged)))
-                .values(player_id=player_id))
-        return merged, refused
-
-    async def merge_guest(self, session_id: str, guest_id: str,
-                          player_id: str) -> tuple[list[str], list[str]] | None:
-        """Bring the guest a session replaced into its player, once (None: the session has no
-        such guest waiting, or was answered already): the tables merged and those refused."""
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(update(sessions).where(and_(
-                sessions.c.id == session_id, sessions.c.guest_id == guest_id))
-                .values(guest_id=None))
-            if res.rowcount != 1:
-                return None
-            return await self._merge_seats(conn, guest_id, player_id)
-
-    async def forget_guest(self, session_id: str) -> bool:
-        """The player said no: the guest's tables stay the guest's."""
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(update(sessions).where(and_(
-                sessions.c.id == session_id, sessions.c.guest_id.is_not(None)))
-                .values(guest_id=None))
-            return bool(res.rowcount == 1)
-
-    # -- WebAuthn challenges -------------------------------------------------------------------
-    async def add_challenge(self, challenge_hash: str, purpose: str, player_id: str | None,
-                            now: float, expires: float) -> None:
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(webauthn_challenges.insert().values(
-                challenge_hash=challenge_hash, purpose=purpose, player_id=player_id,
-                created=now, expires=expires))
-
-    async def take_challenge(self, challenge_hash: str, purpose: str,
-                             now: float) -> tuple[str | None] | None:
-        """Spend a live challenge of this purpose (it works once): ``(player_id,)`` of whoever
-        it was made for, or None if there is no such live challenge."""
-        cond = and_(webauthn_challenges.c.challenge_hash == challenge_hash,
-                    webauthn_challenges.c.purpose == purpose,
-                    webauthn_challenges.c.expires > now)
-        async with self._writing(), self.engine.begin() as conn:
-            r = (await conn.execute(select(webauthn_challenges.c.player_id).where(cond))).first()
-            if r is None:
-                return None
-            res = await conn.execute(delete(webauthn_challenges).where(cond))
-            if res.rowcount != 1:
-                return None
-            return (r.player_id,)
-
-    async def drop_challenges(self, now: float) -> int:
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(delete(webauthn_challenges)
-                                     .where(webauthn_challenges.c.expires < now))
-            return int(res.rowcount or 0)
-
-    # -- passkeys ------------------------------------------------------------------------------
-    async def add_passkey(self, k: PasskeyRow) -> bool:
-        """False if that credential is known already (to this player or another)."""
-        try:
-            async with self._writing(), self.engine.begin() as conn:
-                await conn.execute(passkeys.insert().values(
-                    credential_id=k.credential_id, player_id=k.player_id,
-                    public_key=k.public_key, sign_count=k.sign_count, transports=k.transports,
-                    name=k.name, created=k.created, last_used=k.last_used))
-        except IntegrityError:
-            return False
-        return True
-
-    async def passkeys_of(self, player_id: str) -> list[PasskeyRow]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(select(passkeys).where(passkeys.c.player_id == player_id)
-                                      .order_by(passkeys.c.created))
-            return [PasskeyRow(**r._mapping) for r in rows]
-
-    async def passkey(self, credential_id: str) -> PasskeyRow | None:
-        """The passkey with this id, if its player is not deleted."""
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(
-                select(passkeys).join(players, players.c.id == passkeys.c.player_id)
-                .where(and_(passkeys.c.credential_id == credential_id,
-                            players.c.deleted.is_(None))))).first()
-            return None if r is None else PasskeyRow(**r._mapping)
-
-    async def passkey_used(self, credential_id: str, sign_count: int, now: float) -> None:
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(passkeys).where(passkeys.c.credential_id == credential_id)
-                               .values(sign_count=sign_count, last_used=now))
-
-    async def remove_passkey(self, player_id: str, credential_id: str) -> bool:
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(delete(passkeys).where(and_(
-                passkeys.c.credential_id == credential_id, passkeys.c.player_id == player_id)))
-            return bool(res.rowcount == 1)
-
-    # -- e-mail --------------------------------------------------------------------------------
-    async def email_owner(self, email: str) -> str | None:
-        """The player (not deleted) whose confirmed address this is."""
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(select(players.c.id).where(and_(
-                players.c.email == email, players.c.deleted.is_(None))))).first()
-            return None if r is None else str(r.id)
-
-    async def add_email_link(self, link_hash: str, purpose: str, email: str,
-                             player_id: str | None, now: float, expires: float) -> None:
-        """A new one-time link; the earlier unused links of this purpose and address (and
-        player) work no more."""
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(update(email_links).where(and_(
-                email_links.c.purpose == purpose, email_links.c.email == email,
-                email_links.c.used.is_(None))).values(used=now))
-            await conn.execute(email_links.insert().values(
-                link_hash=link_hash, purpose=purpose, email=email, player_id=player_id,
-                created=now, expires=expires, used=None))
-
-    async def spend_email_link(self, link_hash: str, purpose: str,
-                               now: float) -> tuple[str, str | None] | None:
-        """Spend a live link of this purpose (once): its address and player, else None."""
-        cond = and_(email_links.c.link_hash == link_hash, email_links.c.purpose == purpose,
-                    email_links.c.used.is_(None), email_links.c.expires > now)
-        async with self._writing(), self.engine.begin() as conn:
-            r = (await conn.execute(select(email_links.c.email, email_links.c.player_id)
-                                    .where(cond))).first()
-            if r is None:
-                return None
-            res = await conn.execute(update(email_links).where(cond).values(used=now))
-            if res.rowcount != 1:
-                return None
-            return str(r.email), r.player_id
-
-    async def set_email(self, player_id: str, email: str | None) -> bool:
-        """Give the player this confirmed address (None: none); False if another has it."""
-        try:
-            async with self._writing(), self.engine.begin() as conn:
-                res = await conn.execute(update(players).where(and_(
-                    players.c.id == player_id, players.c.deleted.is_(None)))
-                    .values(email=email))
-                return bool(res.rowcount == 1)
-        except IntegrityError:
-            return False
-
-    async def drop_email_links(self, before: float) -> int:
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(email_links.delete().where(email_links.c.expires < before))
-            return int(res.rowcount or 0)
 
     async def player(self, player_id: str) -> PlayerRow | None:
         async with self.engine.connect() as conn:

@@ -3,10 +3,6 @@ migrations test compares them) and the rows the server reads from them."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Any
-
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -22,8 +18,6 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
 )
-
-from taash.games.base import Json
 
 metadata = MetaData()
 
@@ -325,95 +319,3 @@ challenge_invites = Table(
     Column("seat", Integer, nullable=False),
     Column("state", String(10), nullable=False),
 )
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    type: str
-    level: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    claimed: bool = False
-    webhook: str | None = None
-    email: str | None = None
-    player_id: str | None = None
-
-
-@dataclass
-class TableRow:
-    id: str
-    game: str
-    options: dict[str, Json]
-    seed: int
-    first_seat: int
-    live: bool
-    open: bool
-    bot_delay_ms: int
-    turn_timer_s: float | None
-    created: float
-    updated: float
-    version: int = 0
-    over: bool = False
-    to_move: int | None = None
-    rematch_id: str | None = None
-    rematch_of: str | None = None
-    chat_text: bool = False
-    pass_and_play: bool = False
-    seats: list[SeatRow] = field(default_factory=list)
-    fair: list[FairRow] = field(default_factory=list)
-
-
-@dataclass
-class FairRow:
-    """One deal's fair-deal secret and seeds (``dealt``: the seeds are fixed)."""
-
-    deal: int
-    secret: str
-    seeds: list[str]
-    dealt: bool = False
-
-
-@dataclass
-class PlayerRow:
-    id: str
-    name: str
-    language: str
-    created: float
-    email: str | None = None  # confirmed, lower-cased
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    id: str
-    player_id: str
-    created: float
-    last_seen: float
-    expires: float
-    user_agent: str | None
-    guest_id: str | None = None  # the guest this sign-in replaced, its tables not yet merged
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    version: int
-    seat: int
-    action: str
-    client_id: str | None
-    events: list[dict[str, Json]]
-
-
-def table_row_of(r: Any) -> TableRow:
-    return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
-                    first_seat=r.first_seat, live=bool(r.live), open=bool(r.open),
-                    bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
-                    created=r.created, updated=r.updated, version=r.version,
-                    over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
-                    rematch_of=r.rematch_of, chat_text=bool(r.chat_text),
-                    pass_and_play=bool(r.pass_and_play))
-
-
-def seat_row_of(r: Any) -> SeatRow:
-    return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
-                   token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
-                   email=r.email, player_id=r.player_id)

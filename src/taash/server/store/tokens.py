@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from sqlalchemy import and_, select, update
 
 from taash.server.store.db import Store
+from taash.server.store.rows import PlayerRow
 from taash.server.store.schema import (
-    PlayerRow,
     api_tokens,
     email_links,
     game_tables,

@@ -16,7 +16,7 @@ from taash.games import game_class, new_match
 from taash.games.base import Json, MatchState, RecordError
 from taash.server.errors import BadRequest
 from taash.server.store.db import TableRow
-from taash.server.store.schema import FairRow
+from taash.server.store.rows import FairRow
 
 
 @dataclass

@@ -18,7 +18,7 @@ from taash.server.store.db import Store
 from taash.server.tables import wire
 from taash.server.tables.hub import Hub
 from taash.server.tables.match import fork
-from taash.server.tables.service import derived_token, token_hash
+from taash.server.tables.seat_tokens import derived_token, token_hash
 
 
 def test_database_urls(tmp_path: Path) -> None:

@@ -79,6 +79,44 @@ def _challenge(r: object, invites: Sequence[Invite]) -> ChallengeRow:
                         tuple(sorted(invites, key=lambda i: i.seat)), m["bots"] or "easy")
 
 
+async def _state(conn: AsyncConnection, a: str, b: str) -> str | None:
+    r = (await conn.execute(select(friends.c.state).where(and_(
+        friends.c.player_id == a, friends.c.friend_id == b)))).first()
+    return None if r is None else str(r.state)
+
+async def _put(conn: AsyncConnection, a: str, b: str, state: str, now: float,
+               exists: bool) -> None:
+    if exists:
+        await conn.execute(update(friends).where(and_(
+            friends.c.player_id == a, friends.c.friend_id == b))
+            .values(state=state, since=now))
+    else:
+        await conn.execute(friends.insert().values(player_id=a, friend_id=b, state=state,
+                                                   since=now))
+
+async def _involving(conn: AsyncConnection, player_id: str,
+                     open_only: bool) -> set[str]:
+    """The ids of the challenges the player sent or is invited to."""
+    sent = select(challenges.c.id).where(challenges.c.from_id == player_id)
+    got = (select(challenges.c.id)
+           .join(challenge_invites, challenge_invites.c.challenge_id == challenges.c.id)
+           .where(challenge_invites.c.player_id == player_id))
+    if open_only:
+        sent = sent.where(challenges.c.state == "open")
+        got = got.where(challenges.c.state == "open")
+    return {str(r.id) for q in (sent, got) for r in await conn.execute(q)}
+
+async def _rows(conn: AsyncConnection, q: object) -> list[ChallengeRow]:
+    rows = list(await conn.execute(q))  # type: ignore[call-overload]
+    if not rows:
+        return []
+    invites: dict[str, list[Invite]] = {}
+    for i in await conn.execute(select(challenge_invites).where(
+            challenge_invites.c.challenge_id.in_([r.id for r in rows]))):
+        invites.setdefault(i.challenge_id, []).append(Invite(i.player_id, i.seat, i.state))
+    return [_challenge(r, invites.get(r.id, ())) for r in rows]
+
+
 class FriendStore:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -105,22 +143,16 @@ class FriendStore:
                 .where(and_(friend_codes.c.code == code, players.c.deleted.is_(None))))).first()
         return None if r is None else str(r.player_id)
 
-    @staticmethod
-    async def _state(conn: AsyncConnection, a: str, b: str) -> str | None:
-        r = (await conn.execute(select(friends.c.state).where(and_(
-            friends.c.player_id == a, friends.c.friend_id == b)))).first()
-        return None if r is None else str(r.state)
-
     async def states(self, a: str, b: str) -> tuple[str | None, str | None]:
         """(a's row toward b, b's row toward a)."""
         async with self.store.engine.connect() as conn:
-            return await self._state(conn, a, b), await self._state(conn, b, a)
+            return await _state(conn, a, b), await _state(conn, b, a)
 
     async def ask(self, a: str, b: str, now: float) -> str:
         """``a`` asks ``b``: "asked", or "friends" when ``b`` had asked ``a`` (both confirmed
         now), or "blocked" when either has blocked the other (nothing changes)."""
         async with self.store._writing(), self.store.engine.begin() as conn:
-            mine, theirs = await self._state(conn, a, b), await self._state(conn, b, a)
+            mine, theirs = await _state(conn, a, b), await _state(conn, b, a)
             if "blocked" in (mine, theirs):
                 return "blocked"
             if mine == "friends":
@@ -129,23 +161,12 @@ class FriendStore:
                 await conn.execute(update(friends).where(and_(
                     friends.c.player_id == b, friends.c.friend_id == a))
                     .values(state="friends", since=now))
-                await self._put(conn, a, b, "friends", now, mine is not None)
+                await _put(conn, a, b, "friends", now, mine is not None)
                 return "friends"
             if mine is None:
                 await conn.execute(friends.insert().values(player_id=a, friend_id=b,
                                                            state="asked", since=now))
             return "asked"
-
-    @staticmethod
-    async def _put(conn: AsyncConnection, a: str, b: str, state: str, now: float,
-                   exists: bool) -> None:
-        if exists:
-            await conn.execute(update(friends).where(and_(
-                friends.c.player_id == a, friends.c.friend_id == b))
-                .values(state=state, since=now))
-        else:
-            await conn.execute(friends.insert().values(player_id=a, friend_id=b, state=state,
-                                                       since=now))
 
     async def remove(self, a: str, b: str) -> None:
         """``a`` ends a friendship, withdraws or declines a request, or lifts a block: every
@@ -158,22 +179,9 @@ class FriendStore:
                      friends.c.state != "blocked"))))
             await self._withdraw(conn, a, b)
 
-    @staticmethod
-    async def _involving(conn: AsyncConnection, player_id: str,
-                         open_only: bool) -> set[str]:
-        """The ids of the challenges the player sent or is invited to."""
-        sent = select(challenges.c.id).where(challenges.c.from_id == player_id)
-        got = (select(challenges.c.id)
-               .join(challenge_invites, challenge_invites.c.challenge_id == challenges.c.id)
-               .where(challenge_invites.c.player_id == player_id))
-        if open_only:
-            sent = sent.where(challenges.c.state == "open")
-            got = got.where(challenges.c.state == "open")
-        return {str(r.id) for q in (sent, got) for r in await conn.execute(q)}
-
     async def _withdraw(self, conn: AsyncConnection, a: str, b: str) -> None:
         """The open challenges that would seat ``a`` and ``b`` at one table are withdrawn."""
-        both = await self._involving(conn, a, True) & await self._involving(conn, b, True)
+        both = await _involving(conn, a, True) & await _involving(conn, b, True)
         if both:
             await conn.execute(update(challenges).where(challenges.c.id.in_(both))
                                .values(state="withdrawn"))
@@ -181,11 +189,11 @@ class FriendStore:
     async def block(self, a: str, b: str, now: float) -> None:
         """``a`` blocks ``b``: any friendship or request between them ends."""
         async with self.store._writing(), self.store.engine.begin() as conn:
-            mine = await self._state(conn, a, b)
+            mine = await _state(conn, a, b)
             await conn.execute(delete(friends).where(and_(
                 friends.c.player_id == b, friends.c.friend_id == a,
                 friends.c.state != "blocked")))
-            await self._put(conn, a, b, "blocked", now, mine is not None)
+            await _put(conn, a, b, "blocked", now, mine is not None)
             await self._withdraw(conn, a, b)
 
     async def blocked_by_any(self, blockers: Sequence[str], player_id: str) -> bool:
@@ -230,20 +238,9 @@ class FriendStore:
                 {"challenge_id": c.id, "player_id": i.player_id, "seat": i.seat,
                  "state": i.state} for i in c.invites])
 
-    @staticmethod
-    async def _rows(conn: AsyncConnection, q: object) -> list[ChallengeRow]:
-        rows = list(await conn.execute(q))  # type: ignore[call-overload]
-        if not rows:
-            return []
-        invites: dict[str, list[Invite]] = {}
-        for i in await conn.execute(select(challenge_invites).where(
-                challenge_invites.c.challenge_id.in_([r.id for r in rows]))):
-            invites.setdefault(i.challenge_id, []).append(Invite(i.player_id, i.seat, i.state))
-        return [_challenge(r, invites.get(r.id, ())) for r in rows]
-
     async def challenge(self, challenge_id: str) -> ChallengeRow | None:
         async with self.store.engine.connect() as conn:
-            found = await self._rows(conn, select(challenges)
+            found = await _rows(conn, select(challenges)
                                      .where(challenges.c.id == challenge_id))
         return found[0] if found else None
 
@@ -252,7 +249,7 @@ class FriendStore:
         invited = select(challenge_invites.c.challenge_id).where(
             challenge_invites.c.player_id == player_id)
         async with self.store.engine.connect() as conn:
-            return await self._rows(conn, select(challenges).where(and_(
+            return await _rows(conn, select(challenges).where(and_(
                 or_(challenges.c.from_id == player_id, challenges.c.id.in_(invited)),
                 challenges.c.state == "open", challenges.c.expires > now))
                 .order_by(challenges.c.created.desc()).limit(100))
@@ -310,7 +307,7 @@ class FriendStore:
             await conn.execute(delete(friend_codes).where(friend_codes.c.player_id == player_id))
             await conn.execute(delete(friends).where(or_(friends.c.player_id == player_id,
                                                          friends.c.friend_id == player_id)))
-            ids = await self._involving(conn, player_id, False)
+            ids = await _involving(conn, player_id, False)
             ids |= {str(r.id) for r in await conn.execute(
                 select(challenges.c.id).where(challenges.c.to_id == player_id))}
             if ids:

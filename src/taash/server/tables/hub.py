@@ -9,7 +9,6 @@ instance's tables).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -38,11 +37,11 @@ from taash.server.tables.pool import BotPool
 from taash.server.tables.presence import Presence
 from taash.server.tables.room import HISTORY, Room
 from taash.server.tables.service import Tables
+from taash.server.tables.withdrawals import Withdrawals
 from taash.server.voice.relay import Voice
 
 log = logging.getLogger("taash.server")
 
-WITHDRAW_WAIT_S = 5.0  # how long a withdrawal waits for the other instances to confirm it
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
@@ -76,8 +75,7 @@ class Hub:
         self.sign_in = SignIn(settings, store, self.players, self.notifier, self.bus)
         self.passkeys = Passkeys(store)
         self.email = EmailSignIn(store, self.notifier, self.spawn)
-        # withdrawals this instance published: nonce -> (confirmed by these instances, woken)
-        self._withdrawals: dict[str, tuple[set[str], asyncio.Event]] = {}
+        self.withdrawals = Withdrawals(self.bus, self.instance, self.rooms)
         self.analyses = Analyses(store, settings.analysis_solver_time)
         self.push = Pusher(settings, store)
         self.social = Social(store, self.room)
@@ -205,14 +203,10 @@ class Hub:
             self.players.end_session(str(msg.get("s")))
             return
         if kind == "withdrawn":
-            await self._on_withdrawn(msg)
+            await self.withdrawals.on_withdrawn(msg)
             return
         if kind == "withdrawn_ok":
-            if msg.get("to") == self.instance:
-                waiting = self._withdrawals.get(str(msg.get("n")))
-                if waiting is not None:
-                    waiting[0].add(str(msg.get("i")))
-                    waiting[1].set()
+            self.withdrawals.on_confirmed(msg)
             return
         if kind == "rejoined":  # the bus was down: a token may have been withdrawn meanwhile
             for r in list(self.rooms.values()):
@@ -245,43 +239,8 @@ class Hub:
 
     async def withdraw(self, table_id: str, hashes: list[str]) -> None:
         """Seat tokens (their hashes) just withdrawn in the store: every instance forgets
-        them before this returns.  Each confirms on the bus once its rooms have dropped them;
-        this waits for as many confirmations as the bus counted listeners (up to
-        ``WITHDRAW_WAIT_S``; one that never answers is logged)."""
-        if not self.bus.shared or not hashes:
-            return
-        nonce = secrets.token_hex(8)
-        confirmed: set[str] = set()
-        woken = asyncio.Event()
-        self._withdrawals[nonce] = (confirmed, woken)
-        try:
-            heard = await self.bus.publish_counted(
-                {"k": "withdrawn", "t": table_id, "h": list(hashes), "n": nonce,
-                 "i": self.instance})
-            others = heard - (1 if self.bus.live else 0)
-            deadline = time.monotonic() + WITHDRAW_WAIT_S
-            while len(confirmed) < others:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    log.warning("table %s: %d of %d instances confirmed a withdrawn token",
-                                table_id, len(confirmed), others)
-                    return
-                woken.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(woken.wait(), left)
-        finally:
-            del self._withdrawals[nonce]
-
-    async def _on_withdrawn(self, msg: dict[str, Json]) -> None:
-        sender = msg.get("i")
-        if sender == self.instance:
-            return
-        hashes = msg.get("h")
-        room = self.rooms.get(str(msg.get("t")))
-        if room is not None and isinstance(hashes, list):
-            room.forget_tokens({str(h) for h in hashes})
-        await self.bus.publish({"k": "withdrawn_ok", "n": msg.get("n"), "to": sender,
-                                "i": self.instance})
+        them before this returns (``Withdrawals.withdraw``)."""
+        await self.withdrawals.withdraw(table_id, hashes)
 
     # -- the sweeper -------------------------------------------------------------------------
     async def _sweep_loop(self) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -212,7 +213,6 @@ async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
     forgotten when they go or fall silent; and this instance tells its own."""
     import json
     import time
-    from typing import Any
 
     from taash.server.tables.bus import Bus
 
@@ -328,7 +328,6 @@ async def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
     other before its bus brought the news.  It is taken (the room reads what it missed from
     the store and judges again), not refused on the old state; a move that is illegal on the
     latest state too is still refused, and so is a stale version."""
-    from typing import Any
 
     from taash.games.base import IllegalAction
     from taash.server.errors import Stale
@@ -381,5 +380,61 @@ async def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
                 await h.close()
             for s in stores:
                 await s.close()
+
+    await go()
+
+
+async def test_a_reminder_never_comes_before_the_turns_first_notice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn whose first notice has not gone yet when the sweeper looks (its move's notice
+    was slow on a busy machine, or the process stopped first) gets that notice, "your turn",
+    from the sweeper, and only at a later sweep the reminder: a player was told "still your
+    turn" before "your turn" (seen in tests/server/notify/test_push.py under load)."""
+    from taash.server.notify import notices
+    from taash.server.tables import hub as hub_module
+
+    sent: list[str] = []
+    real = notices.send_notice
+
+    async def recorded(hub: Any, room: Any, seat: int, version: int, kind: str) -> bool:
+        done = await real(hub, room, seat, version, kind)
+        if done:
+            sent.append(kind)
+        return done
+
+    monkeypatch.setattr(hub_module, "send_notice", recorded)
+    monkeypatch.setattr(hub_module, "notify_turn", lambda hub, room: None)  # the move's own
+    # notice does not go: as if it were still on its way
+
+    async def go() -> None:
+        settings = Settings(db_url=f"sqlite:///{tmp_path / 'n.db'}", sweep_s=60,
+                            remind_after_s=0.0)
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        hub = Hub(settings, store)
+        hub.notifier.send = lambda *a, **k: None  # type: ignore[method-assign]
+        try:
+            t, _ = await hub.tables.create("court-piece-2p", None, None, True, False, None,
+                                           None, 1)
+            room = hub.rooms[t.id]
+            caller = room.state.actors()[0]
+            await hub.store.update_seat(t.id, caller, webhook="https://example.org/hook")
+            await room.reload_meta()
+            while room.meta.to_move in (None, caller):  # the caller calls trump and leads
+                seat = room.state.actors()[0]
+                await room.submit(seat, room.state.legal_actions(seat)[0])
+            to_move = room.meta.to_move
+            assert to_move is not None and to_move != caller
+            await hub.store.update_seat(t.id, to_move, webhook="https://example.org/hook")
+            await asyncio.sleep(0.01)  # the move is older than remind_after
+            await hub.sweep()
+            assert sent == ["notified"]
+            await hub.sweep()
+            assert sent == ["notified", "reminded"]
+            await hub.sweep()
+            assert sent == ["notified", "reminded"]  # once each
+        finally:
+            await hub.close()
+            await store.close()
 
     await go()

@@ -35,7 +35,7 @@ class Host(Protocol):
     @property
     def push(self) -> Pusher: ...
 
-    def spawn(self, coro: Awaitable[None]) -> None: ...
+    def spawn(self, coro: Awaitable[object]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -65,20 +65,21 @@ def turn_notice(public_url: str, table_id: str, game: str, seat: int, version: i
     return Notice(payload, subject, body)
 
 
-async def send_notice(hub: Host, room: Room, seat: int, version: int, kind: str) -> None:
+async def send_notice(hub: Host, room: Room, seat: int, version: int, kind: str) -> bool:
     """Send the notice once (the store records it, for every instance) if the seat asked for
-    notices."""
+    notices; whether this call sent it."""
     try:
         where = await hub.store.claim_notice(room.id, seat, version, kind)
     except Exception:
         log.exception("notice for table %s", room.id)
-        return
+        return False
     if where is None:
-        return
+        return False
     webhook, email = where
     n = turn_notice(hub.public_url, room.id, room.meta.game, seat, version, kind)
     hub.notifier.send(webhook, email, n.payload, n.subject, n.body)
     hub.push.turn(room, seat, version, kind)
+    return True
 
 
 async def push_notice(hub: Host, room: Room, seat: int, version: int) -> None:

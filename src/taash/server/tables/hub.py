@@ -56,7 +56,7 @@ class Hub:
         self.notifier = Notifier(settings.smtp_url, settings.webhook_allow_private)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._tasks: set[asyncio.Future[None]] = set()
+        self._tasks: set[asyncio.Future[object]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
         self.closed = asyncio.Event()
@@ -128,7 +128,7 @@ class Hub:
         """Whether any of these players blocked ``player_id`` (who may not join them)."""
         return await self.friends.store.blocked_by_any(players, player_id)
 
-    def spawn(self, coro: Awaitable[None]) -> None:
+    def spawn(self, coro: Awaitable[object]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -276,7 +276,11 @@ class Hub:
                 room = await self.room(table_id)
             except DomainError:
                 continue
-            if room.version == version:
+            # a turn's first notice goes before its reminder: one that has not gone yet (its
+            # move's own notice was slow, or the process stopped first) goes now, and the
+            # reminder at a later sweep
+            if room.version == version and not await send_notice(self, room, seat, version,
+                                                                  "notified"):
                 await send_notice(self, room, seat, version, "reminded")
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:

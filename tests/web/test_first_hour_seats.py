@@ -86,3 +86,47 @@ def test_a_second_seat_is_refused_in_plain_words(new_page: Any, server: Server) 
     note.wait_for()
     assert "pass and play" in note.inner_text().lower()
     assert page.js_errors == []
+
+
+# -- 2. passkeys on a local address say what they need ----------------------------------------
+# The browser's refusal where the page is served from 127.0.0.1 (an address, not a name, cannot
+# be a passkey's site): the same DOMException Chromium gives there.
+REFUSE = """(() => {
+  const no = (name) => () => Promise.reject(new DOMException('This is an invalid domain.', name));
+  navigator.credentials.create = no('SecurityError');
+  navigator.credentials.get = no('NotAllowedError');
+})();"""
+NO_API = "delete window.PublicKeyCredential;"
+
+
+def test_passkeys_on_a_local_address_say_what_they_need(new_page: Any, server: Server) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script(REFUSE)
+    page.goto("/")
+    press(page, "[data-sign-in-methods] [data-action='add-passkey']")
+    note = page.locator("[data-toast]").filter(has_text="https")
+    note.wait_for()
+    text = note.inner_text()
+    assert "e-mail" in text and "localhost" in text, text
+    assert "invalid domain" not in text and "Error" not in text, text
+    # the account's panel keeps it in sight after the toast has gone
+    assert "https" in page.locator("[data-section='account'] [data-passkey-note]").inner_text()
+    # signing in with a passkey, refused the same way: the same sentence, not "No passkey was used"
+    press(page, "[data-action='passkey-sign-in']")
+    status = page.locator("[data-sign-in-status]")
+    page.wait_for_function("(el) => el.textContent.includes('https')", arg=status.element_handle())
+    assert "No passkey was used" not in status.inner_text()
+    assert page.js_errors == []
+
+
+def test_a_browser_without_passkeys_says_what_works_instead(new_page: Any,
+                                                          server: Server) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script(NO_API)
+    page.goto("/")
+    page.locator("[data-sign-in-methods] [data-action='add-passkey'][disabled]").wait_for()
+    for where in ("[data-section='account']", "[data-section='sign-in']"):
+        note = page.locator(f"{where} [data-passkey-note]")
+        assert note.is_visible(), where
+        assert "https" in note.inner_text() and "e-mail" in note.inner_text(), where
+    assert page.js_errors == []

@@ -130,3 +130,63 @@ def test_a_browser_without_passkeys_says_what_works_instead(new_page: Any,
         assert note.is_visible(), where
         assert "https" in note.inner_text() and "e-mail" in note.inner_text(), where
     assert page.js_errors == []
+
+
+# -- 3. challenges: a button like the others, the game asked, the challenger told -------------
+BOX = """(el) => { const s = getComputedStyle(el);
+  return [s.borderRadius, s.minHeight, s.backgroundColor, s.fontWeight].join(' '); }"""
+
+
+def test_a_challenge_asks_the_game_and_its_acceptance_is_told(new_page: Any,
+                                                               server: Server) -> None:
+    from tests.web.test_friends_notice import befriend, player
+    from tests.web.test_friends_notice import call as page_call
+
+    a = new_page("desktop", server.base)
+    b = new_page("phone", server.base)
+    for p in (a, b):
+        p.goto("/")
+        p.locator("[data-player-name]").wait_for()
+    page_call(b, "PATCH", "/api/me", {"name": "Dima"})
+    befriend(a, b)
+    a.goto(f"/p/{player(b)}")
+    button = a.locator("[data-section='challenge'] [data-action='challenge']")
+    button.wait_for()
+    # which game is asked, not taken silently: none is chosen until the player chooses one
+    game = a.locator("[data-section='challenge'] [data-field='challenge-game']")
+    assert game.input_value() == ""
+    assert button.is_disabled()
+    # styled as the page's other controls: the button as the home page's, the list as a field
+    assert button.evaluate(BOX) == a.locator("[data-action='leaderboard']").evaluate(
+        "() => { const b = document.createElement('button'); b.className = 'btn primary';"
+        " document.body.append(b); const s = getComputedStyle(b); const out = [s.borderRadius,"
+        " s.minHeight, s.backgroundColor, s.fontWeight].join(' '); b.remove(); return out; }")
+    assert game.evaluate("(el) => getComputedStyle(el).borderRadius") != "0px"
+    assert game.evaluate("(el) => el.getBoundingClientRect().height") >= 44
+    game.select_option("court-piece-2p")
+    sent: list[Any] = []
+    a.on("request", lambda r: sent.append(r.post_data_json)
+         if r.method == "POST" and r.url.endswith("/api/me/challenges") else None)
+    press(a, "[data-section='challenge'] [data-action='challenge']")
+    a.locator("[data-toast]").filter(has_text="Dima").wait_for()
+    assert sent and sent[0]["game"] == "court-piece-2p", sent
+
+    # the challenger waits on the home page; the friend accepts: the challenger is told
+    a.goto("/")
+    a.locator("[data-player-name]").wait_for()
+    status, open_ = page_call(b, "GET", "/api/me/challenges")
+    assert status == 200 and len(open_["received"]) == 1, open_
+    status, r = page_call(b, "POST", f"/api/me/challenges/{open_['received'][0]['id']}/accept")
+    assert status == 200 and r["table"], r
+    told = a.locator("[data-challenge-answer]")
+    told.wait_for(timeout=20_000)
+    assert "Dima accepted" in told.inner_text(), told.inner_text()
+    press(a, "[data-challenge-answer] [data-action='answer-open-table']")
+    a.wait_for_selector("main.table[data-version][data-seat='0']")
+    assert table_of(a) == r["table"]
+    # told once: back home, the notice does not come again
+    a.goto("/")
+    a.locator("[data-player-name]").wait_for()
+    a.locator("[data-section='friends'] [data-friend-code], [data-friend-code]").first.wait_for()
+    assert a.locator("[data-challenge-answer]").count() == 0
+    assert a.js_errors == [] and b.js_errors == []

@@ -11,6 +11,7 @@ import { reviewUrl } from './review.js';
 import { madeHere } from './recap.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
 import { friendsPanel } from './friends.js';
+import { watchAnswers } from './challenge_notice.js';
 import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, countLabel, openLabel,
   flagMet, words } from './catalogue.js';
 
@@ -78,6 +79,7 @@ class Home {
     this.dead = true;
     clearInterval(this.timer);
     if (this.friends) this.friends.destroy();
+    if (this.stopAnswers) this.stopAnswers();
     document.removeEventListener('visibilitychange', this.onVisible);
   }
 
@@ -133,6 +135,9 @@ class Home {
       this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
     if (this.games) this.renderGames();
+    // the challenger told when a friend accepts: "Dima accepted: open the table" (issue 43)
+    if (this.stopAnswers) this.stopAnswers();
+    this.stopAnswers = watchAnswers(this.friends.noticeBox, this.navigate);
   }
 
   settings() {

@@ -149,20 +149,27 @@ function addFriendBox(p, mine) {
   return box;
 }
 
+/** Challenge a friend: the game is asked (none is chosen until the player chooses one, so no
+ * challenge goes for a game taken silently), live or whenever, and the button that sends it. */
 function challengeBox(p, games) {
-  const game = h('select', { 'data-field': 'challenge-game', 'aria-label': t('game') },
+  const send = h('button', { class: 'btn primary', type: 'button', 'data-action': 'challenge', disabled: true,
+    onclick: async () => {
+      try {
+        await api('POST', '/api/me/challenges', { body: { to: p.id, game: game.value, live: live.checked } });
+        toast(t('challenge_sent', { name: p.name }));
+      } catch (e) {
+        toast(e.message, 'error');
+      }
+    } }, t('challenge'));
+  const game = h('select', { 'data-field': 'challenge-game', onchange: () => { send.disabled = !game.value; } },
+    h('option', { value: '', selected: true, disabled: true }, t('choose_game')),
     games.map((g) => h('option', { value: g.id }, gameName(g))));
   const live = h('input', { type: 'checkbox', 'data-field': 'challenge-live' });
-  return h('p', { class: 'challenge' }, game, ' ', h('label', { class: 'check' }, live, ' ', t('live_table')), ' ',
-    h('button', { class: 'btn primary', type: 'button', 'data-action': 'challenge',
-      onclick: async () => {
-        try {
-          await api('POST', '/api/me/challenges', { body: { to: p.id, game: game.value, live: live.checked } });
-          toast(t('challenge_sent', { name: p.name }));
-        } catch (e) {
-          toast(e.message, 'error');
-        }
-      } }, t('challenge')));
+  return h('section', { class: 'panel challenge', 'data-section': 'challenge' },
+    h('h2', null, t('challenge_name', { name: p.name })),
+    h('label', { class: 'field' }, h('span', null, t('which_game')), game),
+    h('label', { class: 'field check' }, live, h('span', null, t('live_table'))),
+    send);
 }
 
 /** The rating after each rated match, oldest first, as one SVG line (no chart library). */

@@ -190,3 +190,44 @@ def test_a_challenge_asks_the_game_and_its_acceptance_is_told(new_page: Any,
     a.locator("[data-section='friends'] [data-friend-code], [data-friend-code]").first.wait_for()
     assert a.locator("[data-challenge-answer]").count() == 0
     assert a.js_errors == [] and b.js_errors == []
+
+
+# -- 4. the profile's stats: headers apart, a provisional rating in words ---------------------
+TALLY = {"played": 3, "won": 2, "lost": 1, "drawn": 0}
+PROFILE = {
+    "id": "pz", "name": "Zara", "member_since": "2026-11-01T00:00:00Z", "country": None,
+    "ratings": {"court-piece-2p": {"rating": 1703, "deviation": 300, "provisional": True,
+                                   "shown": "1703?", "matches": 3},
+                "goat": {"rating": 1620, "deviation": 80, "provisional": False,
+                         "shown": "1620", "matches": 40}},
+    "stats": {"court-piece-2p": {"matches": TALLY, "deals": {"played": 9, "won": 5},
+                                 "by_opponent": {"people": TALLY, "bot:easy": TALLY},
+                                 "best_streak": 2, "streak": 1}},
+}
+# Each header's text box against its neighbours': the gap between the words.
+GAPS = """(sel) => { const ths = [...document.querySelectorAll(sel)].filter((th) => th.textContent);
+  const boxes = ths.map((th) => { const r = document.createRange(); r.selectNodeContents(th);
+    return r.getBoundingClientRect(); });
+  return boxes.slice(1).map((b, i) => b.left - boxes[i].right); }"""
+
+
+@pytest.mark.parametrize("lang,words", [("en", "1703, provisional"),
+                                        ("ru", "1703, предварительный")])
+def test_the_profiles_stats_read_as_words(new_page: Any, server: Server, lang: str,
+                                          words: str) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.route("**/api/players/pz", lambda route: route.fulfill(json=PROFILE))
+    page.route("**/api/players/pz/history**",
+               lambda route: route.fulfill(json={"matches": [], "next": None}))
+    page.goto("/p/pz")
+    page.locator("[data-stats='court-piece-2p'] th").first.wait_for()
+    text = page.locator("main[data-page='profile']").inner_text()
+    assert "?" not in text, text
+    assert words in page.locator("[data-rating='court-piece-2p']").inner_text()
+    assert "1620" in page.locator("[data-rating='goat']").inner_text()
+    assert "provisional" not in page.locator("[data-rating='goat']").inner_text()
+    # the column headers stand apart, each a word of its own (they ran into one another)
+    gaps = page.evaluate(GAPS, "[data-stats='court-piece-2p'] thead th")
+    assert len(gaps) == 3 and min(gaps) >= 8, gaps
+    assert page.js_errors == []

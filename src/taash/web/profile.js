@@ -1,7 +1,7 @@
-// A player's public profile (/p/{id}): name, member since, a rating per game ("?" while
-// provisional) with its history as a small line chart, stats per game, recent matches (each
-// opens its table, where the finished match can be reviewed, and downloads its record), a
-// challenge button for a friend, an "Add friend" button for a signed-in viewer who is not yet
+// A player's public profile (/p/{id}): name, member since, a rating per game ("1703,
+// provisional" while it is) with its history as a small line chart, stats per game, recent
+// matches (each opens its table, where the finished match can be reviewed, and downloads its
+// record), a challenge for a friend, an "Add friend" button for a signed-in viewer who is not yet
 // one (nor blocked, nor the player), and the flag of the country the player gave, if any.
 // Nothing private: the server's profile holds none.
 import { api, getMe, knownMe } from './api.js';
@@ -46,7 +46,8 @@ async function load(root, id, navigate, isDead) {
     me && me.id === p.id ? h('p', { class: 'sub' }, t('this_is_you')) : null,
     h('section', { class: 'panel', 'data-section': 'ratings' }, h('h2', null, t('ratings')),
       Object.keys(p.ratings).length ? h('ul', null, games.filter((g) => p.ratings[g.id]).map((game) => h('li', { 'data-rating': game.id },
-        h('b', null, gameName(game)), ' ', h('span', { 'data-shown': p.ratings[game.id].shown }, p.ratings[game.id].shown), ' ',
+        h('b', null, gameName(game)), ' ', h('span', { 'data-shown': p.ratings[game.id].rating ?? p.ratings[game.id].shown,
+          'data-provisional': String(!!p.ratings[game.id].provisional) }, ratingText(p.ratings[game.id])), ' ',
         h('small', null, t('rated_matches', { n: p.ratings[game.id].matches })),
         chart(hist.matches.filter((m) => m.game === game.id && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
@@ -54,6 +55,13 @@ async function load(root, id, navigate, isDead) {
     historyList(p.id, hist, navigate),
     h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
       onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
+}
+
+/** A rating in words: "1703, provisional" while it is (the server's "1703?" read as a question
+ * mark, issue 43), else the number. */
+function ratingText(r) {
+  if (!Number.isFinite(r.rating)) return String(r.shown ?? '');
+  return r.provisional ? t('rating_provisional', { n: r.rating }) : String(r.rating);
 }
 
 /** The player's finished matches, newest first, twenty at a time ("More" asks for the next). */
@@ -102,7 +110,7 @@ export function mountLeaderboard(root, { navigate }) {
         boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player },
           h('a', { href: `/p/${encodeURIComponent(r.player)}`,
             onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
-          ' ', h('b', null, r.shown), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
+          ' ', h('b', null, ratingText(r)), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
           : h('p', { class: 'muted' }, t('no_leaders_yet')))));
     }))
     .catch(() => { if (!dead) fill(box, h('p', { class: 'error' }, t('games_unavailable'))); });

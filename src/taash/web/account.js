@@ -9,7 +9,7 @@ import { accountDataPanel } from './account_data.js';
 import { pushAccountPanel } from './push.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast, showDialog } from './ui.js';
-import { createPasskey, passkeysSupported } from './passkey.js';
+import { createPasskey, noPasskeysKey, passkeysSupported, passkeyTrouble } from './passkey.js';
 
 /** The section; `code`: a code to fill in (the /link?code= address); `linked`: called once
  * this device is signed in as another player. */
@@ -70,7 +70,14 @@ class Account {
         onclick: (e) => this.removeMethod(m, e.currentTarget) }, t('remove'))));
     const add = h('button', { class: 'btn', type: 'button', 'data-action': 'add-passkey',
       onclick: (e) => this.addPasskey(e.currentTarget) }, t('passkey_add'));
-    if (!passkeysSupported()) { add.disabled = true; add.title = t('passkey_unsupported'); }
+    // where passkeys cannot be made here, a line says why and what signs in instead
+    this.passkeyNote = h('p', { class: 'sub', 'data-passkey-note': '', hidden: true });
+    if (!passkeysSupported()) {
+      add.disabled = true;
+      add.title = t(noPasskeysKey());
+      this.passkeyNote.textContent = t(noPasskeysKey());
+      this.passkeyNote.hidden = false;
+    }
     const address = h('input', { type: 'email', autocomplete: 'email', 'data-field': 'add-email',
       placeholder: t('email_placeholder'), 'aria-label': t('email_add'), required: true });
     const mail = me.email_available ? h('form', { class: 'join-form', 'data-form': 'add-email',
@@ -78,7 +85,7 @@ class Account {
     address, h('button', { class: 'btn', type: 'submit', 'data-action': 'add-email' }, t('email_send'))) : null;
     fill(this.methodsBox,
       list.length ? h('ul', { class: 'sessions' }, rows) : h('p', { class: 'sub', 'data-guest': '' }, t('sign_in_none')),
-      add,
+      add, this.passkeyNote,
       mail ? h('h3', null, t('email_add')) : null, mail);
   }
 
@@ -90,7 +97,12 @@ class Account {
       try {
         credential = await createPasskey(options);
       } catch (e) {
-        toast(e && e.name === 'NotAllowedError' ? t('passkey_cancelled') : `${t('error')}: ${e.message}`, 'error');
+        const trouble = passkeyTrouble(e);
+        toast(trouble ? t(trouble.key) : `${t('error')}: ${e.message}`, 'error', trouble && trouble.local ? 12000 : undefined);
+        if (trouble && trouble.local) {
+          this.passkeyNote.textContent = t(trouble.key);
+          this.passkeyNote.hidden = false;
+        }
         return;
       }
       await api('POST', '/api/me/passkeys', { body: { credential, name: deviceName() } });

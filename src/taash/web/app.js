@@ -82,6 +82,13 @@ async function route() {
     }
     seat = String(held.seat);
     history.replaceState(null, '', `/t/${encodeURIComponent(id)}?seat=${seat}`);
+    if (held.already) {
+      // their own invite link, or a friend's, opened by a player who sits here already: their
+      // own seat opens, and the page says why the link's did not (issue 43)
+      unmount = mountTable(root, { id, seat: held.seat, token: held.token, navigate });
+      toast(t('seated_already', { n: held.seat + 1 }), 'info', 12000);
+      return;
+    }
   } else {
     held = seatAt(id, seat) || await playersSeat(id, seat);
     if (mine !== routing) return;
@@ -108,6 +115,10 @@ async function takeInvite(id, seat, token) {
     return seatAt(id, r.seat) || { seat: r.seat, token: { seat: r.seat } };
   } catch (e) {
     if (e.code === 'invite_used') return 'used';
+    if (e.code === 'seated_already') {
+      const own = await playersSeat(id, null);
+      if (own) return { ...(seatAt(id, own.seat) || own), already: true };
+    }
     saveSeat(id, seat, token, null);
     return { seat, token };
   }

@@ -75,3 +75,66 @@ export function watchChallenges(box, navigate, me) {
   const timer = setInterval(ask, TABLE_POLL_MS);
   return () => { stopped = true; clearInterval(timer); };
 }
+
+// -- the challenger told: "Dima accepted: open the table" (issue 43) -------------------------
+const ANSWER_POLL_MS = 5000;
+const TOLD = 'taash.challenges_told'; // ids of answered challenges this browser has told of
+
+function told() {
+  try { return new Set(JSON.parse(localStorage.getItem(TOLD) || '[]')); } catch { return new Set(); }
+}
+
+function tell(id) {
+  const all = [...told().add(id)].slice(-50);
+  try { localStorage.setItem(TOLD, JSON.stringify(all)); } catch { /* private mode: told this once */ }
+}
+
+/** Tell of the challenges in `answered` (GET /api/me/challenges' `answered`) not told of yet:
+ * an accepted one as a notice in `box` with a button to its table, a declined one in a toast. */
+export function noticeAnswers(box, answered, navigate) {
+  const done = told();
+  for (const ch of answered || []) {
+    if (done.has(ch.id) || box.querySelector(`[data-challenge-answer="${ch.id}"]`)) continue;
+    const names = (ch.invited || []).map((i) => i.name).join(', ') || ch.to.name;
+    if (ch.state === 'declined') {
+      tell(ch.id);
+      toast(t('challenge_declined_by', { name: names, game: t(`game_${ch.game}`) }));
+      continue;
+    }
+    if (ch.state !== 'accepted' || !ch.table) continue;
+    const el = h('div', { class: 'challenge-notice', role: 'group', 'data-challenge-answer': ch.id },
+      h('span', null, t('challenge_accepted_by', { name: names }), ' ', h('small', null, t(`game_${ch.game}`))), ' ',
+      h('span', { class: 'challenge-notice-actions' },
+        h('button', { class: 'btn small primary', type: 'button', 'data-action': 'answer-open-table',
+          onclick: () => { tell(ch.id); el.remove(); navigate(`/t/${encodeURIComponent(ch.table)}?seat=0`); } },
+        t('go_to_table')),
+        h('button', { class: 'btn small', type: 'button', 'data-action': 'answer-dismiss', 'aria-label': t('close'),
+          onclick: () => { tell(ch.id); el.remove(); } }, '×')));
+    box.append(el);
+  }
+}
+
+/** The home page: ask for the player's challenges now, then every few seconds while one they
+ * sent is open (every third time otherwise: one may be sent from another page or device), and
+ * tell of those answered.  Returns the function that stops it. */
+export function watchAnswers(box, navigate) {
+  let stopped = false;
+  let waiting = false; // a challenge the player sent is open
+  let tick = 0;
+  const ask = async () => {
+    tick += 1;
+    if (stopped || document.hidden || (!waiting && tick % 3 !== 1)) return;
+    let c;
+    try {
+      c = await api('GET', '/api/me/challenges');
+    } catch {
+      return; // no session, or offline: the next round asks again
+    }
+    if (stopped) return;
+    waiting = (c.sent || []).length > 0;
+    noticeAnswers(box, c.answered, navigate);
+  };
+  ask();
+  const timer = setInterval(ask, ANSWER_POLL_MS);
+  return () => { stopped = true; clearInterval(timer); };
+}

@@ -11,6 +11,7 @@ import { reviewUrl } from './review.js';
 import { madeHere } from './recap.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
 import { friendsPanel } from './friends.js';
+import { watchAnswers } from './challenge_notice.js';
 import { loadGames, gameName, gameOptions, optionLabel, valueLabel, unitLabel, countLabel, openLabel,
   flagMet, words } from './catalogue.js';
 
@@ -78,6 +79,7 @@ class Home {
     this.dead = true;
     clearInterval(this.timer);
     if (this.friends) this.friends.destroy();
+    if (this.stopAnswers) this.stopAnswers();
     document.removeEventListener('visibilitychange', this.onVisible);
   }
 
@@ -133,6 +135,9 @@ class Home {
       this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));
     if (this.games) this.renderGames();
+    // the challenger told when a friend accepts: "Dima accepted: open the table" (issue 43)
+    if (this.stopAnswers) this.stopAnswers();
+    this.stopAnswers = watchAnswers(this.friends.noticeBox, this.navigate);
   }
 
   settings() {
@@ -272,7 +277,7 @@ class Home {
         const rel = mine.includes(s) ? t('partner') : t('opponent');
         rows.push(h('div', { class: 'seat-row', 'data-seat-row': s },
           h('span', null, `${t('seat_n', { n: s + 1 })} · ${rel}`),
-          h('select', { 'data-seat-type': s, 'aria-label': `${t('seat_n', { n: s + 1 })} · ${rel}`, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; } },
+          h('select', { 'data-seat-type': s, 'aria-label': `${t('seat_n', { n: s + 1 })} · ${rel}`, onchange: (e) => { this.seatTypes[`${this.game}/${s}`] = e.target.value; this.showPassAndPlay(); } },
             h('option', { value: 'human', selected: type === 'human' }, t('friend')),
             ['easy', 'hard', 'random'].map((l) => h('option', { value: l, selected: type === l }, `${t('bot')} · ${t(`level_${l}`)}`)))));
       }
@@ -291,12 +296,29 @@ class Home {
       // quick chat takes phrases and emoji; free text only where the creator allows it
       body.push(h('label', { class: 'field check' }, this.chatBox = h('input', { type: 'checkbox', 'data-field': 'chat-text' }),
         h('span', null, t('allow_chat_text'))));
+      // one device passed round several people's seats: asked for on purpose (the server
+      // gives a player one seat of a table otherwise), and only where another seat is a person's
+      body.push(this.passRow = h('label', { class: 'field check' }, this.passBox = h('input', { type: 'checkbox', 'data-field': 'pass-and-play' }),
+        h('span', null, t('pass_and_play'))));
+      this.showPassAndPlay();
       body.push(h('button', { class: 'btn primary big', type: 'button', 'data-action': 'create-table',
         onclick: (e) => this.createFriends(e.currentTarget) }, t('create_table')));
     }
     fill(this.modeBox,
       h('div', { class: 'tabs', role: 'tablist' }, tab('bots', t('with_bots')), tab('friends', t('with_friends'))),
       h('div', { class: 'mode-body' }, body));
+  }
+
+  /** Whether another seat of the new table is a person's (the form's seat rows). */
+  otherHumans() {
+    const n = this.desc() ? this.desc().seats : 0;
+    for (let s = 1; s < n; s++) if ((this.seatTypes[`${this.game}/${s}`] || 'human') === 'human') return true;
+    return false;
+  }
+
+  /** "Pass and play" is offered while another seat is a person's. */
+  showPassAndPlay() {
+    if (this.passRow) this.passRow.hidden = !this.otherHumans();
   }
 
   /** The player of this browser's session: their name in the header and the settings. A
@@ -430,6 +452,7 @@ class Home {
     const res = await this.create({
       game: this.game, options: this.options(), seats, live, open: this.openBox.checked,
       chat_text: this.chatBox.checked,
+      pass_and_play: this.otherHumans() && this.passBox.checked,
       bot_delay_ms: Number(setting('bot_delay_ms', '600')),
       ...(timer > 0 ? { turn_timer_s: timer } : {}),
     }, button);
@@ -489,6 +512,16 @@ class Home {
         if (e.code === 'invite_used') {
           toast(t('invite_used'), 'error');
           return;
+        }
+        if (e.code === 'seated_already') {
+          // the player's own invite link, or one for a second seat here: their own seat opens,
+          // with why the link's did not (issue 43)
+          const own = (await myServerTables().catch(() => [])).find((r) => r.id === m[1]);
+          if (own) {
+            toast(t('seated_already', { n: own.seat + 1 }), 'info', 12000);
+            this.navigate(`/t/${m[1]}?seat=${own.seat}`);
+            return;
+          }
         }
         if (e.status !== 404 && e.status !== 405) {
           toast(`${t('error')}: ${e.message}`, 'error');

@@ -20,6 +20,37 @@ export function fromB64url(text) {
   return out.buffer;
 }
 
+/** Whether this page's address is one the browser makes no passkeys for, or may not: an
+ * address of numbers (127.0.0.1, ::1), or a name other than localhost over plain http. */
+export function numericOrPlain(where = location) {
+  const host = where.hostname;
+  const numeric = /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.includes(':') || host.startsWith('[');
+  const localName = host === 'localhost' || host.endsWith('.localhost');
+  return numeric || (where.protocol !== 'https:' && !localName);
+}
+
+/** What to tell the player when the browser refuses a passkey (`e`, its DOMException), as
+ * `{key, local}`: `passkey_local` (what passkeys need, and what signs in meanwhile) where the
+ * page's address is the reason (a SecurityError anywhere, and any refusal on an address of
+ * numbers or plain http, where the browser gives its "no" without asking anyone);
+ * `passkey_cancelled` for a person's "no"; else null (the browser's own message). */
+export function passkeyTrouble(e, where = location) {
+  const name = e && e.name;
+  if (name === 'SecurityError' || (numericOrPlain(where) && (name === 'NotAllowedError' || name === 'TypeError'))) {
+    return { key: 'passkey_local', local: true };
+  }
+  if (name === 'NotAllowedError') return { key: 'passkey_cancelled', local: false };
+  return null;
+}
+
+/** Why the page offers no passkeys where the browser has none: its address (the same
+ * sentence as passkeyTrouble's), or the browser itself. */
+export function noPasskeysKey(where = location) {
+  const host = where.hostname;
+  return numericOrPlain(where) || host === 'localhost' || host.endsWith('.localhost')
+    ? 'passkey_local' : 'passkey_unsupported';
+}
+
 /** Whether this browser can make and use passkeys at all. */
 export function passkeysSupported() {
   return typeof window.PublicKeyCredential === 'function' && !!navigator.credentials;

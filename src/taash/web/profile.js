@@ -1,7 +1,7 @@
-// A player's public profile (/p/{id}): name, member since, a rating per game ("?" while
-// provisional) with its history as a small line chart, stats per game, recent matches (each
-// opens its table, where the finished match can be reviewed, and downloads its record), a
-// challenge button for a friend, an "Add friend" button for a signed-in viewer who is not yet
+// A player's public profile (/p/{id}): name, member since, a rating per game ("1703,
+// provisional" while it is) with its history as a small line chart, stats per game, recent
+// matches (each opens its table, where the finished match can be reviewed, and downloads its
+// record), a challenge for a friend, an "Add friend" button for a signed-in viewer who is not yet
 // one (nor blocked, nor the player), and the flag of the country the player gave, if any.
 // Nothing private: the server's profile holds none.
 import { api, getMe, knownMe } from './api.js';
@@ -46,7 +46,8 @@ async function load(root, id, navigate, isDead) {
     me && me.id === p.id ? h('p', { class: 'sub' }, t('this_is_you')) : null,
     h('section', { class: 'panel', 'data-section': 'ratings' }, h('h2', null, t('ratings')),
       Object.keys(p.ratings).length ? h('ul', null, games.filter((g) => p.ratings[g.id]).map((game) => h('li', { 'data-rating': game.id },
-        h('b', null, gameName(game)), ' ', h('span', { 'data-shown': p.ratings[game.id].shown }, p.ratings[game.id].shown), ' ',
+        h('b', null, gameName(game)), ' ', h('span', { 'data-shown': p.ratings[game.id].rating ?? p.ratings[game.id].shown,
+          'data-provisional': String(!!p.ratings[game.id].provisional) }, ratingText(p.ratings[game.id])), ' ',
         h('small', null, t('rated_matches', { n: p.ratings[game.id].matches })),
         chart(hist.matches.filter((m) => m.game === game.id && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
@@ -54,6 +55,13 @@ async function load(root, id, navigate, isDead) {
     historyList(p.id, hist, navigate),
     h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
       onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
+}
+
+/** A rating in words: "1703, provisional" while it is (the server's "1703?" read as a question
+ * mark, issue 43), else the number. */
+function ratingText(r) {
+  if (!Number.isFinite(r.rating)) return String(r.shown ?? '');
+  return r.provisional ? t('rating_provisional', { n: r.rating }) : String(r.rating);
 }
 
 /** The player's finished matches, newest first, twenty at a time ("More" asks for the next). */
@@ -102,7 +110,7 @@ export function mountLeaderboard(root, { navigate }) {
         boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player },
           h('a', { href: `/p/${encodeURIComponent(r.player)}`,
             onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
-          ' ', h('b', null, r.shown), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
+          ' ', h('b', null, ratingText(r)), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
           : h('p', { class: 'muted' }, t('no_leaders_yet')))));
     }))
     .catch(() => { if (!dead) fill(box, h('p', { class: 'error' }, t('games_unavailable'))); });
@@ -149,20 +157,27 @@ function addFriendBox(p, mine) {
   return box;
 }
 
+/** Challenge a friend: the game is asked (none is chosen until the player chooses one, so no
+ * challenge goes for a game taken silently), live or whenever, and the button that sends it. */
 function challengeBox(p, games) {
-  const game = h('select', { 'data-field': 'challenge-game', 'aria-label': t('game') },
+  const send = h('button', { class: 'btn primary', type: 'button', 'data-action': 'challenge', disabled: true,
+    onclick: async () => {
+      try {
+        await api('POST', '/api/me/challenges', { body: { to: p.id, game: game.value, live: live.checked } });
+        toast(t('challenge_sent', { name: p.name }));
+      } catch (e) {
+        toast(e.message, 'error');
+      }
+    } }, t('challenge'));
+  const game = h('select', { 'data-field': 'challenge-game', onchange: () => { send.disabled = !game.value; } },
+    h('option', { value: '', selected: true, disabled: true }, t('choose_game')),
     games.map((g) => h('option', { value: g.id }, gameName(g))));
   const live = h('input', { type: 'checkbox', 'data-field': 'challenge-live' });
-  return h('p', { class: 'challenge' }, game, ' ', h('label', { class: 'check' }, live, ' ', t('live_table')), ' ',
-    h('button', { class: 'btn primary', type: 'button', 'data-action': 'challenge',
-      onclick: async () => {
-        try {
-          await api('POST', '/api/me/challenges', { body: { to: p.id, game: game.value, live: live.checked } });
-          toast(t('challenge_sent', { name: p.name }));
-        } catch (e) {
-          toast(e.message, 'error');
-        }
-      } }, t('challenge')));
+  return h('section', { class: 'panel challenge', 'data-section': 'challenge' },
+    h('h2', null, t('challenge_name', { name: p.name })),
+    h('label', { class: 'field' }, h('span', null, t('which_game')), game),
+    h('label', { class: 'field check' }, live, h('span', null, t('live_table'))),
+    send);
 }
 
 /** The rating after each rated match, oldest first, as one SVG line (no chart library). */

@@ -5,16 +5,18 @@
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog } from './ui.js';
-import { getPasskey, passkeysSupported } from './passkey.js';
+import { getPasskey, noPasskeysKey, passkeysSupported, passkeyTrouble } from './passkey.js';
 
 /** The sign-in section; `me`: GET /api/me's answer; `done`: called once signed in. */
 export function signInPanel({ me, done }) {
   const status = h('p', { class: 'sub', 'data-sign-in-status': '', 'aria-live': 'polite' });
   const passkey = h('button', { class: 'btn primary', type: 'button', 'data-action': 'passkey-sign-in',
     onclick: (e) => signInWithPasskey(e.currentTarget, status, done) }, t('passkey_sign_in'));
-  if (!passkeysSupported()) {
+  // where passkeys cannot be used here, a line says why and what signs in instead
+  const note = passkeysSupported() ? null : h('p', { class: 'sub', 'data-passkey-note': '' }, t(noPasskeysKey()));
+  if (note) {
     passkey.disabled = true;
-    passkey.title = t('passkey_unsupported');
+    passkey.title = t(noPasskeysKey());
   }
   const address = h('input', { type: 'email', autocomplete: 'email', 'data-field': 'sign-in-email',
     placeholder: t('email_placeholder'), 'aria-label': t('email_sign_in'), required: true });
@@ -35,7 +37,7 @@ export function signInPanel({ me, done }) {
     } },
   address, h('button', { class: 'btn', type: 'submit', 'data-action': 'email-sign-in' }, t('email_send'))) : null;
   return h('section', { class: 'panel sign-in', 'data-section': 'sign-in' },
-    h('h2', null, t('sign_in_title')), passkey,
+    h('h2', null, t('sign_in_title')), passkey, note,
     mail ? h('h3', null, t('email_sign_in')) : null, mail, status);
 }
 
@@ -47,7 +49,9 @@ async function signInWithPasskey(button, status, done) {
     try {
       credential = await getPasskey(options);
     } catch (e) {
-      toast(e && e.name === 'NotAllowedError' ? t('passkey_cancelled') : `${t('error')}: ${e.message}`, 'error');
+      const trouble = passkeyTrouble(e);
+      toast(trouble ? t(trouble.key) : `${t('error')}: ${e.message}`, 'error', trouble && trouble.local ? 12000 : undefined);
+      if (trouble && trouble.local) status.textContent = t(trouble.key);
       return;
     }
     const r = await api('POST', '/api/sign-in/passkey', { body: { credential } });

@@ -153,3 +153,21 @@ def test_a_blocked_player_cannot_ask_challenge_or_join(browsers: Any) -> None:  
     assert a.send("DELETE", f"/api/me/friends/{c.id}").status_code == 200
     assert c.send("POST", f"/api/tables/{tid}/join", {}).status_code == 200
     assert a.send("POST", f"/api/me/friends/{a.id}/block").status_code == 400
+
+
+def test_the_challenger_is_told_of_an_answer(browsers: Any) -> None:  # noqa: F811
+    """Issue 43: an accepted or declined challenge leaves `sent`; `answered` keeps it for the
+    challenger, with the table of an accepted one, so their page can tell them."""
+    a, b = browsers("Asha"), browsers("Dima")
+    befriend(a, b)
+    one = a.send("POST", "/api/me/challenges", {"to": b.id, "game": "court-piece-2p"}).json()
+    two = a.send("POST", "/api/me/challenges", {"to": b.id, "game": "goat"}).json()
+    assert a.http.get("/api/me/challenges").json()["answered"] == []
+    r = b.send("POST", f"/api/me/challenges/{one['id']}/accept")
+    assert r.status_code == 200 and r.json()["table"], r.text
+    assert b.send("POST", f"/api/me/challenges/{two['id']}/decline").status_code == 200
+    mine = a.http.get("/api/me/challenges").json()
+    assert mine["sent"] == []
+    told = {c["id"]: (c["state"], c["table"]) for c in mine["answered"]}
+    assert told == {one["id"]: ("accepted", r.json()["table"]), two["id"]: ("declined", None)}
+    assert b.http.get("/api/me/challenges").json()["answered"] == []  # the challenger's only

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 ONLINE_S = 120.0
 LIVE_S = 600.0
 ANYTIME_S = 3 * 86400.0
+ANSWERED_S = 86400.0  # an answered challenge is listed to its challenger a day past its expiry
 MAX_OPEN = 10  # open challenges a player may have sent to one friend at a time
 
 
@@ -232,7 +233,11 @@ class Friends:
         rows = await self.store.challenges_of(me.id, time.time())
         return {"received": [await self.challenge_json(c) for c in rows
                              if c.invite_of(me.id) is not None],
-                "sent": [await self.challenge_json(c) for c in rows if c.from_id == me.id]}
+                "sent": [await self.challenge_json(c) for c in rows if c.from_id == me.id],
+                # the challenger's challenges answered lately, so their page can tell them
+                # "Dima accepted: open the table" (issue 43)
+                "answered": [await self.challenge_json(c) for c in
+                             await self.store.answered_of(me.id, time.time() - ANSWERED_S)]}
 
     async def answer(self, me: PlayerRow, challenge_id: str, accept: bool) -> dict[str, Json]:
         c = await self.store.challenge(challenge_id)

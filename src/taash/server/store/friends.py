@@ -254,6 +254,15 @@ class FriendStore:
                 challenges.c.state == "open", challenges.c.expires > now))
                 .order_by(challenges.c.created.desc()).limit(100))
 
+    async def answered_of(self, player_id: str, since: float) -> list[ChallengeRow]:
+        """The challenges the player sent that were accepted or declined and would expire
+        after ``since`` (so answered lately), the newest first."""
+        async with self.store.engine.connect() as conn:
+            return await self._rows(conn, select(challenges).where(and_(
+                challenges.c.from_id == player_id,
+                challenges.c.state.in_(("accepted", "declined")), challenges.c.expires > since))
+                .order_by(challenges.c.created.desc()).limit(20))
+
     async def close_challenge(self, challenge_id: str, state: str, now: float,
                               player_id: str | None = None) -> bool:
         """Move an open, unexpired challenge to ``state`` (declined by the invited

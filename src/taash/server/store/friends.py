@@ -258,7 +258,7 @@ class FriendStore:
         """The challenges the player sent that were accepted or declined and would expire
         after ``since`` (so answered lately), the newest first."""
         async with self.store.engine.connect() as conn:
-            return await self._rows(conn, select(challenges).where(and_(
+            return await _rows(conn, select(challenges).where(and_(
                 challenges.c.from_id == player_id,
                 challenges.c.state.in_(("accepted", "declined")), challenges.c.expires > since))
                 .order_by(challenges.c.created.desc()).limit(20))

@@ -35,3 +35,24 @@ def test_every_route_has_one_row_and_every_row_a_route(tmp_path: Path) -> None:
     assert [r for r, n in rows.items() if n > 1] == [], "listed more than once"
     assert sorted(set(rows) - routes) == [], "listed, but the server has no such route"
     assert sorted(routes - set(rows)) == [], "the server has it, docs/API.md does not say"
+
+
+def test_no_route_dependency_runs_in_a_thread() -> None:
+    """FastAPI runs a dependency written as a plain ``def`` in a worker thread: a thread hop
+    on every request (it tripled GET /api/health's time in bench/route_overhead.py).  Every
+    dependency of every route is ``async def``."""
+    import inspect
+
+    def calls(dependant: object) -> list[object]:
+        out = []
+        for d in getattr(dependant, "dependencies", []):
+            out.append(d.call)
+            out += calls(d)
+        return out
+
+    found = [c for router in ROUTERS for r in router.routes
+             for c in calls(getattr(r, "dependant", None))]
+    assert len(found) > 50  # the routes' dependencies were read
+    threaded = sorted({getattr(c, "__qualname__", repr(c)) for c in found
+                       if not inspect.iscoroutinefunction(c)})
+    assert threaded == []

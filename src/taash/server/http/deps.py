@@ -19,7 +19,9 @@ from starlette.requests import HTTPConnection
 from taash.server.config import Settings
 
 
-def settings_of(conn: HTTPConnection) -> Settings:
+# Dependencies are ``async def``: FastAPI runs a plain ``def`` one in a worker thread, a
+# thread hop on every request (it tripled GET /api/health's time in bench/route_overhead.py).
+async def settings_of(conn: HTTPConnection) -> Settings:
     return cast(Settings, conn.app.state.settings)
 
 
@@ -28,7 +30,7 @@ SettingsDep = Annotated[Settings, Depends(settings_of)]
 
 def service(name: str) -> Any:
     """``Depends`` on the service the lifespan set as ``app.state.<name>``."""
-    def get(conn: HTTPConnection) -> object:
+    async def get(conn: HTTPConnection) -> object:
         try:
             return getattr(conn.app.state, name)
         except AttributeError:  # a programming error: the app was built without it

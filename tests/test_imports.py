@@ -137,6 +137,12 @@ def test_imports_inside_functions_only_get_fewer() -> None:
 GAME_ID_LITERALS_MAX = 15
 GAME_ID = re.compile(r"[\"'](court-piece-2p|court-piece|goat)[\"']")
 
+#: the same in the page's JavaScript (src/taash/web, vendored files aside): 25 on 2026-12-06;
+#: 4 once the page read each game's ranks, shown trump card and card sets from its descriptor
+#: (catalogue.js): the renderers' catalogue (games/index.js), home.js's icons and a Goat
+#: chat phrase that shares the game's name.
+WEB_GAME_ID_LITERALS_MAX = 4
+
 MODULE_LINES_MAX = 400
 CLASS_LINES_MAX = 250
 #: the server's modules and classes over those sizes, by file name (wherever the file moves in
@@ -169,6 +175,28 @@ def test_game_ids_are_written_out_only_in_defaults_and_catalogues() -> None:
     assert len(found) <= GAME_ID_LITERALS_MAX, (
         f"{len(found)} game-id literals outside taash.games (at most {GAME_ID_LITERALS_MAX}): "
         f"ask the game's class instead: {found}")
+
+
+def web_game_id_literals() -> list[str]:
+    """Each game-id string literal in the page's JavaScript, as ``path:line``."""
+    out = []
+    for path in sorted((SRC / "web").rglob("*.js")):
+        rel = path.relative_to(SRC)
+        if "vendor" in rel.parts:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            out += [f"{rel}:{n}"] * len(GAME_ID.findall(line))
+    return out
+
+
+def test_the_page_asks_the_games_descriptor_not_their_ids() -> None:
+    """The page sorts a hand, checks a fair deal, opens the rules and words a result from what
+    each game's descriptor says (GET /api/games: catalogue.js), not from its id."""
+    found = web_game_id_literals()
+    assert found  # the page was read (the renderers' catalogue names each game)
+    assert len(found) <= WEB_GAME_ID_LITERALS_MAX, (
+        f"{len(found)} game-id literals in the page (at most {WEB_GAME_ID_LITERALS_MAX}): "
+        f"read the game's descriptor instead: {found}")
 
 
 def oversize() -> list[str]:

@@ -9,8 +9,12 @@
 // Opened at /review?table=ID&deal=D&seat=S, or /review alone for a record of one's own.
 import { api, ApiError } from './api.js';
 import { cardEl, sortHand, SUIT_SIGN } from './cards.js';
+import { gameOf, loadGames } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
+import { analysisBlock, playNotes, verdictOf } from './review_analysis.js';
+
+export { actionText, fmtGain, solverName } from './review_analysis.js';
 
 const POLL_MS = 500;
 
@@ -45,6 +49,10 @@ async function postText(path, text) {
   }
   return data;
 }
+
+/** The games as the core describes them, loaded before a deal is shown (its hands sort in its
+ * game's rank order); without them the deal still shows. */
+const gamesKnown = () => loadGames().catch(() => null);
 
 class Review {
   constructor(root, navigate, table, deal, seat) {
@@ -102,7 +110,7 @@ class Review {
 
   async loadRecord(deal) {
     try {
-      const d = await postText(`/api/review?deal=${deal}`, this.record);
+      const [d] = await Promise.all([postText(`/api/review?deal=${deal}`, this.record), gamesKnown()]);
       if (this.dead) return;
       this.show(d);
     } catch (e) {
@@ -112,7 +120,9 @@ class Review {
 
   async loadTable(deal) {
     try {
-      const d = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`);
+      const [d] = await Promise.all([
+        api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`),
+        gamesKnown()]);
       if (this.dead) return;
       this.show(d);
       const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${d.deal}`);
@@ -122,6 +132,11 @@ class Review {
       fill(this.el, this.bar(), h('p', { class: 'review-error', role: 'alert', 'data-review-error': '' },
         e.code === 'not_over' ? t('review_not_over') : `${t('error')}: ${e.message}`));
     }
+  }
+
+  /** The deal's game as the core describes it (catalogue.js): a shown trump card, points. */
+  described() {
+    return gameOf(this.d.game) || {};
   }
 
   show(d) {
@@ -219,7 +234,7 @@ class Review {
       this.scoreLine(p),
       this.at === last ? this.resultBlock() : null,
       this.handsBlock(p),
-      this.analysisBlock());
+      analysisBlock(this));
   }
 
   async otherDeal(deal) {
@@ -228,7 +243,7 @@ class Review {
 
   callLine() {
     const d = this.d;
-    if (d.game === 'goat' && d.trump_card) {
+    if (this.described().shows_trump_card && d.trump_card) {
       return h('p', { class: 'review-call', 'data-review-call': d.trump_card }, `${t('review_trump_card')}: `, this.cards([d.trump_card]));
     }
     if (!d.call) return null;
@@ -237,17 +252,12 @@ class Review {
       this.cards(d.call.first_cards, 'first-five'));
   }
 
-  verdictOf(step) {
-    const a = this.analysis && this.analysis.actions.find((x) => x.step === step);
-    return a && a.open ? a.open.verdict : null;
-  }
-
   tableBlock(p) {
     const d = this.d;
     const lastOf = {};
     for (const pl of p.table) lastOf[pl.seat] = pl.step;
     const rows = p.table.map((pl) => {
-      const verdict = this.verdictOf(pl.step);
+      const verdict = verdictOf(this.analysis, pl.step);
       const notes = [];
       if (pl.verb === 'pass') notes.push(t('review_face_down'));
       if (pl.verb === 'molodka') notes.push(t('review_molodka'));
@@ -259,7 +269,7 @@ class Review {
       notes.length ? h('small', null, notes.join(' · ')) : null,
       verdict && verdict !== 'best' ? h('span', { class: `verdict ${verdict}`, 'data-verdict-mark': verdict }, t(`verdict_${verdict}`)) : null,
       p.winner === pl.seat && lastOf[pl.seat] === pl.step ? h('span', { class: 'won-mark', 'aria-label': t('review_won_by', { name: this.name(pl.seat) }) }, '★') : null,
-      this.playNotes(pl.step));
+      playNotes(this.analysis, pl.step));
     });
     const parts = [h('div', { class: 'review-trick' }, rows.length ? rows : h('p', { class: 'sub' }, p.step === 0 ? t('review_as_dealt') : t('review_no_cards')))];
     if (p.winner !== null && p.winner !== undefined) {
@@ -269,32 +279,6 @@ class Review {
       parts.push(h('p', { class: 'review-won' }, line));
     }
     return h('section', { class: 'review-table', 'data-review-table': '' }, parts);
-  }
-
-  /** Under a play, its analysis: both ways, labelled plainly. */
-  playNotes(step) {
-    const a = this.analysis && this.analysis.actions.find((x) => x.step === step);
-    if (!a) return null;
-    const lines = [];
-    const o = a.open;
-    if (o) {
-      let text;
-      if (!o.verdict) text = t('review_not_judged', { note: o.note || '' });
-      else {
-        const unit = t(o.unit === 'points' ? 'review_unit_points' : 'review_unit_tricks');
-        text = `${t(`verdict_${o.verdict}`)} · ${t('review_could', { before: o.before, after: o.after, unit })}`;
-        if (o.verdict !== 'best' && o.best && o.best.length) text += ` · ${t('review_best_was', { actions: o.best.map(actionText).join(', ') })}`;
-      }
-      lines.push(h('li', { 'data-analysis': 'open' }, h('b', null, `${t('review_open_label')}: `), text));
-    }
-    const k = a.known;
-    if (k) {
-      let text = k.hard === null ? t('review_hard_none') : t('review_hard_plays', { action: actionText(k.hard) });
-      text += ` (${t(k.matched ? 'review_hard_matches' : 'review_hard_differs')})`;
-      if (typeof k.gain === 'number' && !k.matched) text += ` · ${t('review_hard_gain', { gain: fmtGain(k.gain), n: k.samples || 0 })}`;
-      lines.push(h('li', { 'data-analysis': 'known' }, h('b', null, `${t('review_known_label')}: `), text));
-    }
-    return h('ul', { class: 'review-notes' }, lines);
   }
 
   scoreLine(p) {
@@ -314,10 +298,10 @@ class Review {
     const r = d.result || {};
     let text;
     if (!d.complete) text = t('review_incomplete');
-    else if (d.game === 'goat') text = t('review_goat_result', { points: this.pair(r.points), defeat: this.pair(r.defeat) });
+    else if (this.described().deal_unit === 'points') text = t('review_goat_result', { points: this.pair(r.points), defeat: this.pair(r.defeat) });
     else {
       text = t('review_result', { side: this.sideName(r.winner), score: this.pair(r.tricks) });
-      if (r.coat || r.court) text += ` · ${t(d.game === 'court-piece' ? 'review_coat' : 'review_court')}`;
+      if (r.coat || r.court) text += ` · ${t(r.coat ? 'review_coat' : 'review_court')}`;
     }
     const out = [h('p', { class: 'headline' }, text)];
     if (d.match) out.push(h('p', { class: 'sub' }, d.match.draw ? t('review_match_draw') : t('review_match_won', { side: this.sideName(d.match.winner) })));
@@ -333,36 +317,6 @@ class Review {
   }
 
   // -- the analysis ------------------------------------------------------------------------
-  analysisBlock() {
-    const box = h('section', { class: 'review-analysis', 'data-review-analysis': this.job ? this.job.status : 'none' });
-    const j = this.job;
-    if (this.analysis) {
-      box.append(h('div', { class: 'review-summary-box' }, this.summary()));
-    } else if (j && j.status === 'running') {
-      box.append(h('p', { role: 'status', 'data-review-progress': `${j.done}/${j.total}` },
-        t('review_analysing', { done: j.done, total: j.total || '…' })),
-      h('progress', { max: String(j.total || 1), value: String(j.done) }));
-    } else {
-      if (j && j.status === 'failed') box.append(h('p', { class: 'review-error' }, t('review_analysis_failed')));
-      box.append(h('button', { class: 'btn', type: 'button', 'data-action': 'review-analyse', onclick: () => this.analyse() }, t('review_analyse')),
-        h('p', { class: 'sub' }, t('review_analyse_note')));
-    }
-    return box;
-  }
-
-  summary() {
-    const a = this.analysis;
-    return [h('h2', null, t('review_summary')),
-      h('ul', { class: 'review-summary' }, a.seats.map((s) => h('li', { 'data-summary-seat': String(s.seat) },
-        h('b', null, this.name(s.seat)), ' ',
-        a.solver ? t('review_summary_open', { blunders: s.blunders, mistakes: s.mistakes, best: s.best, judged: s.judged }) : null,
-        h('br'),
-        t('review_summary_known', { hard: s.matched_hard, actions: s.actions })))),
-      a.solver ? h('p', { class: 'sub', 'data-review-solver': a.solver }, t('review_solver', { name: solverName(a.solver) })) : null,
-      h('p', { class: 'sub' }, t('review_labels_note')),
-      (a.notes || []).map((n) => h('p', { class: 'sub' }, n))];
-  }
-
   async analyse() {
     try {
       const j = this.table
@@ -393,24 +347,4 @@ class Review {
       }, POLL_MS);
     }
   }
-}
-
-// "dds", "taash" or both ("dds+taash"): the exact solvers that judged the cards
-export function solverName(label) {
-  const names = { dds: t('review_solver_dds'), taash: t('review_solver_taash') };
-  return label.split('+').map((p) => names[p] || p).join(', ');
-}
-
-/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
-export function actionText(action) {
-  const [verb, arg] = String(action).split(':');
-  if (verb === 'trump') return `${t('trump')} ${SUIT_SIGN[arg] || arg}`;
-  const cards = (arg || '').split(',').filter(Boolean).map((c) => `${c[0] === 'T' ? '10' : c[0]}${SUIT_SIGN[c[1]] || c[1]}`);
-  return cards.join(' ') || verb;
-}
-
-/** A sampled gain (1 = a won deal), signed and rounded to two places: +1, -0.33, 0. */
-export function fmtGain(g) {
-  const r = Math.round(g * 100) / 100;
-  return r > 0 ? `+${r}` : String(r);
 }

@@ -6,6 +6,7 @@ import { act as sendAction } from './acting.js';
 import { api, knownMe, Live, seatAt, saveSeat, forgetSeat, setting } from './api.js';
 import { watchChallenges } from './challenge_notice.js';
 import { sortHand, cardName } from './cards.js';
+import { loadGames } from './catalogue.js';
 import { FairWatch } from './fair.js';
 import { rendererFor } from './games/index.js';
 import { cardsOf, verbOf } from './games/base.js';
@@ -65,14 +66,18 @@ class TableView {
   }
 
   async start() {
+    // the games as the core describes them (a hand sorts in its game's rank order): loaded
+    // before the first view is drawn, a table opened by its link included
+    const games = loadGames().catch(() => null);
     try {
-      const v = await this.fetchView();
+      const [v] = await Promise.all([this.fetchView(), games]);
       const seen = typeof v.seat === 'number' ? seenAt(this.id, v.seat) : undefined;
       this.handle({ type: 'view', version: v.version, view: v });
       recapAway(this, seen); // a play-anytime table: what happened since this seat's last move
     } catch (e) {
       if (e.status === 401 || e.status === 403 || e.status === 404) return this.fatal(e);
       this.setConn('offline');
+      await games;
     }
     this.live = new Live({
       id: this.id,

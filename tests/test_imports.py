@@ -199,6 +199,39 @@ def test_the_page_asks_the_games_descriptor_not_their_ids() -> None:
         f"read the game's descriptor instead: {found}")
 
 
+#: the page's modules and classes over those sizes (src/taash/web): the home screen and voice
+#: are still to split; none may be added (TableView and the review were split along their
+#: seams: the board, the messages, the seating, the acts; the deal drawn, the analysis)
+WEB_OVERSIZE = {"home.js", "voice.js", "home.js:Home", "voice.js:Voice"}
+JS_CLASS = re.compile(r"^(?:export )?class (\w+)")
+
+
+def web_oversize() -> list[str]:
+    """The page's modules over MODULE_LINES_MAX lines and classes (from ``class X`` to the
+    first line that closes at the margin) over CLASS_LINES_MAX, with their line counts."""
+    out = []
+    for path in sorted((SRC / "web").rglob("*.js")):
+        rel = path.relative_to(SRC / "web").as_posix()
+        if "vendor" in rel.split("/"):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if len(lines) > MODULE_LINES_MAX:
+            out.append(f"{rel} ({len(lines)} lines)")
+        for n, line in enumerate(lines):
+            m = JS_CLASS.match(line)
+            if m:
+                end = next(k for k in range(n, len(lines)) if lines[k].startswith("}"))
+                if end - n + 1 > CLASS_LINES_MAX:
+                    out.append(f"{rel}:{m.group(1)} ({end - n + 1} lines)")
+    return out
+
+
+def test_the_pages_modules_and_classes_are_sizes_a_reader_can_hold() -> None:
+    found = web_oversize()
+    new = [f for f in found if f.split(" (")[0] not in WEB_OVERSIZE]
+    assert new == [], f"split these along a seam a reader can hold: {new}"
+
+
 def oversize() -> list[str]:
     """Modules over MODULE_LINES_MAX lines and classes over CLASS_LINES_MAX, as ``path`` and
     ``path:Class`` with their line counts."""

@@ -7,12 +7,14 @@
 // or POST /api/review with a record pasted or dropped in) and the analysis
 // (POST /api/tables/{id}/analysis, POST /api/review/analysis, GET /api/analyses/{key}).
 // Opened at /review?table=ID&deal=D&seat=S, or /review alone for a record of one's own.
+// The position's parts are drawn by review_deal.js, the analysis by review_analysis.js.
 import { api, ApiError } from './api.js';
-import { cardEl, sortHand, SUIT_SIGN } from './cards.js';
+import { cardEl } from './cards.js';
 import { gameOf, loadGames } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
-import { analysisBlock, playNotes, verdictOf } from './review_analysis.js';
+import { analysisBlock } from './review_analysis.js';
+import { callLine, handsBlock, resultBlock, scoreLine, tableBlock } from './review_deal.js';
 
 export { actionText, fmtGain, solverName } from './review_analysis.js';
 
@@ -222,7 +224,7 @@ class Review {
           btn('review-prev-deal', '«', t('review_prev_deal'), () => this.otherDeal(d.deal - 1), d.deal === 0),
           h('span', null, t('review_deal_of', { n: d.deal + 1, total: d.num_deals })),
           btn('review-next-deal', '»', t('review_next_deal'), () => this.otherDeal(d.deal + 1), d.deal >= d.num_deals - 1)) : null,
-        this.callLine()),
+        callLine(this)),
       h('nav', { class: 'review-steps', 'aria-label': t('review_title') },
         btn('review-prev-trick', '⏮', t('review_prev_trick'), () => this.prevTrick(), this.at === 0),
         btn('review-back', '◀', t('review_back'), () => this.go(this.at - 1), this.at === 0),
@@ -230,90 +232,15 @@ class Review {
         btn('review-forward', '▶', t('review_forward'), () => this.go(this.at + 1), this.at === last),
         btn('review-next-trick', '⏭', t('review_next_trick'), () => this.nextTrick(), this.at === last)),
       h('div', { class: 'review-row' }, jump, whose),
-      this.tableBlock(p),
-      this.scoreLine(p),
-      this.at === last ? this.resultBlock() : null,
-      this.handsBlock(p),
+      tableBlock(this, p),
+      scoreLine(this, p),
+      this.at === last ? resultBlock(this) : null,
+      handsBlock(this, p),
       analysisBlock(this));
   }
 
   async otherDeal(deal) {
     if (this.table) await this.loadTable(deal); else await this.loadRecord(deal);
-  }
-
-  callLine() {
-    const d = this.d;
-    if (this.described().shows_trump_card && d.trump_card) {
-      return h('p', { class: 'review-call', 'data-review-call': d.trump_card }, `${t('review_trump_card')}: `, this.cards([d.trump_card]));
-    }
-    if (!d.call) return null;
-    return h('p', { class: 'review-call', 'data-review-call': d.call.suit },
-      t('review_called', { name: this.name(d.call.seat), suit: SUIT_SIGN[d.call.suit] }), ' ',
-      this.cards(d.call.first_cards, 'first-five'));
-  }
-
-  tableBlock(p) {
-    const d = this.d;
-    const lastOf = {};
-    for (const pl of p.table) lastOf[pl.seat] = pl.step;
-    const rows = p.table.map((pl) => {
-      const verdict = verdictOf(this.analysis, pl.step);
-      const notes = [];
-      if (pl.verb === 'pass') notes.push(t('review_face_down'));
-      if (pl.verb === 'molodka') notes.push(t('review_molodka'));
-      if (lastOf[pl.seat] !== pl.step) notes.push(t('review_taken_back'));
-      return h('div', { class: `review-play${p.winner === pl.seat && lastOf[pl.seat] === pl.step ? ' winner' : ''}${verdict ? ` v-${verdict}` : ''}`,
-        'data-step': String(pl.step), 'data-seat': String(pl.seat), 'data-verdict': verdict || '' },
-      h('span', { class: 'who' }, this.name(pl.seat)),
-      this.cards(pl.cards),
-      notes.length ? h('small', null, notes.join(' · ')) : null,
-      verdict && verdict !== 'best' ? h('span', { class: `verdict ${verdict}`, 'data-verdict-mark': verdict }, t(`verdict_${verdict}`)) : null,
-      p.winner === pl.seat && lastOf[pl.seat] === pl.step ? h('span', { class: 'won-mark', 'aria-label': t('review_won_by', { name: this.name(pl.seat) }) }, '★') : null,
-      playNotes(this.analysis, pl.step));
-    });
-    const parts = [h('div', { class: 'review-trick' }, rows.length ? rows : h('p', { class: 'sub' }, p.step === 0 ? t('review_as_dealt') : t('review_no_cards')))];
-    if (p.winner !== null && p.winner !== undefined) {
-      const tr = d.tricks[p.trick - 1];
-      let line = t('review_won_by', { name: this.name(p.winner) });
-      if (tr && tr.collected) line += ` · ${t('review_collects', { name: this.sideName(this.sideOf(p.winner)), n: tr.collected })}`;
-      parts.push(h('p', { class: 'review-won' }, line));
-    }
-    return h('section', { class: 'review-table', 'data-review-table': '' }, parts);
-  }
-
-  scoreLine(p) {
-    const d = this.d;
-    const bits = [];
-    const word = d.options && d.options.sar === 'double' ? 'review_collected' : 'review_tricks';
-    bits.push(`${t(word)}: ${this.pair(p.won)}`);
-    if (p.points) bits.push(`${t('review_points')}: ${this.pair(p.points)}`);
-    if (p.collector && typeof p.collector.pile === 'number') bits.push(`${t('review_pile', { n: p.collector.pile })}`);
-    else if (typeof p.pile === 'number' && p.pile) bits.push(`${t('review_pile', { n: p.pile })}`);
-    if (typeof p.stock === 'number') bits.push(t('review_stock', { n: p.stock }));
-    return h('p', { class: 'review-score', 'data-review-score': '' }, bits.join(' · '));
-  }
-
-  resultBlock() {
-    const d = this.d;
-    const r = d.result || {};
-    let text;
-    if (!d.complete) text = t('review_incomplete');
-    else if (this.described().deal_unit === 'points') text = t('review_goat_result', { points: this.pair(r.points), defeat: this.pair(r.defeat) });
-    else {
-      text = t('review_result', { side: this.sideName(r.winner), score: this.pair(r.tricks) });
-      if (r.coat || r.court) text += ` · ${t(r.coat ? 'review_coat' : 'review_court')}`;
-    }
-    const out = [h('p', { class: 'headline' }, text)];
-    if (d.match) out.push(h('p', { class: 'sub' }, d.match.draw ? t('review_match_draw') : t('review_match_won', { side: this.sideName(d.match.winner) })));
-    return h('section', { class: 'review-result', 'data-review-result': '' }, out);
-  }
-
-  handsBlock(p) {
-    const d = this.d;
-    const seats = this.only === null ? Array.from({ length: d.seats }, (_, s) => s) : [this.only];
-    return h('section', { class: 'review-hands' }, seats.map((s) => h('div', { class: 'review-hand', 'data-review-hand': String(s) },
-      h('span', { class: 'who' }, this.name(s)),
-      p.hands[s].length ? this.cards(sortHand(p.hands[s], d.game, d.trump)) : h('small', null, t('review_no_cards')))));
   }
 
   // -- the analysis ------------------------------------------------------------------------

@@ -72,6 +72,16 @@ def test_what_a_game_says_of_itself_is_what_its_matches_do(game: str) -> None:
     rng = random.Random(3)
     m = cls.new_match(seed=3, first_seat=0)
     assert (m.deal_slots().trump_card is not None) == cls.shows_trump_card
+    d = describe_game(cls)  # what the page reads instead of the game's id
+    assert d["ranks"] == cls.pack().ranks and len(d["ranks"]) * 4 == cls.pack().size
+    assert (d["shows_trump_card"], d["plays_card_sets"], d["deal_unit"]) == (
+        cls.shows_trump_card, cls.plays_card_sets, cls.deal_unit)
+    if cls.shows_trump_card:  # the page's fair check draws the shown card from these positions
+        start, stop = d["trump_card_from"]
+        assert tuple(range(start, stop)) == m.deal_slots().stock
+        assert start <= m.deal_slots().trump_card < stop
+    else:
+        assert d["trump_card_from"] is None
     verbs: set[str] = set()
     sets = False
     while not m.needs_deal() and not m.is_over():

@@ -1,11 +1,15 @@
 // cards.js: card names in words and signs, and the hand's display order.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { installBrowser, useLang } from './browser.mjs';
+import { installBrowser, overrides, useLang } from './browser.mjs';
 
 installBrowser();
+// each game's ranks come from the games as the core describes them (/assets/games.json)
+overrides.set('games.json', readFileSync(new URL('./games.json', import.meta.url), 'utf8'));
 const { cardName, rankText, sortHand, SUIT_SIGN } = await import('../../src/taash/web/cards.js');
-before(() => useLang('en'));
+const { loadGames } = await import('../../src/taash/web/catalogue.js');
+before(() => Promise.all([useLang('en'), loadGames()]));
 
 test('suit signs ask for the text form, ranks write T as 10', () => {
   assert.equal(SUIT_SIGN.S, '\u2660\uFE0E');
@@ -42,6 +46,6 @@ test('with a suit missing, two suits of one colour are kept apart where they can
 test('Goat\'s order: the ten ranks above the king', () => {
   assert.deepEqual(sortHand(['KS', 'TS', 'JS', 'AS', '6S'], 'goat', null), ['AS', 'TS', 'KS', 'JS', '6S']);
   assert.deepEqual(sortHand(['KS', 'TS'], 'court-piece', null), ['KS', 'TS']);
-  // a game the page does not know sorts as Court Piece
+  // a game the page does not know sorts as the catalogue's first game (Court Piece)
   assert.deepEqual(sortHand(['KS', 'TS'], 'whist', null), ['KS', 'TS']);
 });

@@ -3,9 +3,15 @@
 // test vector, and full decks computed by src/taash/fair.py.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { installBrowser } from './browser.mjs';
+import { readFileSync } from 'node:fs';
+import { installBrowser, overrides } from './browser.mjs';
 
 installBrowser();
+// the games as the core describes them (their ranks, the shown trump card's stock), served as
+// the server serves /assets/games.json
+overrides.set('games.json', readFileSync(new URL('./games.json', import.meta.url), 'utf8'));
+const GAMES = JSON.parse(overrides.get('games.json'));
+const game = (id) => GAMES.find((g) => g.id === id);
 const { canonicalPack, checkDeal, commitOf, derive, SCHEME } = await import('../../src/taash/web/fair.js');
 
 const SECRET = '5a194091da224dc213651c3361141787dd3207216a25e7d17ee44548965f508f';
@@ -18,14 +24,14 @@ const GOAT_DECK = ('KH AH 7C 8C KD QS 7D 8H 7H 6S TS QD 9D 8D 6H JD QH 6C AD JS 
   + 'JC JH AS 6D TD 9H 9C 9S KC KS QC').split(' ');
 
 test('the canonical packs: 52 cards, Goat 36 (6 to A), suits S H D C, ranks ascending', () => {
-  const cp = canonicalPack('court-piece');
+  const cp = canonicalPack(game('court-piece'));
   assert.equal(cp.length, 52);
   assert.equal(new Set(cp).size, 52);
   assert.deepEqual(cp.slice(0, 3), ['2S', '3S', '4S']);
   assert.equal(cp[13], '2H');
   assert.equal(cp[51], 'AC');
-  assert.deepEqual(canonicalPack('court-piece-2p'), cp);
-  const goat = canonicalPack('goat');
+  assert.deepEqual(canonicalPack(game('court-piece-2p')), cp);
+  const goat = canonicalPack(game('goat'));
   assert.equal(goat.length, 36);
   assert.deepEqual(goat.slice(0, 9), ['6S', '7S', '8S', '9S', 'TS', 'JS', 'QS', 'KS', 'AS']);
 });

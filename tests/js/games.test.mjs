@@ -1,17 +1,21 @@
 // The game descriptors (web/games/*.js): actions parsed, tricks laid out seat by seat, the
 // score sheet's running totals, the words of a turn and a result, the rules' section.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { installBrowser, useLang } from './browser.mjs';
+import { installBrowser, overrides, useLang } from './browser.mjs';
 
 installBrowser();
+// the games as the core describes them (the rules' section asks whether a game plays card sets)
+overrides.set('games.json', readFileSync(new URL('./games.json', import.meta.url), 'utf8'));
 const { cardsOf, pair, verbOf } = await import('../../src/taash/web/games/base.js');
 const { rendererFor } = await import('../../src/taash/web/games/index.js');
 const { CourtPiece } = await import('../../src/taash/web/games/court-piece.js');
 const { CourtPiece2p } = await import('../../src/taash/web/games/court-piece-2p.js');
 const { Goat } = await import('../../src/taash/web/games/goat.js');
 const { sectionFor } = await import('../../src/taash/web/help.js');
-before(() => useLang('en'));
+const { loadGames } = await import('../../src/taash/web/catalogue.js');
+before(() => Promise.all([useLang('en'), loadGames()]));
 
 /** A table as a renderer sees it: this seat, the number of seats, names. */
 const table = ({ me = 0, seats = 4, turn = false, view = {} } = {}) => ({

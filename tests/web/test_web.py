@@ -321,6 +321,31 @@ def test_reconnect_after_server_restart(tmp_path: Path, new_page: Any) -> None:
         srv.stop()
 
 
+def test_a_goat_table_opened_by_its_link_sorts_the_hand_in_goats_order(
+        server: Server, new_page: Any) -> None:
+    """The hand's order is the game's ranks as its descriptor states them (GET /api/games):
+    a fresh browser opening a Goat table by its link loads them before the first draw, so
+    each suit runs A T K Q J 9 … (the ten above the king), never Court Piece's A K Q J T."""
+    goat = "6789JQKTA"
+    for _ in range(40):  # a deal whose hand holds the ten and a court card of one suit
+        t = create_table(server.base, "goat", [{"type": "human"}] * 4, first_seat=0)
+        token = t["seats"][0]["token"]
+        hand = call(server.base, "GET", f"/api/tables/{t['id']}/view", token=token)["hand"]
+        if any(f"T{s}" in hand and any(f"{r}{s}" in hand for r in "JQK") for s in "SHDC"):
+            break
+    else:
+        pytest.fail("no Goat deal with a ten and a court card of one suit")
+    page = new_page("phone", server.base)
+    page.goto(f"/t/{t['id']}?seat=0&token={token}")
+    page.wait_for_selector("main.table[data-game='goat'][data-version]")
+    shown = page.eval_on_selector_all("[data-hand] [data-card]",
+                                      "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(hand)
+    for s in "SHDC":
+        ranks = [goat.index(c[0]) for c in shown if c[1] == s]
+        assert ranks == sorted(ranks, reverse=True), shown
+
+
 def test_turn_timer_counts_down_on_the_seat_to_move(server: Server, new_page: Any) -> None:
     t = create_table(server.base, "court-piece-2p", [{"type": "human"}, {"type": "human"}],
                      options={"target": 1}, first_seat=0, turn_timer_s=90)

@@ -46,10 +46,18 @@ def describe_game(game: GameClass) -> dict[str, Json]:
     """What the page and other clients need to know of a game before a table exists: its id
     and English name, its seats and teams, which seat the first one is (a dealer or a caller),
     its options (with their defaults, bounds and words) and the defaults alone (``options``,
-    the shape this endpoint has always had)."""
+    the shape this endpoint has always had); and what the page would otherwise branch on a
+    game id for: its pack's ``ranks`` low to high (the hand's order), ``shows_trump_card``
+    with ``trump_card_from`` (the deck positions, start and stop, the shown card is drawn from:
+    GT-4, taash-shuffle/1), ``plays_card_sets`` and ``deal_unit``."""
+    stock = game.new_match(seed=0, first_seat=0).deal_slots().stock \
+        if game.shows_trump_card else ()
     return {"id": game.game_id, "name": game.name, "seats": game.num_seats,
             "teams": [list(t) for t in game.teams], "first_seat": game.seat_word,
-            "options": game.check_options(None), "fields": describe_options(game.OPTIONS)}
+            "options": game.check_options(None), "fields": describe_options(game.OPTIONS),
+            "ranks": game.pack().ranks, "shows_trump_card": game.shows_trump_card,
+            "trump_card_from": [stock[0], stock[-1] + 1] if stock else None,
+            "plays_card_sets": game.plays_card_sets, "deal_unit": game.deal_unit}
 
 
 def describe_games() -> list[dict[str, Json]]:

@@ -1,9 +1,11 @@
 // Acting at the table: posting a player's action to the server, one at a time, with the
 // version of the table it was chosen on, and waiting for the connection when it is down.
-// `tb` is the table (table.js).
-import { api, newId } from './api.js';
+// Also the player's asks: a hint, a rematch.  `tb` is the table (table.js).
+import { api, newId, saveSeat } from './api.js';
+import { cardName } from './cards.js';
+import { cardsOf, verbOf } from './games/base.js';
 import { t } from './i18n.js';
-import { toast } from './ui.js';
+import { closeDialogs, toast } from './ui.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -89,4 +91,41 @@ function backOnline(tb, attempt) {
     window.addEventListener('online', done);
     tb.waiters.push(done);
   });
+}
+
+/** Ask for a hint: shown as a toast, its cards marked in the hand. */
+export async function askHint(tb) {
+  if (!tb.token) return;
+  try {
+    const res = await api('GET', `/api/tables/${tb.id}/hint`, { token: tb.token });
+    if (!res || !res.action) { toast(t('no_hint')); return; }
+    tb.hint = { action: res.action };
+    tb.game.hinted(res.action);
+    toast(hintText(res.action), 'hint');
+    tb.renderActions();
+    tb.renderHand();
+  } catch (e) {
+    tb.showError(e);
+  }
+}
+
+/** Join the rematch: its new table opens at this seat. */
+export async function askRematch(tb) {
+  try {
+    const r = await api('POST', `/api/tables/${tb.id}/rematch`, { token: tb.token });
+    // asked through the session cookie, the answer has no token: the seat is the player's
+    if (r.token) saveSeat(r.id, r.seat, r.token, tb.view.game);
+    closeDialogs();
+    tb.navigate(`/t/${r.id}?seat=${r.seat}`);
+  } catch (e) {
+    tb.showError(e);
+  }
+  return false;
+}
+
+/** A hint's action in words: "Hint: call hearts", "Hint: Play 10 of spades". */
+export function hintText(action) {
+  const verb = verbOf(action);
+  if (verb === 'trump') return t('hint_trump', { suit: t(`suit_${action.slice(6)}`) });
+  return t('hint_play', { verb: t(`verb_${verb}`), cards: cardsOf(action).map(cardName).join(', ') });
 }

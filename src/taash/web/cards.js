@@ -1,15 +1,14 @@
-// Cards: codes like "AS" and "TD" (rank then suit), their order in each game, and their
-// elements.  Every card element carries data-card (the code, or "back") and data-playable.
+// Cards: codes like "AS" and "TD" (rank then suit), their order in each game (its pack's
+// ranks, low to high, as the core describes the game: catalogue.js), and their elements.
+// Every card element carries data-card (the code, or "back") and data-playable.
+import { gameOf } from './catalogue.js';
 import { h } from './ui.js';
 import { t } from './i18n.js';
 
 // U+FE0E asks for the text (not emoji) form of the suit signs.
 export const SUIT_SIGN = { S: '\u2660\uFE0E', H: '\u2665\uFE0E', D: '\u2666\uFE0E', C: '\u2663\uFE0E' };
-const ORDER = {
-  'court-piece': '23456789TJQKA',
-  'court-piece-2p': '23456789TJQKA',
-  goat: '6789JQKTA',
-};
+// the ranks' order where the games are not loaded yet (a table view loads them first)
+const PLAIN_ORDER = '23456789TJQKA';
 // Black and red alternate; rotating the cycle to put trumps first keeps them alternating.
 const SUIT_CYCLE = ['S', 'H', 'C', 'D'];
 
@@ -19,9 +18,12 @@ export function cardName(code) {
   return t('card', { rank: t(`rank_${code[0]}`), suit: t(`suit_${code[1]}_of`) });
 }
 
-/** The hand sorted for display: suits grouped (trumps first), high cards first in each. */
+/** The hand sorted for display: suits grouped (trumps first), high cards first in each, in
+ * the order of `game`'s ranks (a game id; one the page does not know sorts as the
+ * catalogue's first game). */
 export function sortHand(cards, game, trump) {
-  const order = ORDER[game] || ORDER['court-piece'];
+  const described = gameOf(game);
+  const order = described ? described.ranks : PLAIN_ORDER;
   let suits = SUIT_CYCLE;
   if (trump && suits.includes(trump)) {
     const i = suits.indexOf(trump);

@@ -5,6 +5,7 @@
 import { t, hasWord } from './i18n.js';
 
 let loading = null;
+let loaded = null; // the games once fetched: what gameOf reads without waiting
 
 /** The games, fetched once (a failed fetch is tried again on the next call). */
 export function loadGames() {
@@ -12,10 +13,24 @@ export function loadGames() {
     loading = fetch('/assets/games.json').then((res) => {
       if (!res.ok) throw new Error(`games: ${res.status}`);
       return res.json();
-    });
+    }).then((games) => { loaded = games; return games; });
     loading.catch(() => { loading = null; });
   }
   return loading;
+}
+
+/** A game as the core states it, without waiting: the game of that id, or the catalogue's
+ * first game (the default where there is no table yet, or for an id the page does not know);
+ * null until loadGames has brought them (a table view awaits it before its first draw). */
+export function gameOf(id) {
+  if (!loaded || !loaded.length) return null;
+  return loaded.find((g) => g.id === id) || loaded[0];
+}
+
+/** The first of the loaded games of `seats` seats (for a game of that size the page needs
+ * where the player chose another), else null. */
+export function firstGameOf(seats) {
+  return (loaded || []).find((g) => g.seats === seats) || null;
 }
 
 /** Words of the page's language where it has them (`key`), else the core's English. */

@@ -3,6 +3,7 @@
 // the next deal; once a deal is over the record reveals its secret, and the deck is recomputed
 // here with WebCrypto (HMAC-SHA256 and SHA-256, no library) and compared.
 import { api } from './api.js';
+import { gameOf, loadGames } from './catalogue.js';
 
 export const SCHEME = 'taash-shuffle/1';
 const SUITS = 'SHDC';
@@ -20,16 +21,21 @@ export async function commitOf(secret) {
   return hex(await crypto.subtle.digest('SHA-256', unhex(secret)));
 }
 
-/** The game's pack in the scheme's order: suits S H D C, ranks ascending (Goat: 6 to A). */
-export function canonicalPack(game) {
-  const ranks = game === 'goat' ? RANKS.slice(RANKS.indexOf('6')) : RANKS;
+/** A game's pack (`described`: the game as the core describes it, catalogue.js) in the
+ * scheme's order: suits S H D C, and in each the game's ranks in the order 2 3 … T J Q K A,
+ * whatever order they rank in the game (Goat's ten comes after its nine here). */
+export function canonicalPack(described) {
+  const ranks = [...RANKS].filter((r) => described.ranks.includes(r));
   const out = [];
   for (const s of SUITS) for (const r of ranks) out.push(r + s);
   return out;
 }
 
-/** The deck (top first) and, for Goat, the shown trump card that a secret and seeds give. */
+/** The deck (top first) and, where the game shows a trump card from its stock (Goat), that
+ * card, that a secret and seeds give. */
 export async function derive(game, table, deal, seeds, secret) {
+  await loadGames();
+  const described = gameOf(game);
   const context = new TextEncoder().encode(JSON.stringify([SCHEME, game, table, deal, seeds]));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', context));
   const key = await crypto.subtle.importKey('raw', unhex(secret), { name: 'HMAC', hash: 'SHA-256' },
@@ -54,12 +60,14 @@ export async function derive(game, table, deal, seeds, secret) {
       if (u < limit) return u % n;
     }
   };
-  const deck = canonicalPack(game);
+  const deck = canonicalPack(described);
   for (let i = deck.length - 1; i > 0; i -= 1) {
     const j = await uniform(i + 1);
     [deck[i], deck[j]] = [deck[j], deck[i]];
   }
-  const trumpCard = game === 'goat' ? deck[16 + await uniform(20)] : null;
+  // GT-4: a uniform card of the stock, deck[start + uniform(stop - start)]
+  const from = described.shows_trump_card ? described.trump_card_from : null;
+  const trumpCard = from ? deck[from[0] + await uniform(from[1] - from[0])] : null;
   return { deck, trumpCard };
 }
 

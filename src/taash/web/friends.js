@@ -6,6 +6,7 @@
 // Decline (challenge_notice.js) in `noticeBox`, a row the home page puts near its top.  It
 // asks the server again every few seconds while the page is open.
 import { api, knownMe } from './api.js';
+import { firstGameOf, gameOf, loadGames } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, fill, toast, copyText } from './ui.js';
 import { noticeChallenges } from './challenge_notice.js';
@@ -171,7 +172,7 @@ class FriendsPanel {
     }
   }
 
-  teamChallenge() {
+  async teamChallenge() {
     const seats = {};
     for (const label of this.teamSeats) {
       const sel = label.querySelector('select');
@@ -179,7 +180,9 @@ class FriendsPanel {
     }
     if (!Object.keys(seats).length) { toast(t('team_need_friend'), 'error'); return; }
     const c = this.choice();
-    const game = c.game === 'goat' ? 'goat' : 'court-piece';
+    // the game chosen where it has four seats, else the catalogue's first game of four
+    try { await loadGames(); } catch { toast(t('err_network'), 'error'); return; }
+    const game = gameOf(c.game).seats === 4 ? gameOf(c.game).id : firstGameOf(4).id;
     const body = { seats, bots: this.teamBots.value, game, live: c.live };
     if (c.game === game) body.options = c.options;
     this.act('POST', '/api/me/challenges', body, () => toast(t('challenge_sent', {

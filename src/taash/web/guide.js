@@ -5,6 +5,7 @@
 // moment passed, is remembered in this browser (taash.tips) and not shown again.
 // Loaded only at a guided table (table.js); the home page marks one in taash.guided.
 import { setting, setSetting } from './api.js';
+import { gameOf } from './catalogue.js';
 import { t } from './i18n.js';
 import { h } from './ui.js';
 
@@ -43,7 +44,7 @@ export class Guide {
 
   /** A new view and the events that brought it: what happened that a tip explains. */
   seen(prev, v, events) {
-    if (!prev || !events || v.game !== 'court-piece' || (v.options || {}).sar !== 'double') return;
+    if (!prev || !events || (v.options || {}).sar !== 'double') return; // the double-sar pile
     const tb = this.table;
     const ev = events.find((e) => e.type === 'trick');
     if (!ev) return;
@@ -71,7 +72,7 @@ export class Guide {
     const hand = v.hand || [];
     const trick = v.trick || [];
     const legal = v.legal_actions || [];
-    if (v.game === 'goat') {
+    if ((gameOf(v.game) || {}).plays_card_sets) { // Goat's beating and molodka
       if (v.phase !== 'play') return null;
       const four = legal.some((a) => a.startsWith('molodka:')
         || (a.startsWith('lead:') && a.split(',').length === 4));

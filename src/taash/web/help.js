@@ -1,10 +1,12 @@
 // The rules, written for a player, in a dialog (issue 27).  Loaded only when the player asks
 // for them (home, the table's menu, a tip's "Rules"): neither this module nor its words
 // (/assets/help/<lang>/<game>.json) are part of the first load.
+// The games are the catalogue's (catalogue.js); a game without rules written opens the
+// catalogue's first game's.
+import { gameName, gameOf, loadGames } from './catalogue.js';
 import { lang, t } from './i18n.js';
 import { h, fill, showDialog, toast } from './ui.js';
 
-export const HELP_GAMES = ['court-piece', 'court-piece-2p', 'goat'];
 const kept = new Map(); // `${lang}/${game}` -> the content, fetched once
 
 async function content(code, game) {
@@ -27,16 +29,18 @@ async function rulesOf(game) {
   }
 }
 
-/** Where the rules should open at a table: the part of the game that matters now. */
+/** Where the rules should open at a table: the part of the game that matters now (a game of
+ * card sets, Goat: its molodka or beating; else the call, double sar's rules, following). */
 export function sectionFor(view) {
   if (!view) return null;
   const o = view.options || {};
-  if (view.game === 'goat') {
+  const described = gameOf(view.game);
+  if (described && described.plays_card_sets) {
     if (view.can_molodka) return 'molodka';
     return (view.trick || []).length ? 'beat-pass' : null;
   }
   if (view.phase === 'trump') return 'trump';
-  if (view.game === 'court-piece' && o.sar === 'double') return 'double-sar';
+  if (o.sar === 'double') return 'double-sar';
   return (view.trick || []).length ? 'follow' : null;
 }
 
@@ -45,8 +49,11 @@ export function sectionFor(view) {
 export async function openRules({ game, section = null, returnTo = null }) {
   const back = returnTo || document.activeElement;
   let data;
+  let games;
   try {
-    data = await rulesOf(HELP_GAMES.includes(game) ? game : 'court-piece');
+    games = await loadGames();
+    const first = gameOf(null).id;
+    data = await rulesOf(gameOf(game).id).catch(() => rulesOf(first));
   } catch {
     toast(t('rules_failed'), 'error');
     return null;
@@ -64,7 +71,7 @@ export async function openRules({ game, section = null, returnTo = null }) {
   dlg.el.setAttribute('aria-labelledby', 'help-title');
   const show = (d, at) => {
     dlg.el.dataset.game = d.game;
-    fill(picker, ...HELP_GAMES.map((g) => h('button', {
+    fill(picker, ...games.map((one) => one.id).map((g) => h('button', {
       class: `btn tool${g === d.game ? ' on' : ''}`, type: 'button', 'data-help-game': g,
       'aria-pressed': g === d.game ? 'true' : 'false',
       onclick: async () => {
@@ -74,8 +81,8 @@ export async function openRules({ game, section = null, returnTo = null }) {
           picker.querySelector(`[data-help-game="${g}"]`).focus();
         } catch { toast(t('rules_failed'), 'error'); }
       },
-    }, t(`game_${g}`))));
-    fill(body, h('h3', { class: 'help-game' }, t(`game_${d.game}`)),
+    }, gameName(gameOf(g)))));
+    fill(body, h('h3', { class: 'help-game' }, gameName(gameOf(d.game))),
       d.sections.map((s) => h('section', { 'data-help-section': s.id, 'aria-labelledby': `help-${s.id}` },
         h('h4', { id: `help-${s.id}`, tabindex: '-1' }, s.heading),
         s.paragraphs.map((p) => h('p', null, p)))));

@@ -1,6 +1,7 @@
 // The table's menu: the invite links of a table this browser made, e-mail notices for this
 // seat (where another player moves and the server sends e-mail), the rules, leaving the table.
 import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
+import { gameName, gameOf } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog, closeDialogs, copyText, askDialog } from './ui.js';
 import { optionsMenu } from './play_options.js';
@@ -51,13 +52,15 @@ export async function openMenu(tb) {
   actions.push({ label: t('rules'), action: 'rules', onClick: async () => {
     closeDialogs('menu');
     const { openRules, sectionFor } = await import('./help.js');
-    await openRules({ game: tb.view ? tb.view.game : 'court-piece', section: sectionFor(tb.view),
+    await openRules({ game: tb.view ? tb.view.game : null, section: sectionFor(tb.view),
       returnTo: tb.main.querySelector('[data-action="menu"]') });
   } });
   if (playing) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });
   actions.push({ label: t('home'), action: 'home', onClick: () => tb.navigate('/') });
   actions.push({ label: t('close'), action: 'close', primary: true });
-  showDialog({ name: 'menu', title: t(`game_${tb.view ? tb.view.game : 'court-piece'}`), body, actions });
+  // titled with this table's game (before its first view: the catalogue's first game)
+  const game = gameOf(tb.view ? tb.view.game : null);
+  showDialog({ name: 'menu', title: game ? gameName(game) : t('menu'), body, actions });
 }
 
 async function leave(tb) {

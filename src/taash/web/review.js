@@ -7,10 +7,16 @@
 // or POST /api/review with a record pasted or dropped in) and the analysis
 // (POST /api/tables/{id}/analysis, POST /api/review/analysis, GET /api/analyses/{key}).
 // Opened at /review?table=ID&deal=D&seat=S, or /review alone for a record of one's own.
+// The position's parts are drawn by review_deal.js, the analysis by review_analysis.js.
 import { api, ApiError } from './api.js';
-import { cardEl, sortHand, SUIT_SIGN } from './cards.js';
+import { cardEl } from './cards.js';
+import { gameOf, loadGames } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
+import { analysisBlock } from './review_analysis.js';
+import { callLine, handsBlock, resultBlock, scoreLine, tableBlock } from './review_deal.js';
+
+export { actionText, fmtGain, solverName } from './review_analysis.js';
 
 const POLL_MS = 500;
 
@@ -45,6 +51,10 @@ async function postText(path, text) {
   }
   return data;
 }
+
+/** The games as the core describes them, loaded before a deal is shown (its hands sort in its
+ * game's rank order); without them the deal still shows. */
+const gamesKnown = () => loadGames().catch(() => null);
 
 class Review {
   constructor(root, navigate, table, deal, seat) {
@@ -102,7 +112,7 @@ class Review {
 
   async loadRecord(deal) {
     try {
-      const d = await postText(`/api/review?deal=${deal}`, this.record);
+      const [d] = await Promise.all([postText(`/api/review?deal=${deal}`, this.record), gamesKnown()]);
       if (this.dead) return;
       this.show(d);
     } catch (e) {
@@ -112,7 +122,9 @@ class Review {
 
   async loadTable(deal) {
     try {
-      const d = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`);
+      const [d] = await Promise.all([
+        api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`),
+        gamesKnown()]);
       if (this.dead) return;
       this.show(d);
       const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${d.deal}`);
@@ -122,6 +134,11 @@ class Review {
       fill(this.el, this.bar(), h('p', { class: 'review-error', role: 'alert', 'data-review-error': '' },
         e.code === 'not_over' ? t('review_not_over') : `${t('error')}: ${e.message}`));
     }
+  }
+
+  /** The deal's game as the core describes it (catalogue.js): a shown trump card, points. */
+  described() {
+    return gameOf(this.d.game) || {};
   }
 
   show(d) {
@@ -207,7 +224,7 @@ class Review {
           btn('review-prev-deal', '«', t('review_prev_deal'), () => this.otherDeal(d.deal - 1), d.deal === 0),
           h('span', null, t('review_deal_of', { n: d.deal + 1, total: d.num_deals })),
           btn('review-next-deal', '»', t('review_next_deal'), () => this.otherDeal(d.deal + 1), d.deal >= d.num_deals - 1)) : null,
-        this.callLine()),
+        callLine(this)),
       h('nav', { class: 'review-steps', 'aria-label': t('review_title') },
         btn('review-prev-trick', '⏮', t('review_prev_trick'), () => this.prevTrick(), this.at === 0),
         btn('review-back', '◀', t('review_back'), () => this.go(this.at - 1), this.at === 0),
@@ -215,154 +232,18 @@ class Review {
         btn('review-forward', '▶', t('review_forward'), () => this.go(this.at + 1), this.at === last),
         btn('review-next-trick', '⏭', t('review_next_trick'), () => this.nextTrick(), this.at === last)),
       h('div', { class: 'review-row' }, jump, whose),
-      this.tableBlock(p),
-      this.scoreLine(p),
-      this.at === last ? this.resultBlock() : null,
-      this.handsBlock(p),
-      this.analysisBlock());
+      tableBlock(this, p),
+      scoreLine(this, p),
+      this.at === last ? resultBlock(this) : null,
+      handsBlock(this, p),
+      analysisBlock(this));
   }
 
   async otherDeal(deal) {
     if (this.table) await this.loadTable(deal); else await this.loadRecord(deal);
   }
 
-  callLine() {
-    const d = this.d;
-    if (d.game === 'goat' && d.trump_card) {
-      return h('p', { class: 'review-call', 'data-review-call': d.trump_card }, `${t('review_trump_card')}: `, this.cards([d.trump_card]));
-    }
-    if (!d.call) return null;
-    return h('p', { class: 'review-call', 'data-review-call': d.call.suit },
-      t('review_called', { name: this.name(d.call.seat), suit: SUIT_SIGN[d.call.suit] }), ' ',
-      this.cards(d.call.first_cards, 'first-five'));
-  }
-
-  verdictOf(step) {
-    const a = this.analysis && this.analysis.actions.find((x) => x.step === step);
-    return a && a.open ? a.open.verdict : null;
-  }
-
-  tableBlock(p) {
-    const d = this.d;
-    const lastOf = {};
-    for (const pl of p.table) lastOf[pl.seat] = pl.step;
-    const rows = p.table.map((pl) => {
-      const verdict = this.verdictOf(pl.step);
-      const notes = [];
-      if (pl.verb === 'pass') notes.push(t('review_face_down'));
-      if (pl.verb === 'molodka') notes.push(t('review_molodka'));
-      if (lastOf[pl.seat] !== pl.step) notes.push(t('review_taken_back'));
-      return h('div', { class: `review-play${p.winner === pl.seat && lastOf[pl.seat] === pl.step ? ' winner' : ''}${verdict ? ` v-${verdict}` : ''}`,
-        'data-step': String(pl.step), 'data-seat': String(pl.seat), 'data-verdict': verdict || '' },
-      h('span', { class: 'who' }, this.name(pl.seat)),
-      this.cards(pl.cards),
-      notes.length ? h('small', null, notes.join(' · ')) : null,
-      verdict && verdict !== 'best' ? h('span', { class: `verdict ${verdict}`, 'data-verdict-mark': verdict }, t(`verdict_${verdict}`)) : null,
-      p.winner === pl.seat && lastOf[pl.seat] === pl.step ? h('span', { class: 'won-mark', 'aria-label': t('review_won_by', { name: this.name(pl.seat) }) }, '★') : null,
-      this.playNotes(pl.step));
-    });
-    const parts = [h('div', { class: 'review-trick' }, rows.length ? rows : h('p', { class: 'sub' }, p.step === 0 ? t('review_as_dealt') : t('review_no_cards')))];
-    if (p.winner !== null && p.winner !== undefined) {
-      const tr = d.tricks[p.trick - 1];
-      let line = t('review_won_by', { name: this.name(p.winner) });
-      if (tr && tr.collected) line += ` · ${t('review_collects', { name: this.sideName(this.sideOf(p.winner)), n: tr.collected })}`;
-      parts.push(h('p', { class: 'review-won' }, line));
-    }
-    return h('section', { class: 'review-table', 'data-review-table': '' }, parts);
-  }
-
-  /** Under a play, its analysis: both ways, labelled plainly. */
-  playNotes(step) {
-    const a = this.analysis && this.analysis.actions.find((x) => x.step === step);
-    if (!a) return null;
-    const lines = [];
-    const o = a.open;
-    if (o) {
-      let text;
-      if (!o.verdict) text = t('review_not_judged', { note: o.note || '' });
-      else {
-        const unit = t(o.unit === 'points' ? 'review_unit_points' : 'review_unit_tricks');
-        text = `${t(`verdict_${o.verdict}`)} · ${t('review_could', { before: o.before, after: o.after, unit })}`;
-        if (o.verdict !== 'best' && o.best && o.best.length) text += ` · ${t('review_best_was', { actions: o.best.map(actionText).join(', ') })}`;
-      }
-      lines.push(h('li', { 'data-analysis': 'open' }, h('b', null, `${t('review_open_label')}: `), text));
-    }
-    const k = a.known;
-    if (k) {
-      let text = k.hard === null ? t('review_hard_none') : t('review_hard_plays', { action: actionText(k.hard) });
-      text += ` (${t(k.matched ? 'review_hard_matches' : 'review_hard_differs')})`;
-      if (typeof k.gain === 'number' && !k.matched) text += ` · ${t('review_hard_gain', { gain: fmtGain(k.gain), n: k.samples || 0 })}`;
-      lines.push(h('li', { 'data-analysis': 'known' }, h('b', null, `${t('review_known_label')}: `), text));
-    }
-    return h('ul', { class: 'review-notes' }, lines);
-  }
-
-  scoreLine(p) {
-    const d = this.d;
-    const bits = [];
-    const word = d.options && d.options.sar === 'double' ? 'review_collected' : 'review_tricks';
-    bits.push(`${t(word)}: ${this.pair(p.won)}`);
-    if (p.points) bits.push(`${t('review_points')}: ${this.pair(p.points)}`);
-    if (p.collector && typeof p.collector.pile === 'number') bits.push(`${t('review_pile', { n: p.collector.pile })}`);
-    else if (typeof p.pile === 'number' && p.pile) bits.push(`${t('review_pile', { n: p.pile })}`);
-    if (typeof p.stock === 'number') bits.push(t('review_stock', { n: p.stock }));
-    return h('p', { class: 'review-score', 'data-review-score': '' }, bits.join(' · '));
-  }
-
-  resultBlock() {
-    const d = this.d;
-    const r = d.result || {};
-    let text;
-    if (!d.complete) text = t('review_incomplete');
-    else if (d.game === 'goat') text = t('review_goat_result', { points: this.pair(r.points), defeat: this.pair(r.defeat) });
-    else {
-      text = t('review_result', { side: this.sideName(r.winner), score: this.pair(r.tricks) });
-      if (r.coat || r.court) text += ` · ${t(d.game === 'court-piece' ? 'review_coat' : 'review_court')}`;
-    }
-    const out = [h('p', { class: 'headline' }, text)];
-    if (d.match) out.push(h('p', { class: 'sub' }, d.match.draw ? t('review_match_draw') : t('review_match_won', { side: this.sideName(d.match.winner) })));
-    return h('section', { class: 'review-result', 'data-review-result': '' }, out);
-  }
-
-  handsBlock(p) {
-    const d = this.d;
-    const seats = this.only === null ? Array.from({ length: d.seats }, (_, s) => s) : [this.only];
-    return h('section', { class: 'review-hands' }, seats.map((s) => h('div', { class: 'review-hand', 'data-review-hand': String(s) },
-      h('span', { class: 'who' }, this.name(s)),
-      p.hands[s].length ? this.cards(sortHand(p.hands[s], d.game, d.trump)) : h('small', null, t('review_no_cards')))));
-  }
-
   // -- the analysis ------------------------------------------------------------------------
-  analysisBlock() {
-    const box = h('section', { class: 'review-analysis', 'data-review-analysis': this.job ? this.job.status : 'none' });
-    const j = this.job;
-    if (this.analysis) {
-      box.append(h('div', { class: 'review-summary-box' }, this.summary()));
-    } else if (j && j.status === 'running') {
-      box.append(h('p', { role: 'status', 'data-review-progress': `${j.done}/${j.total}` },
-        t('review_analysing', { done: j.done, total: j.total || '…' })),
-      h('progress', { max: String(j.total || 1), value: String(j.done) }));
-    } else {
-      if (j && j.status === 'failed') box.append(h('p', { class: 'review-error' }, t('review_analysis_failed')));
-      box.append(h('button', { class: 'btn', type: 'button', 'data-action': 'review-analyse', onclick: () => this.analyse() }, t('review_analyse')),
-        h('p', { class: 'sub' }, t('review_analyse_note')));
-    }
-    return box;
-  }
-
-  summary() {
-    const a = this.analysis;
-    return [h('h2', null, t('review_summary')),
-      h('ul', { class: 'review-summary' }, a.seats.map((s) => h('li', { 'data-summary-seat': String(s.seat) },
-        h('b', null, this.name(s.seat)), ' ',
-        a.solver ? t('review_summary_open', { blunders: s.blunders, mistakes: s.mistakes, best: s.best, judged: s.judged }) : null,
-        h('br'),
-        t('review_summary_known', { hard: s.matched_hard, actions: s.actions })))),
-      a.solver ? h('p', { class: 'sub', 'data-review-solver': a.solver }, t('review_solver', { name: solverName(a.solver) })) : null,
-      h('p', { class: 'sub' }, t('review_labels_note')),
-      (a.notes || []).map((n) => h('p', { class: 'sub' }, n))];
-  }
-
   async analyse() {
     try {
       const j = this.table
@@ -393,24 +274,4 @@ class Review {
       }, POLL_MS);
     }
   }
-}
-
-// "dds", "taash" or both ("dds+taash"): the exact solvers that judged the cards
-export function solverName(label) {
-  const names = { dds: t('review_solver_dds'), taash: t('review_solver_taash') };
-  return label.split('+').map((p) => names[p] || p).join(', ');
-}
-
-/** An action as a player reads it: its cards with suit signs ("play:AS" → "A♠"). */
-export function actionText(action) {
-  const [verb, arg] = String(action).split(':');
-  if (verb === 'trump') return `${t('trump')} ${SUIT_SIGN[arg] || arg}`;
-  const cards = (arg || '').split(',').filter(Boolean).map((c) => `${c[0] === 'T' ? '10' : c[0]}${SUIT_SIGN[c[1]] || c[1]}`);
-  return cards.join(' ') || verb;
-}
-
-/** A sampled gain (1 = a won deal), signed and rounded to two places: +1, -0.33, 0. */
-export function fmtGain(g) {
-  const r = Math.round(g * 100) / 100;
-  return r > 0 ? `+${r}` : String(r);
 }

@@ -7,7 +7,7 @@ from importlib.util import find_spec
 
 # __main__ runs the command line when imported; the migrations are loaded by Alembic (env.py
 # needs its context), not imported as modules.
-collect_ignore = ["src/taash/__main__.py", "src/taash/server/migrations"]
+collect_ignore = ["src/taash/__main__.py", "src/taash/server/store/migrations"]
 
 # The interop adapters import the `rl` extra's packages at module level; without them, their
 # tests in tests/interop skip, and their doctests are left out here.

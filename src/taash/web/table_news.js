@@ -69,7 +69,7 @@ export function hear(tb, events) {
 
 export function toggleSound(tb) {
   setSound(!soundOn());
-  tb.showSound();
+  showSound(tb);
 }
 
 export function showSound(tb) {

@@ -89,9 +89,11 @@ def media_browser(browser: Any) -> Iterator[Any]:
 def open_seat(media_browser: Any) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
-    def make(server: Server, path: str) -> Any:
+    def make(server: Server, path: str, init: str | None = None) -> Any:
         ctx = media_browser.new_context(base_url=server.base, **DESKTOP)
         ctx.set_default_timeout(20_000)
+        if init is not None:
+            ctx.add_init_script(init)
         ctx.add_init_script(WATCH)
         contexts.append(ctx)
         page = ctx.new_page()
@@ -294,6 +296,52 @@ def test_a_refused_microphone_is_explained(server: Server, new_page: Any) -> Non
     note = page.locator("[data-voice-note='error']")
     assert "allow the microphone" in note.inner_text()
     assert page.get_attribute("[data-voice-mic]", "aria-pressed") == "false"
+
+
+# A table socket that takes 3 s to open, as on a loaded server or a slow line: the real
+# socket is made only then, and until it opens the page sees a connecting one.
+SLOW_SOCKET = """(() => {
+  const Real = window.WebSocket;
+  window.WebSocket = class {
+    constructor(url, protocols) {
+      this.inner = null; this.closed = false;
+      this.onopen = null; this.onmessage = null; this.onclose = null; this.onerror = null;
+      const listeners = [];
+      this.addEventListener = (kind, fn) => listeners.push([kind, fn]);
+      setTimeout(() => {
+        if (this.closed) return;
+        const ws = new Real(url, protocols);
+        this.inner = ws;
+        for (const [kind, fn] of listeners) ws.addEventListener(kind, fn);
+        ws.onopen = (e) => this.onopen && this.onopen(e);
+        ws.onmessage = (e) => this.onmessage && this.onmessage(e);
+        ws.onclose = (e) => this.onclose && this.onclose(e);
+        ws.onerror = (e) => this.onerror && this.onerror(e);
+      }, 3000);
+    }
+    get readyState() { return this.inner ? this.inner.readyState : (this.closed ? 3 : 0); }
+    send(data) { this.inner.send(data); }
+    close() { this.closed = true; if (this.inner) this.inner.close(); }
+  };
+})();"""
+
+
+def test_voice_turned_on_while_the_socket_connects_is_told_once_it_opens(
+        server: Server, open_seat: Any) -> None:
+    # Seen in CI: a microphone turned on while the table's socket was still connecting was
+    # never told to the server, so nobody could reach that seat.
+    _tid, links = seats_of(server, "court-piece-2p", 2)
+    slow = open_seat(server, links[0], init=SLOW_SOCKET)
+    assert slow.evaluate("window.__ws.length === 0 || window.__ws[0].readyState !== 1")
+    slow.click("[data-voice-mic]")
+    slow.wait_for_selector('.voice[data-voice="on"]')
+    assert slow.evaluate("window.__ws.length === 0 || window.__ws[0].readyState !== 1"), \
+        "the socket opened before voice was on: this run did not test the race"
+    other = open_seat(server, links[1])
+    other.click("[data-voice-mic]")
+    for p in (slow, other):
+        wait_connected(p, 1)
+    assert json.dumps([slow.js_errors, other.js_errors]) == "[[], []]"
 
 
 def test_four_seats_connect_every_pair(server: Server, open_seat: Any) -> None:

@@ -270,8 +270,10 @@ export class Voice {
     this.on = true;
     this.open = true;
     this.muted = false;
-    this.ws = this.tb.live && this.tb.live.ws;
-    this.send({ type: 'voice', on: true });
+    // Told on the table's socket if it is open; one still connecting (or reconnecting)
+    // tells it from conn() once it is live: taking its socket as told here would lose it.
+    const told = this.send({ type: 'voice', on: true });
+    this.ws = told ? this.tb.live.ws : null;
     this.meter = setInterval(() => this.measure(), LEVEL_MS);
     this.sync();
   }

@@ -19,7 +19,7 @@ const { gameOptions, flagMet, words } = await web('catalogue.js');
 const GAMES = JSON.parse(readFileSync(new URL('./games.json', import.meta.url), 'utf8'));
 const game = (id) => GAMES.find((g) => g.id === id);
 const { hintText } = await web('table.js');
-const { rowTurn, rowWho } = await web('home.js');
+const { rowTurn, rowWho } = await web('home_tables.js');
 before(() => useLang('en'));
 
 test('where each seat shows, this seat at the bottom', () => {

@@ -139,7 +139,8 @@ GAME_ID = re.compile(r"[\"'](court-piece-2p|court-piece|goat)[\"']")
 
 #: the same in the page's JavaScript (src/taash/web, vendored files aside): 25 on 2026-12-06;
 #: 4 once the page read each game's ranks, shown trump card and card sets from its descriptor
-#: (catalogue.js): the renderers' catalogue (games/index.js), home.js's icons and a Goat
+#: (catalogue.js): the renderers' catalogue (games/index.js), the new table's icons
+#: (home_new_table.js) and a Goat
 #: chat phrase that shares the game's name.
 WEB_GAME_ID_LITERALS_MAX = 4
 
@@ -197,9 +198,10 @@ def test_the_page_asks_the_games_descriptor_not_their_ids() -> None:
         f"read the game's descriptor instead: {found}")
 
 
-#: the page's modules and classes over those sizes (src/taash/web): the home screen and voice
-#: are still to split; none may be added (TableView and the review were split along their
-#: seams: the board, the messages, the seating, the acts; the deal drawn, the analysis)
+#: the page's modules and classes over those sizes (src/taash/web): none (TableView, the review,
+#: the home screen and voice were split along their seams: the board, the messages, the
+#: seating, the acts; the deal drawn, the analysis; the new table, my tables, joining, the
+#: player; the peer, the panel)
 WEB_OVERSIZE: set[str] = set()
 JS_CLASS = re.compile(r"^(?:export )?class (\w+)")
 

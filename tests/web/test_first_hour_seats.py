@@ -231,3 +231,36 @@ def test_the_profiles_stats_read_as_words(new_page: Any, server: Server, lang: s
     gaps = page.evaluate(GAPS, "[data-stats='court-piece-2p'] thead th")
     assert len(gaps) == 3 and min(gaps) >= 8, gaps
     assert page.js_errors == []
+
+
+def test_a_new_friends_table_has_a_turn_timer_unless_the_player_turns_it_off(
+        new_page: Any, server: Server) -> None:
+    # Issue 43: with no timer a friend who leaves stalls the table for good.  A new browser's
+    # form offers 2 minutes a turn for a live table and a day for one played at one's own
+    # pace; a choice the player makes ("off" included) is kept for the next table.
+    page = new_page("phone", server.base)
+    page.goto("/")
+    press(page, "[data-game-choice='court-piece-2p']")
+    press(page, "[data-mode='friends']")
+    timer = page.locator("[data-field='turn_timer']")
+    assert timer.input_value() == "120"
+    page.uncheck("[data-field='live']")
+    assert timer.input_value() == "86400"
+    page.check("[data-field='live']")
+    assert timer.input_value() == "120"
+    press(page, "[data-action='create-table']")
+    press(page, "dialog[data-dialog='invites'] [data-action='open-table']")
+    page.wait_for_selector("main.table[data-version='0']")
+    made = page.url.split("/t/")[1].split("?")[0]
+    assert call(server.base, "GET", f"/api/tables/{made}")["table"]["turn_timer_s"] == 120
+    page.goto("/")
+    press(page, "[data-game-choice='court-piece-2p']")
+    press(page, "[data-mode='friends']")
+    page.select_option("[data-field='turn_timer']", "")
+    page.uncheck("[data-field='live']")  # a choice made stays whatever the pace
+    assert page.locator("[data-field='turn_timer']").input_value() == ""
+    press(page, "[data-action='create-table']")
+    press(page, "dialog[data-dialog='invites'] [data-action='open-table']")
+    page.wait_for_selector("main.table[data-version='0']")
+    made = page.url.split("/t/")[1].split("?")[0]
+    assert call(server.base, "GET", f"/api/tables/{made}")["table"]["turn_timer_s"] is None

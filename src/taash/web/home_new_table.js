@@ -120,10 +120,17 @@ export class NewTable {
       }
       body.push(h('div', { class: 'seat-rows' }, h('div', { class: 'seat-row me' },
         h('span', null, `${t('seat_n', { n: 1 })} · ${t('you')}`)), rows));
-      body.push(h('label', { class: 'field check' }, this.liveBox = h('input', { type: 'checkbox', checked: true, 'data-field': 'live' }),
-        h('span', null, t('live_table'))));
+      // a new table has a turn timer (issue 43: a friend who leaves must not stall the
+      // table): 2 minutes a turn live, a day when played at one's own pace, until the player
+      // picks another (kept in this browser; "off" included)
+      const picked = setting('turn_timer_s', null);
+      const timerFor = (live) => (picked !== null ? picked : live ? '120' : '86400');
+      body.push(h('label', { class: 'field check' }, this.liveBox = h('input', {
+        type: 'checkbox', checked: true, 'data-field': 'live',
+        onchange: (e) => { if (setting('turn_timer_s', null) === null) this.timerBox.value = timerFor(e.target.checked); },
+      }), h('span', null, t('live_table'))));
       body.push(h('p', { class: 'sub' }, t('anytime_note')));
-      const timer = setting('turn_timer_s', '');
+      const timer = timerFor(true);
       body.push(h('label', { class: 'field' }, h('span', null, t('turn_timer')),
         this.timerBox = h('select', { 'data-field': 'turn_timer', onchange: (e) => setSetting('turn_timer_s', e.target.value) },
           [['', 'timer_off'], ['30', 'timer_30s'], ['120', 'timer_2m'], ['86400', 'timer_1d']].map(([v, key]) =>

@@ -764,7 +764,7 @@ def test_the_server_runs_on_uvloop() -> None:
     """`taash serve` runs its event loop on uvloop where it is installed (uvicorn[standard])."""
     import uvloop
 
-    from taash.server.cli import _loop_factory
+    from taash.server.serving import _loop_factory
 
     assert _loop_factory() is uvloop.new_event_loop
 

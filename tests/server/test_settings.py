@@ -4,8 +4,10 @@ line naming where it came from."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from typer.testing import CliRunner
 from taash.cli import app
 from taash.server import serving
 from taash.server.cli import RUN_ONLY
-from taash.server.config import ConfigError, Settings, env_of, flag_of
+from taash.server.config import ConfigError, Settings, env_of, flag_of, update_doc
 
 
 def serve_params() -> dict[str, Any]:
@@ -118,3 +120,14 @@ def test_taash_starts_without_the_server_settings() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_hosting_doc_lists_the_settings_as_the_model_has_them() -> None:
+    doc = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"
+    text = doc.read_text(encoding="utf-8")
+    want = update_doc(text)
+    if os.environ.get("TAASH_UPDATE_DOCS") == "1":
+        doc.write_text(want, encoding="utf-8")
+        text = want
+    assert text == want, ("docs/hosting.md's settings table is stale: run "
+                          "TAASH_UPDATE_DOCS=1 pytest tests/server/test_settings.py")

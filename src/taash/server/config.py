@@ -1,19 +1,37 @@
-"""Server settings: command-line flags override ``TAASH_*`` environment variables, which override
-the defaults.  Everything has a default, so ``taash serve`` runs with no configuration."""
+"""Server settings, each written once in ``Settings``: its default, its bounds, its ``TAASH_*``
+environment variable, its ``taash serve`` flag (where it has one) and its help.  A flag overrides
+the environment, which overrides the default; everything has a default, so ``taash serve`` runs
+with no configuration.  A value that cannot be used is a ConfigError of one line naming the flag
+or the variable it came from.
+
+pydantic-settings reads the environment; only the variables named here are read (a setting
+without one is set by code and tests, never by a stray variable).  ``taash serve``'s flags are
+made from the fields (``taash.server.cli``), so a flag and its variable cannot disagree."""
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
-import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-if TYPE_CHECKING:  # SQLAlchemy loads only when a server starts, not for every `taash` command
-    from sqlalchemy.engine import URL
+import platformdirs
+from pydantic import Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 
-    from taash.games.base import Json
+from taash.games.base import Json
 
 
 class ConfigError(ValueError):
@@ -22,8 +40,6 @@ class ConfigError(ValueError):
 
 def default_db_url() -> str:
     """A SQLite file in the user's data directory (created if needed)."""
-    import platformdirs
-
     folder = Path(platformdirs.user_data_dir("taash", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{folder / 'taash.db'}"
@@ -32,9 +48,6 @@ def default_db_url() -> str:
 def normalize_db_url(text: str) -> URL:
     """The async SQLAlchemy URL of a database: ``sqlite:///file`` and ``postgresql://…`` are
     given their async drivers; anything else is a ConfigError with one clear line."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     try:
         url = make_url(text.strip())
     except ArgumentError:
@@ -58,182 +71,234 @@ def normalize_db_url(text: str) -> URL:
     return url
 
 
-def _env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, not {raw!r}") from None
-
-
-def _env_bool(name: str, default: bool = False) -> bool:
-    raw = (os.environ.get(name) or "").strip().lower()
-    if raw == "":
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{name} must be 1 or 0 (true or false), not {raw!r}")
-
-
 def parse_ice_servers(text: str | None) -> list[dict[str, Json]]:
-    """``--ice-servers``: a JSON list of RTCIceServer objects (``urls``: a stun:/turn:/turns:
-    URL or a list of them; ``username`` and ``credential`` optional)."""
+    """``--ice-servers`` (``TAASH_ICE_SERVERS``): a JSON list of RTCIceServer objects (``urls``:
+    a stun:/turn:/turns: URL or a list of them; ``username`` and ``credential`` optional)."""
     if not text or not text.strip():
         return []
     try:
         raw = json.loads(text)
     except ValueError:
-        raise ConfigError("--ice-servers: not JSON; give a list like "
+        raise ConfigError("not JSON; give a list like "
                           '[{"urls": "stun:stun.example.org:3478"}]') from None
     if isinstance(raw, dict):
         raw = [raw]
     if not isinstance(raw, list):
-        raise ConfigError("--ice-servers: give a JSON list of {\"urls\": ...} objects")
+        raise ConfigError("give a JSON list of {\"urls\": ...} objects")
     out: list[dict[str, Json]] = []
     for i, s in enumerate(raw):
         if not isinstance(s, dict) or set(s) - {"urls", "username", "credential"}:
-            raise ConfigError(f"--ice-servers: server {i} is an object with urls, and "
+            raise ConfigError(f"server {i} is an object with urls, and "
                               "optionally username and credential")
         urls = s.get("urls")
         listed = [urls] if isinstance(urls, str) else urls
         if not isinstance(listed, list) or not listed or not all(
                 isinstance(u, str) and u.split(":", 1)[0] in ("stun", "stuns", "turn", "turns")
                 for u in listed):
-            raise ConfigError(f"--ice-servers: server {i}: urls are stun:, turn: or turns: "
+            raise ConfigError(f"server {i}: urls are stun:, turn: or turns: "
                               "URLs")
         for k in ("username", "credential"):
             if k in s and not isinstance(s[k], str):
-                raise ConfigError(f"--ice-servers: server {i}: {k} is text")
+                raise ConfigError(f"server {i}: {k} is text")
         out.append({"urls": list(listed), **{k: s[k] for k in ("username", "credential")
                                               if k in s}})
     return out
 
 
-def _ice(text: str | None) -> list[dict[str, Json]]:
-    return parse_ice_servers(text)
 
 
-@dataclass
-class Settings:
-    """What one server process needs to know."""
+def setting(default: Any = None, help: str = "", *, env: str | None = None,
+            flag: str | None = None, secret: bool = False, **bounds: Any) -> Any:
+    """A setting's one declaration: its default, its help, its ``TAASH_*`` variable (none: set
+    by code only), its ``taash serve`` flag (none: the variable only), whether its value is
+    kept out of error messages, and its bounds (pydantic's ``ge``, ``min_length`` ...)."""
+    extra: dict[str, Any] = {"flag": flag, "secret": secret}
+    if isinstance(default, list | dict):
+        return Field(default_factory=type(default), description=help, validation_alias=env,
+                     json_schema_extra=extra, **bounds)
+    return Field(default, description=help, validation_alias=env, json_schema_extra=extra,
+                 **bounds)
 
-    db_url: str = ""
-    redis_url: str | None = None
-    smtp_url: str | None = None
-    public_url: str | None = None
-    #: a human seat waiting longer than this (seconds) for its turn is reminded once per turn
-    remind_after_s: float = 24 * 3600.0
-    #: how often the sweeper looks for reminders, stalled bots and expired turn timers
-    sweep_s: float = 30.0
-    #: keep-alive line on streams and sockets at least this often
-    ping_s: float = 10.0
-    #: requests per second per seat (its token or its player's session, once checked); a client
-    #: address may send ``address_rate_factor`` times as many; 0 turns off every per-client
-    #: limit (requests and live connections)
-    rate_limit: float = 20.0
-    rate_burst: float = 60.0
-    #: a client address may send this many times a seat's rate (several players share one)
-    address_rate_factor: float = 4.0
-    #: live connections (streams and sockets) open at once from one address; 0: no limit
-    live_per_client: int = 64
-    max_body: int = 64 * 1024
-    #: a request body must arrive within this many seconds (408 after)
-    body_timeout_s: float = 10.0
-    #: the request line and headers must arrive within this many seconds of the connection
-    #: (or of the last answer on it): a slow or half-sent request is closed after
-    header_timeout_s: float = 10.0
-    #: an idle keep-alive connection is closed after this many seconds
-    keep_alive_s: float = 5.0
-    #: connections and requests at once (503 past them); 0: no limit
-    max_connections: int = 4096
-    #: a client further behind than this many versions, or whose missed events would be more
-    #: than ``catchup_max_bytes``, gets the current full view instead
-    catchup_max_versions: int = 200
-    catchup_max_bytes: int = 256 * 1024
-    #: SQLite: the write-ahead log is truncated once it is over this many bytes
-    wal_limit: int = 16 * 1024 * 1024
-    #: default bot delay for live tables, in milliseconds
-    bot_delay_ms: int = 700
-    #: bot worker processes (0: one per core, less one)
-    bot_workers: int = 0
-    #: a hard bot's move not ready this many seconds after it is asked for: the easy bot's
-    bot_deadline_s: float = 3.0
-    #: a table with no one connected and no human move for this long (seconds) stops its
-    #: bots until a human comes back; 0: never
-    idle_after_s: float = 600.0
-    #: live tables of bots only one address may make without a session (and one player with)
-    bot_tables_per_address: int = 2
-    bot_tables_per_player: int = 8
-    #: a human seat's turn timer runs out: this level of bot plays that move
-    timer_bot_level: str = "easy"
-    #: let webhooks call private, loopback and link-local addresses (a trusted network only)
-    webhook_allow_private: bool = False
-    #: proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or
-    #: networks, "*" for any); the client address and https come from them (Caddy on loopback)
-    #: the proxies whose X-Forwarded-For and -Proto are believed: none unless named (a proxy
-    #: on this machine too: otherwise its clients would share, or forge, their addresses)
-    forwarded_allow_ips: str = ""
-    #: "text" or "json" (one object a line, a line per request: taash.server.http.logs)
-    log_format: str = "text"
-    #: turns GET /metrics on, for requests with ``Authorization: Bearer`` this token
-    metrics_token: str | None = None
-    #: seconds the exact solver may spend on each position of a deal's analysis
-    analysis_solver_time: float = 2.0
-    #: Web Push: the VAPID private key (raw, base64url; default: made at first start and kept
-    #: in the database), the contact the push services are given, and origins a push
-    #: endpoint may have besides public https ones (a loopback test service)
-    vapid_private_key: str | None = None
-    vapid_subject: str | None = None
-    push_allow_origins: str = ""
-    #: voice: RTCIceServer objects handed to the page (--ice-servers); none: same network only
-    ice_servers: list[dict[str, Json]] = field(default_factory=list)
-    #: coturn's static-auth-secret: TURN servers get time-limited credentials made with it
-    turn_secret: str | None = None
-    turn_ttl_s: float = 6 * 3600.0
-    extra: dict[str, str] = field(default_factory=dict)
+
+class _NamedEnv(EnvSettingsSource):
+    """The environment, read for the settings that name a variable and for no other."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        if not isinstance(field.validation_alias, str):
+            return None, field_name, False
+        return super().get_field_value(field, field_name)
+
+
+class Settings(BaseSettings):
+    """What one server process needs to know.  ``Settings()`` reads the ``TAASH_*`` environment;
+    keyword arguments (by field name) override it.  ``Settings.load`` does the same and turns a
+    bad value into one ConfigError line."""
+
+    model_config = SettingsConfigDict(validate_by_name=True, validate_by_alias=True,
+                                      env_ignore_empty=True, extra="forbid")
+
+    db_url: str = setting(
+        "", "database URL (default: a SQLite file in your data folder), e.g. "
+        "postgresql+asyncpg://user@host/taash", env="TAASH_DATABASE_URL", flag="--db")
+    redis_url: str | None = setting(
+        None, "Redis URL: share live events between several servers", env="TAASH_REDIS_URL",
+        flag="--redis")
+    smtp_url: str | None = setting(
+        None, "SMTP server for turn emails: smtp://host:port?from=address", env="TAASH_SMTP_URL",
+        flag="--smtp")
+    public_url: str | None = setting(
+        None, "the address players reach, for links in notices", env="TAASH_PUBLIC_URL",
+        flag="--public-url")
+    remind_after_s: float = setting(
+        24 * 3600.0, "remind a player waited for this many seconds (once per turn)",
+        env="TAASH_REMIND_AFTER", flag="--remind-after", ge=0)
+    sweep_s: float = setting(
+        30.0, "seconds between looks for reminders, stalled bots and turn timers",
+        env="TAASH_SWEEP_INTERVAL", flag="--sweep", ge=0.05)
+    ping_s: float = setting(
+        10.0, "a keep-alive line on streams and sockets at least this often (seconds)",
+        env="TAASH_PING_INTERVAL")
+    rate_limit: float = setting(
+        20.0, "requests per second per seat (its token or its player's session; "
+        "several times as many per client address), 0 for no per-client limits (requests and "
+        "live connections)", env="TAASH_RATE_LIMIT", flag="--rate-limit", ge=0)
+    rate_burst: float = setting(60.0, "the burst of requests a seat may send at once",
+                                env="TAASH_RATE_BURST")
+    address_rate_factor: float = setting(
+        4.0, "a client address may send this many times a seat's rate (several players share "
+        "one)")
+    live_per_client: int = setting(
+        64, "live connections (streams and sockets) open at once from one address; 0: no limit",
+        env="TAASH_LIVE_PER_CLIENT")
+    max_body: int = setting(64 * 1024, "bytes of a request body or a WebSocket message")
+    body_timeout_s: float = setting(
+        10.0, "a request body must arrive within this many seconds (408 after)",
+        env="TAASH_BODY_TIMEOUT")
+    header_timeout_s: float = setting(
+        10.0, "the request line and headers must arrive within this many seconds of the "
+        "connection (or of the first byte of the next request on it): a slow or half-sent "
+        "request head is closed", env="TAASH_HEADER_TIMEOUT")
+    keep_alive_s: float = setting(
+        5.0, "an idle keep-alive connection is closed after this many seconds",
+        env="TAASH_KEEP_ALIVE")
+    max_connections: int = setting(
+        4096, "connections and requests at once (503 past them); 0: no limit",
+        env="TAASH_MAX_CONNECTIONS")
+    catchup_max_versions: int = setting(
+        200, "a client further behind than this many versions gets the current full view")
+    catchup_max_bytes: int = setting(
+        256 * 1024, "a client whose missed events are more bytes than this gets the current "
+        "full view")
+    wal_limit: int = setting(
+        16 * 1024 * 1024, "SQLite: the write-ahead log is truncated once it is over this many "
+        "bytes", env="TAASH_WAL_LIMIT")
+    bot_delay_ms: int = setting(
+        700, "default bot delay at live tables, ms", env="TAASH_BOT_DELAY_MS", flag="--bot-delay",
+        ge=0)
+    bot_workers: int = setting(0, "bot worker processes (0: one per core, less one)",
+                               env="TAASH_BOT_WORKERS")
+    bot_deadline_s: float = setting(
+        3.0, "a hard bot's move not ready this many seconds after it is asked for: the easy "
+        "bot's", env="TAASH_BOT_DEADLINE")
+    idle_after_s: float = setting(
+        600.0, "a table with no one connected and no human move for this many seconds stops "
+        "its bots until someone comes back; 0: never", env="TAASH_IDLE_AFTER",
+        flag="--idle-after", ge=0)
+    bot_tables_per_address: int = setting(
+        2, "live tables of bots only that one address may make without a session")
+    bot_tables_per_player: int = setting(
+        8, "live tables of bots only that one signed-in player may make")
+    timer_bot_level: str = setting(
+        "easy", "a human seat's turn timer runs out: this level of bot plays that move")
+    webhook_allow_private: bool = setting(
+        False, "let turn webhooks call private, loopback and link-local addresses; for a "
+        "trusted network only", env="TAASH_WEBHOOK_ALLOW_PRIVATE", flag="--webhook-allow-private")
+    forwarded_allow_ips: str = setting(
+        "", "proxies whose X-Forwarded-For/-Proto are believed, comma-separated addresses or "
+        "networks, * for any (default: none, not even one on this machine, whose clients would "
+        "otherwise share or forge their addresses; 127.0.0.1 for Caddy on this machine)",
+        env="TAASH_FORWARDED_ALLOW_IPS", flag="--forwarded-allow-ips")
+    log_format: Literal["text", "json"] = setting(
+        "text", "text, or json: one object a line, a line per request with its id",
+        env="TAASH_LOG_FORMAT", flag="--log-format")
+    metrics_token: str | None = setting(
+        None, "turn GET /metrics (Prometheus) on for requests bearing this token",
+        env="TAASH_METRICS_TOKEN", flag="--metrics-token", secret=True, min_length=16)
+    analysis_solver_time: float = setting(
+        2.0, "seconds the exact solver may spend on each position of a deal's analysis",
+        env="TAASH_ANALYSIS_SOLVER_TIME")
+    vapid_private_key: str | None = setting(
+        None, "Web Push VAPID private key, raw P-256 in base64url (default: made at first start "
+        "and kept in the database)", env="TAASH_VAPID_PRIVATE_KEY", flag="--vapid-private-key",
+        secret=True)
+    vapid_subject: str | None = setting(
+        None, "Web Push: the contact the push services are given", env="TAASH_VAPID_SUBJECT")
+    push_allow_origins: str = setting(
+        "", "origins a push endpoint may have besides public https ones, comma-separated (a "
+        "test push service: http://127.0.0.1:PORT)", env="TAASH_PUSH_ALLOW_ORIGINS",
+        flag="--push-allow-origins")
+    ice_servers: Annotated[list[dict[str, Json]], NoDecode] = setting(
+        [], "voice: STUN/TURN servers for the page, a JSON list of RTCIceServer objects, e.g. "
+        "'[{\"urls\": \"turn:turn.example.org:3478\"}]' (default none: voice between players "
+        "on the same network only)", env="TAASH_ICE_SERVERS", flag="--ice-servers")
+    turn_secret: str | None = setting(
+        None, "voice: the TURN server's static-auth-secret (coturn use-auth-secret); each seat "
+        "gets a time-limited credential", env="TAASH_TURN_SECRET", flag="--turn-secret",
+        secret=True)
+    turn_ttl_s: float = setting(6 * 3600.0, "seconds a TURN credential is valid",
+                                env="TAASH_TURN_TTL", flag="--turn-ttl", ge=60)
+    extra: dict[str, str] = setting({}, "settings of an embedding program (not read by taash)")
+
+    @classmethod
+    def settings_customise_sources(
+            cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # keyword arguments (flags) over the environment; no .env file, no secrets folder
+        return init_settings, _NamedEnv(settings_cls, env_ignore_empty=True)
+
+    @field_validator("redis_url", "smtp_url", "public_url", "metrics_token", "vapid_private_key",
+                     "vapid_subject", "turn_secret", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            return value or None
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _no_trailing_slash(cls, value: str | None) -> str | None:
+        return value.rstrip("/") or None if value else value
+
+    @field_validator("forwarded_allow_ips", mode="before")
+    @classmethod
+    def _stripped(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("ice_servers", mode="before")
+    @classmethod
+    def _ice(cls, value: object) -> object:
+        return parse_ice_servers(value) if isinstance(value, str) or value is None else value
+
+    @classmethod
+    def load(cls, flags: Mapping[str, object] | None = None) -> Settings:
+        """The settings from the environment and ``flags`` (values by field name, as the
+        flags gave them: text), or a ConfigError of one line naming the flag or variable."""
+        given: dict[str, Any] = dict(flags or {})
+        try:
+            return cls(**given)
+        except ValidationError as e:
+            raise ConfigError(describe(e, given)) from None
 
     @classmethod
     def from_env(cls) -> Settings:
-        return cls(
-            db_url=os.environ.get("TAASH_DATABASE_URL", ""),
-            redis_url=os.environ.get("TAASH_REDIS_URL") or None,
-            smtp_url=os.environ.get("TAASH_SMTP_URL") or None,
-            public_url=os.environ.get("TAASH_PUBLIC_URL") or None,
-            remind_after_s=_env_float("TAASH_REMIND_AFTER", 24 * 3600.0),
-            sweep_s=_env_float("TAASH_SWEEP_INTERVAL", 30.0),
-            ping_s=_env_float("TAASH_PING_INTERVAL", 10.0),
-            rate_limit=_env_float("TAASH_RATE_LIMIT", 20.0),
-            rate_burst=_env_float("TAASH_RATE_BURST", 60.0),
-            live_per_client=int(_env_float("TAASH_LIVE_PER_CLIENT", 64)),
-            body_timeout_s=_env_float("TAASH_BODY_TIMEOUT", 10.0),
-            header_timeout_s=_env_float("TAASH_HEADER_TIMEOUT", 10.0),
-            keep_alive_s=_env_float("TAASH_KEEP_ALIVE", 5.0),
-            max_connections=int(_env_float("TAASH_MAX_CONNECTIONS", 4096)),
-            wal_limit=int(_env_float("TAASH_WAL_LIMIT", 16 * 1024 * 1024)),
-            bot_delay_ms=int(_env_float("TAASH_BOT_DELAY_MS", 700)),
-            idle_after_s=_env_float("TAASH_IDLE_AFTER", 600.0),
-            bot_workers=int(_env_float("TAASH_BOT_WORKERS", 0)),
-            bot_deadline_s=_env_float("TAASH_BOT_DEADLINE", 3.0),
-            webhook_allow_private=_env_bool("TAASH_WEBHOOK_ALLOW_PRIVATE"),
-            forwarded_allow_ips=os.environ.get("TAASH_FORWARDED_ALLOW_IPS", ""),
-            metrics_token=os.environ.get("TAASH_METRICS_TOKEN") or None,
-            analysis_solver_time=_env_float("TAASH_ANALYSIS_SOLVER_TIME", 2.0),
-            vapid_private_key=os.environ.get("TAASH_VAPID_PRIVATE_KEY") or None,
-            vapid_subject=os.environ.get("TAASH_VAPID_SUBJECT") or None,
-            push_allow_origins=os.environ.get("TAASH_PUSH_ALLOW_ORIGINS", ""),
-            ice_servers=_ice(os.environ.get("TAASH_ICE_SERVERS")),
-            turn_secret=os.environ.get("TAASH_TURN_SECRET") or None,
-            turn_ttl_s=_env_float("TAASH_TURN_TTL", 6 * 3600.0),
-        )
+        """The settings from the environment alone (ConfigError for a bad value)."""
+        return cls.load()
 
     def check_forwarded(self) -> None:
         """The trusted proxies must be addresses or networks (ConfigError otherwise)."""
-        import ipaddress
-
         for part in self.forwarded_allow_ips.split(","):
             part = part.strip()
             if part in ("", "*") or part.startswith("unix:"):
@@ -246,8 +311,6 @@ class Settings:
 
     def check_public_url(self) -> None:
         """The public URL must be http(s)://host[:port] with no path (ConfigError otherwise)."""
-        from urllib.parse import urlsplit
-
         if not self.public_url:
             return
         u = urlsplit(self.public_url)
@@ -263,3 +326,72 @@ class Settings:
         """Instances sharing a database share a channel; others never mix."""
         url = self.resolved_db_url().render_as_string(hide_password=True)
         return "taash:events:" + hashlib.sha1(url.encode()).hexdigest()[:12]
+
+
+def flag_of(field: FieldInfo) -> str | None:
+    """The ``taash serve`` flag of a setting, if it has one."""
+    extra = field.json_schema_extra
+    flag = extra.get("flag") if isinstance(extra, dict) else None
+    return flag if isinstance(flag, str) else None
+
+
+def env_of(field: FieldInfo) -> str | None:
+    """The ``TAASH_*`` variable of a setting, if it has one."""
+    return field.validation_alias if isinstance(field.validation_alias, str) else None
+
+
+def describe(error: ValidationError, flags: Mapping[str, object]) -> str:
+    """A validation error as one line: the flag or variable, what is wrong, and the value
+    given (unless the setting is a secret)."""
+    first = error.errors()[0]
+    key = str(first["loc"][0]) if first["loc"] else ""
+    fields = Settings.model_fields
+    name = next((n for n, f in fields.items() if n == key or env_of(f) == key), key)
+    field = fields.get(name)
+    if field is None:
+        where = key
+    elif name in flags:
+        where = flag_of(field) or name
+    else:
+        where = env_of(field) or name
+    message = first["msg"].removeprefix("Value error, ")
+    message = message[:1].lower() + message[1:]
+    extra = field.json_schema_extra if field is not None else None
+    secret = isinstance(extra, dict) and extra.get("secret")
+    shown = "" if secret or first["type"] == "value_error" else f", not {first['input']!r}"
+    return f"{where}: {message}{shown}"
+
+
+DOC_START = "<!-- settings: generated from taash.server.config.Settings; do not edit by hand -->"
+DOC_END = "<!-- end of settings -->"
+
+
+def settings_doc() -> str:
+    """docs/hosting.md's table of the settings that a variable or a flag sets, from the model."""
+    rows = ["| variable | flag | default | what it is |", "|---|---|---|---|"]
+    for field in Settings.model_fields.values():
+        env = env_of(field)
+        if env is None:
+            continue
+        default = field.get_default(call_default_factory=True)
+        shown = ("" if default in (None, "", [], {}) else
+                 ("on" if default else "off") if isinstance(default, bool) else
+                 f"{default:g}" if isinstance(default, float) else str(default))
+        bounds = [f"≥ {b.ge}" for b in field.metadata if getattr(b, "ge", None) is not None]
+        bounds += [f"{b.min_length}+ characters" for b in field.metadata
+                   if getattr(b, "min_length", None) is not None]
+        what = (field.description or "").replace("|", "\\|")
+        if bounds:
+            what += f" ({', '.join(bounds)})"
+        flag = flag_of(field)
+        rows.append(f"| `{env}` | {f'`{flag}`' if flag else ''} | {shown} | {what} |")
+    return "\n".join([DOC_START, *rows, DOC_END])
+
+
+def update_doc(text: str) -> str:
+    """``text`` with its settings table made anew (appended if it has none)."""
+    if DOC_START in text and DOC_END in text:
+        head, _, rest = text.partition(DOC_START)
+        _, _, tail = rest.partition(DOC_END)
+        return head + settings_doc() + tail
+    return text.rstrip("\n") + "\n\n" + settings_doc() + "\n"

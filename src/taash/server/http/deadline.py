@@ -1,19 +1,41 @@
-"""A deadline for a request's line and headers, which uvicorn does not have (its keep-alive
-timeout covers only the quiet time between two requests and restarts at every byte): a client
-that connects and says nothing, or sends half a header, or one byte at a time, is closed once
-``header_timeout`` seconds pass without a whole request head.  The body has its own deadline,
-in the app's guard (408).
+"""A deadline and a bound on a request's line and headers (its head), which uvicorn does not
+have: its keep-alive timeout covers only the quiet time between an answer and the next byte, and
+is cancelled by any byte.  A client that connects and says nothing, sends half a head, or one
+byte at a time, is closed once ``header_timeout`` seconds pass from the connection, or from the
+first byte of a later request on it, without a whole head; a head over ``MAX_HEAD`` bytes is
+answered 431 and closed.  The body has its own deadline, in the app's guard (408).
 
-Two variants of one rule: on uvicorn's httptools protocol (llhttp, in C: the server's choice,
-since it costs a fraction of h11's CPU per request, bench/RESULTS.md 2026-12-04) and on its
-h11 protocol (pure Python, where httptools is not installed)."""
+How, with public interfaces only: uvicorn takes the HTTP protocol as a class
+(``uvicorn.Config(http=...)``) and has no setting for a head's time (``timeout_keep_alive``,
+``limit_concurrency``, ``h11_max_incomplete_event_size`` and ``timeout_graceful_shutdown`` are
+about other things), and an ASGI middleware sees a request only once its head is whole.  So the
+class given is ``HeadGuard``: an ``asyncio.Protocol`` that sits between the connection and
+uvicorn's own protocol, which it builds with uvicorn's arguments and drives only through the
+asyncio protocol methods.  The guard reads a copy of the bytes with httptools' parser (the C
+parser uvicorn[standard] brings) to know where each head starts and ends; it never reads or
+overrides uvicorn's internals.  What it cannot see is when an answer ends, so the deadline of a
+later request runs from that request's first byte (the quiet time before it is uvicorn's
+keep-alive timeout), not from the end of the answer before.
+
+uvicorn's protocol inside is its httptools one (llhttp, in C: the server's choice, since it
+costs a fraction of h11's CPU per request, bench/RESULTS.md 2026-12-04), or its h11 one where
+httptools is not installed."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any, cast
 
-import h11
+import httptools
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: uvicorn's protocol behind the guard: its httptools one (httptools comes with
+#: uvicorn[standard]; the guard reads with it too), else its h11 one
+FASTEST: type[asyncio.Protocol]
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as FASTEST
+except ImportError:  # pragma: no cover
+    FASTEST = H11Protocol
 
 MAX_HEAD = 16 * 1024  # bytes of a request's line and headers; a longer head is refused
 
@@ -22,155 +44,127 @@ _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: te
               b"the request's head is too big")
 
 
-class _HeadTimer(asyncio.Protocol):
-    """The deadline's timer, shared by both protocols (a mixin before uvicorn's protocol):
-    armed from the connection and whenever a head is awaited again, and on expiry the
-    connection is closed if ``_waiting_for_head()`` still says so."""
+class HeadGuard(asyncio.Protocol):
+    """The deadline and the bound on each request head, in front of ``inner`` (uvicorn's HTTP
+    protocol class), which gets the connection and every byte the guard lets through."""
 
+    inner: type[asyncio.Protocol]
     header_timeout = 0.0
-    loop: asyncio.AbstractEventLoop
-    transport: asyncio.Transport
-    _head_timer: asyncio.TimerHandle | None = None
 
-    def _waiting_for_head(self) -> bool:
-        raise NotImplementedError
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.protocol = self.inner(*args, **kwargs)  # as uvicorn would have built it
+        self.parser: httptools.HttpRequestParser | None = httptools.HttpRequestParser(self)
+        self.transport: asyncio.Transport | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.waiting = True  # for a head: none has come since the last request ended
+        self.heads = 0  # heads come so far
+        self.head_bytes = 0  # bytes read towards the awaited head
+        self.parsed_head = 0  # bytes of the head being parsed: its target and headers
+        self.refused = False  # a head over the bound was answered 431: nothing more is read
 
+    # -- the deadline ---------------------------------------------------------------------------
     def _arm(self) -> None:
-        self._disarm()
-        if self.header_timeout > 0:
-            self._head_timer = self.loop.call_later(self.header_timeout, self._too_slow)
+        if self.timer is None and self.header_timeout > 0:
+            loop = asyncio.get_running_loop()
+            self.timer = loop.call_later(self.header_timeout, self._too_slow)
 
     def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
     def _too_slow(self) -> None:
-        self._head_timer = None
-        if self._waiting_for_head() and not self.transport.is_closing():
+        self.timer = None
+        if self.transport is not None and not self.transport.is_closing():
             self.transport.close()
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
+    def _refuse(self) -> None:
+        self.refused = True
         self._disarm()
-        super().connection_lost(exc)
-
-
-def deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]:
-    """The fastest HTTP protocol installed, with the deadline and the bound on a head."""
-    try:
-        return httptools_deadline_protocol(header_timeout)
-    except ImportError:
-        return h11_deadline_protocol(header_timeout)
-
-
-def httptools_deadline_protocol(header_timeout: float) -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol with a deadline on each request head (from the connection,
-    and again from the end of each answer) and a bound of ``MAX_HEAD`` bytes on it.  ImportError
-    where httptools is not installed."""
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-    class DeadlineProtocol(_HeadTimer, HttpToolsProtocol):
-        _open_heads = 0  # heads received whose answers are not complete (pipelining)
-        _head_bytes = 0  # bytes received towards the next head
-        # a request's body is still coming: its bytes are not the next head's, even where the
-        # request was answered before its body was read (a 413 from its Content-Length)
-        _in_body = False
-
-        def _waiting_for_head(self) -> bool:
-            return self._open_heads == 0
-
-        def _arm(self) -> None:
-            super()._arm()
-            self._head_bytes = 0
-
-        def _counting_head(self) -> bool:
-            return self._open_heads == 0 and not self._in_body
-
-        _parsed_head = 0  # bytes of the head being parsed: its line's target and headers
-        _refused = False  # a head over the bound was answered 431: nothing more is read
-
-        def data_received(self, data: bytes) -> None:
-            if self._refused:
-                return
-            counting = self._counting_head()
-            super().data_received(data)
-            if counting and self._counting_head() and not self.transport.is_closing():
-                self._head_bytes += len(data)  # a head still incomplete (or dribbling in)
-                if self._head_bytes > MAX_HEAD:
-                    self._refuse()
-
-        def _refuse(self) -> None:
-            self._refused = True
-            self._disarm()
+        if self.transport is not None:
             self.transport.write(_TOO_LARGE)
             self.transport.close()
 
-        # A whole head can come in one read, parsed at once: the bound is also counted as
-        # the parser reads its parts, and a head over it is never served.
-        def on_message_begin(self) -> None:
-            self._parsed_head = 0
-            super().on_message_begin()
+    # -- the copy's parser (httptools calls these) ----------------------------------------------
+    def on_message_begin(self) -> None:
+        self.parsed_head = 0
+        self._arm()  # a later request's first byte (the first request's runs from the connection)
 
-        def on_url(self, url: bytes) -> None:
-            self._parsed_head += len(url)
-            super().on_url(url)
+    def on_url(self, url: bytes) -> None:
+        self.parsed_head += len(url)
 
-        def on_header(self, name: bytes, value: bytes) -> None:
-            self._parsed_head += len(name) + len(value) + 4  # ": " and the line's end
-            super().on_header(name, value)
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.parsed_head += len(name) + len(value) + 4  # ": " and the line's end
 
-        def on_headers_complete(self) -> None:
-            if self._refused:  # a request sent after the refused one, in the same read
-                return
-            if self._parsed_head > MAX_HEAD:
+    def on_headers_complete(self) -> None:
+        self.heads += 1
+        self.waiting = False
+        self._disarm()
+        if self.parsed_head > MAX_HEAD:  # a whole head can come in one read
+            self.refused = True
+
+    def on_message_complete(self) -> None:
+        self.waiting = True  # the next head's deadline starts at its first byte
+        self.head_bytes = 0
+
+    # -- the connection -------------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast("asyncio.Transport", transport)  # uvloop's is not a subclass
+        self.protocol.connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
+        if self.parser is not None:
+            waiting, heads = self.waiting, self.heads
+            try:
+                self.parser.feed_data(data)
+            except httptools.HttpParserUpgrade:
+                self._upgrading()
+            except httptools.HttpParserError:
+                self.parser = None  # uvicorn's parser answers it (400) and closes
+            if self.refused:
                 self._refuse()
                 return
-            self._open_heads += 1  # a head came (or an upgrade): no deadline while it is served
-            self._in_body = True
-            self._disarm()
-            super().on_headers_complete()
+            if waiting and self.waiting and heads == self.heads:
+                self.head_bytes += len(data)  # a head still incomplete (or dribbling in)
+                if self.head_bytes > MAX_HEAD:
+                    self._refuse()
+                    return
+        self.protocol.data_received(data)
+        if self.parser is None and self.transport is not None \
+                and self.transport.get_protocol() is self and not self.transport.is_closing():
+            self._arm()  # an upgrade that uvicorn did not take: no more heads are read on it
 
-        def on_body(self, body: bytes) -> None:
-            if not self._refused:
-                super().on_body(body)
+    def _upgrading(self) -> None:
+        # a WebSocket (or another upgrade): uvicorn's protocol hands the connection to its
+        # WebSocket protocol, and the guard steps aside
+        self.parser = None
+        self._disarm()
 
-        def on_message_complete(self) -> None:
-            if self._refused:
-                return
-            self._in_body = False  # the next head starts here (counted from the answer's end)
-            super().on_message_complete()
+    def eof_received(self) -> bool | None:
+        return self.protocol.eof_received()
 
-        def on_response_complete(self) -> None:
-            self._open_heads = max(0, self._open_heads - 1)
-            super().on_response_complete()
-            if self._open_heads == 0 and not self.transport.is_closing():
-                self._arm()
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.parser = None
+        self.protocol.connection_lost(exc)
 
-    DeadlineProtocol.header_timeout = header_timeout
-    return DeadlineProtocol
+    def pause_writing(self) -> None:
+        self.protocol.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.protocol.resume_writing()
 
 
-def h11_deadline_protocol(header_timeout: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with a deadline on each request head: from the connection, and
-    again from the end of each answer (the next request on a kept-alive connection)."""
+def head_guard(inner: type[asyncio.Protocol], header_timeout: float) -> type[HeadGuard]:
+    """``inner`` (one of uvicorn's HTTP protocol classes) behind the head's deadline and bound:
+    the class to give ``uvicorn.Config(http=...)``."""
+    return type(f"HeadGuard_{inner.__name__}", (HeadGuard,),
+                {"inner": inner, "header_timeout": header_timeout})
 
-    class DeadlineProtocol(_HeadTimer, H11Protocol):
-        def _waiting_for_head(self) -> bool:
-            # still no whole request head (h11 waits for one while the client is IDLE)
-            return self.conn.their_state is h11.IDLE
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.conn.their_state is not h11.IDLE:  # a head came (or an upgrade): no limit
-                self._disarm()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._arm()
-
-    DeadlineProtocol.header_timeout = header_timeout
-    return DeadlineProtocol
+def deadline_protocol(header_timeout: float) -> type[HeadGuard]:
+    """The fastest HTTP protocol installed, behind the deadline and the bound on a head."""
+    return head_guard(FASTEST, header_timeout)

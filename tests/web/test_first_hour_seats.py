@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.helpers import Server, attr, call, press
+from tests.web.helpers import Server, attr, call, create_table, press
 
 pytestmark = [pytest.mark.browser]
 
@@ -264,3 +264,28 @@ def test_a_new_friends_table_has_a_turn_timer_unless_the_player_turns_it_off(
     page.wait_for_selector("main.table[data-version='0']")
     made = page.url.split("/t/")[1].split("?")[0]
     assert call(server.base, "GET", f"/api/tables/{made}")["table"]["turn_timer_s"] is None
+
+
+def test_a_friend_who_leaves_is_marked_and_the_timer_plays_for_them(
+        new_page: Any, server: Server) -> None:
+    # Issue 43: a friend who leaves a live table is shown as gone, the status says a bot
+    # plays for them, and when their turn's timer runs out it does: the table goes on.
+    t = create_table(server.base, "court-piece-2p",
+                     [{"type": "human", "name": "Asha"}, {"type": "human", "name": "Bilal"}],
+                     options={"target": 1}, first_seat=1, turn_timer_s=4)
+    tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+    mine = new_page("phone", server.base)
+    mine.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
+    friend = new_page("phone", server.base)
+    friend.goto(f"/t/{tid}?seat=1&token={tokens[1]}")
+    friend.wait_for_selector("main.table[data-version='0']")
+    mine.wait_for_selector(".seat[data-seat='1'] .dot.on")
+    assert "left the table" not in mine.inner_text(".status")
+    friend.close()  # the friend leaves, at their turn (the call of trumps)
+    mine.wait_for_function("""() => {
+      const s = document.querySelector(".seat[data-seat='1']");
+      return s && s.innerText.includes('away') && !s.querySelector('.dot.on'); }""")
+    assert "Bilal has left the table: a bot plays for them" in mine.inner_text(".status")
+    # the timer's bot calls trumps for them: the table goes on, and it is Asha's turn
+    mine.wait_for_selector("main.table[data-version='1']", timeout=15_000)
+    assert call(server.base, "GET", f"/api/tables/{tid}")["version"] >= 1

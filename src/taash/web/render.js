@@ -4,6 +4,7 @@
 import { backEl, cardEl, cardName } from './cards.js';
 import { t } from './i18n.js';
 import { flyIn, playKey } from './motion.js';
+import { awayAt } from './seats.js';
 import { h, fill } from './ui.js';
 
 export function renderBar(tb) {
@@ -158,7 +159,11 @@ export function renderStatus(tb) {
     tb.status.className = 'status over';
     return;
   }
-  if (v.phase === 'trump') {
+  const mover = v.phase === 'trump' ? v.caller : v.to_move;
+  if (me !== null && mover !== me && mover !== null && mover !== undefined && awayAt(tb, mover)) {
+    // the table does not stall: the turn timer's bot plays for a friend who left
+    text = t(tb.info.turn_ends ? 'waiting_away_timer' : 'waiting_away', { name: tb.name(mover) });
+  } else if (v.phase === 'trump') {
     text = v.caller === me ? t('call_trump') : t('waiting_trump', { name: tb.name(v.caller) });
   } else if (v.phase !== 'play') {
     text = t('dealing');

@@ -7,6 +7,15 @@ import { knownMe } from './api.js';
 const POSITIONS = { 2: ['bottom', 'top'], 4: ['bottom', 'left', 'top', 'right'] };
 export const PLACES = ['top', 'left', 'right', 'bottom'];
 
+/** Whether seat `s` is a friend who came to this live table and has left it (no connection
+ * now): marked at their seat, and the status says who plays for them (issue 43). */
+export function awayAt(tb, s) {
+  const info = tb.info;
+  const seat = info && info.seats && info.seats[s];
+  return !!(info && info.live && !info.over && seat && seat.type === 'human'
+    && seat.claimed !== false && seat.connected === false && s !== tb.me());
+}
+
 /** Where a seat shows from this seat's side (the bottom). */
 export function place(seat, me, n) {
   return POSITIONS[n][(seat - (me ?? 0) + n) % n];
@@ -65,6 +74,7 @@ export function renderSeats(tb) {
       if (n === 4 && me !== null) sub.push(s % 2 === me % 2 ? t('partner') : t('opponent'));
       else if (info.type === 'bot') sub.push(t(`level_${info.level || 'easy'}`));
       if (info.type === 'human' && info.claimed === false) sub.push(t('not_joined'));
+      else if (awayAt(tb, s)) sub.push(t('seat_away')); // a friend who left a live table
     }
     const online = info.type === 'human' && s !== me
       ? h('span', { class: `dot${info.connected ? ' on' : ''}`, title: info.connected ? t('online') : t('offline') }) : null;

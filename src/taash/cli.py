@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from taash.cli_common import fail, game_and_options, record_checked
+from taash.cli_common import fail, game_and_options, read_source, record_checked
 from taash.games.base import RecordError
+from taash.record import random_record, verify
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Court Piece, two-player Court Piece and Goat: play, serve, records.")
@@ -22,20 +22,9 @@ record_app = typer.Typer(no_args_is_help=True, help="Check and make game records
 app.add_typer(record_app, name="record")
 
 
-def read_source(file: str) -> str:
-    try:
-        if file == "-":
-            return sys.stdin.read()
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
-
-
 @record_app.command("verify")
 def record_verify(file: Annotated[str, typer.Argument(help="record file, or - for stdin")]) -> None:
     """Replay a record, check every action and fair deal, and print its summary as JSON."""
-    from taash.record import verify
-
     text = read_source(file)
     with record_checked():
         summary = verify(text)
@@ -53,8 +42,6 @@ def record_random(
                                        "in every deal, made from the seed")] = False,
 ) -> None:
     """Play a match with uniformly random legal actions and print its record."""
-    from taash.record import random_record
-
     game, opts = game_and_options(game, options)
     try:
         rec = random_record(game, opts, seed=seed, deals=deals, legal=legal, fair=fair)

@@ -8,34 +8,96 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-from typing import Annotated
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from taash.cli_common import fail, game_and_options, record_checked
+from taash import stats_command
+from taash.bots import arena
+from taash.cli_common import fail, game_and_options, read_source, record_checked
 from taash.games.base import RecordError
+from taash.play import command as play_command
+from taash.record import random_record, verify
+from taash.review import command as review_command
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+def _serve(app: typer.Typer) -> None:
+    from taash.server.cli import register  # the server: see LAZY
+
+    register(app)
+
+
+def _host(app: typer.Typer) -> None:
+    from taash.server.ops.cli import register  # SQLAlchemy and the store: see LAZY
+
+    register(app)
+
+
+@dataclass(frozen=True, slots=True)
+class Lazy:
+    """A command whose module is imported when it runs: ``register(app)`` adds it (with the
+    other commands of its module), ``summary`` is the first paragraph of its help."""
+
+    register: Callable[[typer.Typer], None]
+    summary: str
+
+
+#: The server's commands: their modules load FastAPI, SQLAlchemy, Alembic and uvicorn (about
+#: half a second), which `taash --help`, `play`, `record` and the rest never need.  `taash
+#: --help` lists them by their summary (tests/test_cli.py holds it to the command's own help).
+LAZY: dict[str, Lazy] = {
+    "serve": Lazy(_serve, "Run the game server: HTTP API, live channel and web interface."),
+    "backup": Lazy(_host, "Back the database up while the server runs (SQLite's online "
+                          "backup, or pg_dump)."),
+    "restore": Lazy(_host, "Restore a backup into a database (stop the server first), then "
+                           "upgrade it."),
+    "db": Lazy(_host, "Look after the server's database: upgrade, check, copy."),
+}
+#: the order `taash --help` lists the commands in (any other last)
+ORDER = ("arena", "play", "review", "serve", "backup", "restore", "stats", "record", "db")
+
+
+class Commands(TyperGroup):
+    """`taash` itself: a lazy command stands in the list by its summary until it is run."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        every = {**self.commands, **{name: typer.core.TyperCommand(name, help=lazy.summary)
+                                     for name, lazy in LAZY.items()}}
+        rank = {name: i for i, name in enumerate(ORDER)}
+        self.commands = {name: every[name]
+                         for name in sorted(every, key=lambda n: rank.get(n, len(ORDER)))}
+        self.lazy = set(LAZY)
+
+    def load(self, name: str) -> None:
+        """Import a lazy command's module and put its commands in place of their summaries."""
+        own = typer.Typer()
+        LAZY[name].register(own)
+        for loaded, command in typer.main.get_group(own).commands.items():
+            self.commands[loaded] = command
+            self.lazy.discard(loaded)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if name in self.lazy:
+            self.load(name)
+            command = self.commands[name]
+        return name, command, rest
+
+
+app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
+                  pretty_exceptions_enable=False,
                   help="Court Piece, two-player Court Piece and Goat: play, serve, records.")
 record_app = typer.Typer(no_args_is_help=True, help="Check and make game records (taash-record/1).")
 app.add_typer(record_app, name="record")
 
 
-def read_source(file: str) -> str:
-    try:
-        if file == "-":
-            return sys.stdin.read()
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
-
-
 @record_app.command("verify")
 def record_verify(file: Annotated[str, typer.Argument(help="record file, or - for stdin")]) -> None:
     """Replay a record, check every action and fair deal, and print its summary as JSON."""
-    from taash.record import verify
-
     text = read_source(file)
     with record_checked():
         summary = verify(text)
@@ -53,8 +115,6 @@ def record_random(
                                        "in every deal, made from the seed")] = False,
 ) -> None:
     """Play a match with uniformly random legal actions and print its record."""
-    from taash.record import random_record
-
     game, opts = game_and_options(game, options)
     try:
         rec = random_record(game, opts, seed=seed, deals=deals, legal=legal, fair=fair)
@@ -63,20 +123,9 @@ def record_random(
     typer.echo(json.dumps(rec))
 
 
-# Commands that live beside their subsystem register themselves here: each module named has
-# `register(app: typer.Typer) -> None`.
-EXTENSIONS: list[str] = ["taash.bots.arena", "taash.play", "taash.review.command", "taash.server",
-                         "taash.server.ops.cli", "taash.stats_command"]
-
-
-def _register_extensions() -> None:
-    import importlib
-
-    for name in EXTENSIONS:
-        importlib.import_module(name).register(app)
-
-
-_register_extensions()
+# Commands that live beside their subsystem register themselves: `register(app)`.
+for module in (arena, play_command, review_command, stats_command):
+    module.register(app)
 
 
 def main() -> None:

@@ -7,20 +7,34 @@ serve) can use it without importing the command line itself.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import NoReturn
 
 import typer
 
+from taash.fair import NotFair
 from taash.games import GAMES
 from taash.games.base import RecordError
+from taash.record import ReplayError
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``taash: message`` on stderr and exit (2: bad input)."""
     typer.echo(f"taash: {message}", err=True)
     raise typer.Exit(code)
+
+
+def read_source(file: str) -> str:
+    """The text of a file, or of stdin for ``-`` (exit 2 with one line if it cannot be read)."""
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
 
 
 def game_and_options(game: str, options: str | None) -> tuple[str, object]:
@@ -45,9 +59,6 @@ def game_and_options(game: str, options: str | None) -> tuple[str, object]:
 def record_checked() -> Iterator[None]:
     """Checking a record: an illegal action exits 1 with its one line, a malformed record 2,
     a fair deal whose proof fails 3 (RECORD.md's exit codes, as ``record verify`` gives them)."""
-    from taash.fair import NotFair
-    from taash.record import ReplayError
-
     try:
         yield
     except ReplayError as e:

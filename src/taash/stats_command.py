@@ -16,9 +16,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from taash.cli_common import fail, record_checked
+from taash.cli_common import fail, read_source, record_checked
 from taash.games import CLASSES
 from taash.games.base import Json
+from taash.record import load
+from taash.stats import GameStats, add_record, seat_of_player
 
 LABELS = {"coats_won": "coats won", "coats_suffered": "coats suffered",
           "courts_won": "courts won", "courts_suffered": "courts suffered",
@@ -43,10 +45,6 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """A player's stats per game: matches, deals, coats, courts, goats, eggs, streaks."""
-    from taash.cli import read_source
-    from taash.record import load
-    from taash.stats import GameStats, add_record, seat_of_player
-
     if seat is not None and player is not None:
         fail("stats: give --seat or --player, not both")
     result: dict[str, GameStats] = {}

@@ -46,12 +46,11 @@ def a_choice(d: DealReplay) -> int:
 
 
 @pytest.mark.slow
-def test_hard_is_asked_from_the_seats_view_and_is_deterministic() -> None:
+def test_hard_is_asked_from_the_seats_view_and_is_deterministic(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     d = deal_of("court-piece", 4)
     views: list[Any] = []
-    import taash.bots
-
-    real = taash.bots.make_bot
+    real = analyse.make_bot
 
     def spy(*args: Any, **kw: Any) -> Any:
         bot = real(*args, **kw)
@@ -64,11 +63,9 @@ def test_hard_is_asked_from_the_seats_view_and_is_deterministic() -> None:
         bot.act = record  # type: ignore[method-assign]
         return bot
 
-    taash.bots.make_bot = spy
-    try:
-        first = hard_choice(d, 5)
-    finally:
-        taash.bots.make_bot = real
+    monkeypatch.setattr(analyse, "make_bot", spy)
+    first = hard_choice(d, 5)
+    monkeypatch.setattr(analyse, "make_bot", real)
     seat = d.steps[5].seat
     assert views == [d.positions[5].state.view(seat)]
     assert "hand" in views[0] and views[0]["seat"] == seat

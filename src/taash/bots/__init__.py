@@ -25,6 +25,7 @@ from taash.bots.base import GAME_IDS, Bot, BotError, RandomBot
 from taash.bots.court import CourtHeuristicBot
 from taash.bots.court import trump_hint as _court_hint
 from taash.bots.goat import GoatHeuristicBot
+from taash.bots.hard import make_hard_bot
 from taash.cards import SUITS, CardError
 from taash.games import CourtPiece, CourtPiece2P, Goat, game_class
 from taash.games.tricks import PACK as CP_PACK
@@ -54,8 +55,6 @@ def make_bot(game_id: str, level: str, seed: int | None = None,
     if name == "random":
         return RandomBot(game_id, seed)
     if name == "hard":
-        from taash.bots.hard import make_hard_bot
-
         return make_hard_bot(game_id, seed, budget_ms)
     return HEURISTIC[game_id](game_id, seed)
 

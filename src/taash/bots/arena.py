@@ -19,8 +19,10 @@ What a "deal" is and how it scores, per game:
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
+import multiprocessing
 import random
 import signal
 import statistics
@@ -31,6 +33,14 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 
 from taash.bots import ALIASES, LEVELS, BotError, level_name, make_bot
 from taash.bots.base import Bot, Json
@@ -86,8 +96,6 @@ def arena_level(level: str) -> str:
 
 def arena_bot(game: str, level: str, seed: int, budget_ms: float | None) -> Bot:
     if level == "openspiel-ismcts":
-        import importlib
-
         try:  # an optional extra: imported by name so the core install never needs it
             mod = importlib.import_module("taash.interop.openspiel")
         except ImportError as e:
@@ -200,8 +208,6 @@ def run(cfg: ArenaConfig, jobs: int = 1,
             if progress:
                 progress(o)
         return out
-    import multiprocessing
-
     # Pool.terminate (on leaving the with block, also by Ctrl-C) stops the workers at once;
     # they ignore SIGINT themselves so that only the parent reports the interruption.  Ctrl-C
     # is held back while the pool starts: a KeyboardInterrupt inside Pool() (which cleans up
@@ -358,15 +364,6 @@ def register(app: typer.Typer) -> None:
 def _run_with_progress(cfg: ArenaConfig, jobs: int, quiet: bool) -> list[DealOutcome]:
     if quiet:
         return run(cfg, jobs)
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     total = 2 * ((cfg.deals + 1) // 2)
     console = Console(file=sys.stderr)
     wins = [0.0, 0]

@@ -26,6 +26,7 @@ from open_spiel.python.algorithms import (  # type: ignore[import-not-found,impo
 )
 
 from taash.bots.base import Json, must_move
+from taash.bots.hard import DEFAULT_BUDGET_MS
 from taash.bots.sampling import CourtSampler
 from taash.bots.sampling_goat import GoatSampler
 from taash.games import CLASSES, CourtPiece, CourtPiece2P, Goat, game_class
@@ -238,8 +239,6 @@ class IsmctsBot:
 
     def __init__(self, game_id: str, seed: int | None = None,
                  budget_ms: float | None = None, uct_c: float = 2.0) -> None:
-        from taash.bots.hard import DEFAULT_BUDGET_MS
-
         self.game_id = game_id
         self.rng = random.Random(seed)
         self.np_rng = np.random.RandomState(self.rng.getrandbits(31))

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from rich.text import Text
 
+from taash.bots import trump_hint
 from taash.play.narrate import Event, Narration, View
 
 
@@ -102,8 +103,6 @@ class CourtNarration(Narration):
     def advise(self, v: View) -> None:
         if v["phase"] != "trump":
             return
-        from taash.bots import trump_hint
-
         sc = self.screen
         best = trump_hint(self.match.game_id, v["hand"]) or v.get("trump_hint") or []
         sc.say("Advice: call the suit you hold most of: ",

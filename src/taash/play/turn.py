@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from taash.bots import make_bot
 from taash.games import IllegalAction, MalformedAction
 from taash.games.base import MatchState
 from taash.play import parse
@@ -166,8 +167,6 @@ class PlayerTurn:
 
     def hinter(self) -> Bot:
         if self._hinter is None:
-            from taash.bots import make_bot
-
             self._hinter = make_bot(self.match.game_id, "hard", self.hint_seed, budget_ms=HINT_MS)
         return self._hinter
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from taash.bots import make_bot
 from taash.review.open_cards import Open, is_single_sar, load_dds, load_solver, open_part
 from taash.review.replay import DealReplay
 
@@ -127,8 +128,6 @@ def hard_search(deal: DealReplay, step: int, budget_ms: float | None = BOT_BUDGE
     """What ``hard`` plays for the seat of action ``step`` from that seat's view just before
     it (a bot of its own, seeded from the deal and the step), and its search's candidates:
     (mean score, samples) each, None where it decided without a search."""
-    from taash.bots import make_bot
-
     seat = deal.steps[step].seat
     state = deal.positions[step].state
     bot = make_bot(deal.game, "hard", BOT_SEED * 100_003 + deal.deal * 1009 + step, budget_ms)

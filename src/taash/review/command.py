@@ -21,7 +21,8 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from taash.cli_common import fail, record_checked
+from taash.cli_common import fail, read_source, record_checked
+from taash.games import game_class
 from taash.games.base import Json
 from taash.play.screen import Screen, make_console
 from taash.review.analyse import BOT_BUDGET_MS, DealAnalysis, analyse_deal
@@ -63,8 +64,6 @@ def review(
     Keys in a terminal: Enter or n next trick, b back, a number jumps to that trick, o every
     hand or only --seat's, q quit.  Piped, it prints every trick once.
     """
-    from taash.cli import read_source
-
     text = read_source(file)
     with record_checked():
         rec, summary = load_record(text)
@@ -74,8 +73,6 @@ def review(
     if deal is not None and not 0 <= deal < n_deals:
         fail(f"--deal must be 0..{n_deals - 1} (the record has {n_deals} deal"
              f"{'s' if n_deals != 1 else ''}), not {deal}")
-    from taash.games import game_class
-
     seats = game_class(rec["game"]).num_seats
     if seat is not None and not 0 <= seat < seats:
         fail(f"--seat must be 0..{seats - 1} for {rec['game']}, not {seat}")

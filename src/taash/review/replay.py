@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from taash import fair
 from taash.games import MatchState, Outcome, game_class
 from taash.games.base import Json, RecordError, parse_action
 from taash.games.goat import PACK as GOAT_PACK
 from taash.games.goat import points as goat_points
+from taash.record import load, replay
 
 
 @dataclass(frozen=True)
@@ -144,9 +146,6 @@ class DealReplay:
 def load_record(source: str | bytes | dict[str, Json]) -> tuple[dict[str, Json], dict[str, Json]]:
     """A record and its summary, checked exactly as ``taash record verify`` checks it
     (RecordError: malformed; ReplayError: an illegal action; NotFair: a proof that fails)."""
-    from taash import fair
-    from taash.record import load, replay
-
     rec = load(source)
     summary: dict[str, Json] = dict(replay(rec).summary())
     fair.check_record(rec, summary)

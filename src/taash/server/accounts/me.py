@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games.base import Json
+from taash.server.accounts.countries import clean_country
 from taash.server.accounts.deps import LinkerDep, PlayersDep, SignInDep
 from taash.server.accounts.players import SESSION_S, Players, Who
 from taash.server.config import Settings
@@ -150,8 +151,6 @@ async def patch_me(players: PlayersDep, sign_in: SignInDep, social: SocialDep,
                    settings: SettingsDep, request: Request, body: MeBody) -> dict[str, Json]:
     """Change the player's name (plain text, 1 to 24 characters), language or country
     (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
-    from taash.server.accounts.countries import clean_country
-
     who = await signed_in(request, settings)
     country = clean_country(body.country) if body.country is not None else None
     out = await sign_in.me(await players.update(who, body.name, body.language),

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote_to_bytes
 
+from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taash.server.config import Settings
@@ -250,8 +251,6 @@ class Guard:
             log.error("internal error %s on %s %s: %s%s", rid, scope.get("method", "WS"),
                       path, type(e).__name__, f": {line}" if line else "")
             if scope["type"] == "http" and not started:
-                from fastapi.responses import JSONResponse
-
                 await JSONResponse(
                     {"error": {"code": "internal", "rule": None,
                                "message": f"internal error {rid}; it has been logged"},
@@ -312,8 +311,6 @@ class Guard:
 
     @staticmethod
     async def _timed_out(scope: Scope, receive: Receive, send: Send) -> None:
-        from fastapi.responses import JSONResponse
-
         await JSONResponse({"error": {"code": "timeout", "rule": None,
                                       "message": "the request body came too slowly"}},
                            status_code=408, headers={"Connection": "close"})(

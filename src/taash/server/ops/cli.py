@@ -7,16 +7,24 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
+from sqlalchemy.engine import URL
 
 from taash.cli_common import fail
-
-if TYPE_CHECKING:  # SQLAlchemy loads only when a database command runs
-    from sqlalchemy.engine import URL
-
-    from taash.server.ops.db import Report
+from taash.server.config import Settings
+from taash.server.ops.db import (
+    OpsError,
+    Report,
+    backup,
+    check,
+    copy,
+    db_url,
+    describe,
+    restore,
+    upgrade,
+)
 
 db_app = typer.Typer(no_args_is_help=True,
                      help="Look after the server's database: upgrade, check, copy.")
@@ -27,9 +35,6 @@ DbOption = Annotated[str | None, typer.Option(
 
 
 def _url(db: str | None) -> URL:
-    from taash.server.config import Settings
-    from taash.server.ops.db import OpsError, db_url
-
     try:
         return db_url(db) if db else Settings(db_url="").resolved_db_url()
     except OpsError as e:
@@ -58,8 +63,6 @@ def _report(report: Report, as_json: bool) -> None:
 @db_app.command("upgrade")
 def db_upgrade(db: DbOption = None) -> None:
     """Take the database to this taash's schema (the server also does it at start)."""
-    from taash.server.ops.db import OpsError, describe, upgrade
-
     url = _url(db)
     try:
         before, after = asyncio.run(upgrade(url))
@@ -76,8 +79,6 @@ def db_check(db: DbOption = None,
              as_json: Annotated[bool, typer.Option("--json", help="the report as JSON")] = False
              ) -> None:
     """Replay every table through the rules core; exit 1 if any does not replay."""
-    from taash.server.ops.db import OpsError, check
-
     try:
         report = asyncio.run(check(_url(db), _say))
     except (OpsError, OSError) as e:
@@ -93,8 +94,6 @@ def db_copy(
 ) -> None:
     """Copy every table, seat, action and player to another database (SQLite to PostgreSQL,
     say), then check the row counts and replay every table on both sides."""
-    from taash.server.ops.db import OpsError, copy, db_url
-
     try:
         report = asyncio.run(copy(db_url(source), db_url(target), _say))
     except (OpsError, OSError) as e:
@@ -112,8 +111,6 @@ def register(app: typer.Typer) -> None:
         force: Annotated[bool, typer.Option("--force", help="replace PATH if it exists")] = False,
     ) -> None:
         """Back the database up while the server runs (SQLite's online backup, or pg_dump)."""
-        from taash.server.ops.db import OpsError, backup, describe
-
         url = _url(db)
         try:
             kind = backup(url, path, force=force)
@@ -131,8 +128,6 @@ def register(app: typer.Typer) -> None:
             "--force", help="replace the tables already in the database")] = False,
     ) -> None:
         """Restore a backup into a database (stop the server first), then upgrade it."""
-        from taash.server.ops.db import OpsError, describe, restore
-
         url = _url(db)
         try:
             before, after = restore(path, url, force=force)

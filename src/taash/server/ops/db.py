@@ -19,13 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import Table, func, select, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from taash.games.base import Json, RecordError
 from taash.server.config import ConfigError, normalize_db_url
-from taash.server.store.db import Store
+from taash.server.store.db import Store, migrations_path
 from taash.server.store.schema import game_tables, metadata
 from taash.server.tables.match import build_match, deal_next, fair_record, fork
 
@@ -74,11 +76,6 @@ async def revision(url: URL) -> str | None:
 
 
 def head_revision() -> str:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    from taash.server.store.db import migrations_path
-
     cfg = Config()
     cfg.set_main_option("script_location", migrations_path())
     found = ScriptDirectory.from_config(cfg).get_current_head()

@@ -37,6 +37,11 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from taash.bots import LEVELS
+from taash.games import GAMES
+from taash.games.base import IllegalAction, MalformedAction
+from taash.server.errors import DomainError, error_of
+
 if TYPE_CHECKING:
     from taash.server.ops.gcpause import GcPauses
     from taash.server.tables.room import Room
@@ -104,9 +109,6 @@ class Metrics:
         #: the process's collector, when the server set it up (taash.server.ops.gcpause)
         self.gc: GcPauses | None = None
         self._lag_task: asyncio.Task[None] | None = None
-        from taash.bots import LEVELS
-        from taash.games import GAMES
-
         for generation in ("0", "1", "2"):
             self.gc_pause.labels(generation)
         for game in GAMES:  # every series shows from the first scrape, at zero
@@ -170,9 +172,6 @@ class Metrics:
 
 def reason_of(e: Exception) -> str:
     """The refusal's wire code (illegal, stale, ...), or ``error`` for anything else."""
-    from taash.games.base import IllegalAction, MalformedAction
-    from taash.server.errors import DomainError, error_of
-
     if isinstance(e, IllegalAction | MalformedAction | DomainError):
         try:
             return str(error_of(e)["code"])

@@ -25,7 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from taash.fair import NotFair
 from taash.games.base import Json, RecordError
+from taash.record import ReplayError
+from taash.review.analyse import analyse_deal
+from taash.review.replay import load_record, replay_deal
+from taash.review.steps import deal_steps
 from taash.server.errors import BadRequest, Conflict, NotFound, NotOver
 from taash.server.tables import wire
 
@@ -44,10 +49,6 @@ def checked_record(source: str | bytes | dict[str, Json]
                    ) -> tuple[dict[str, Json], dict[str, Json]]:
     """A record and its summary, checked as ``taash record verify`` checks it; every way it
     can fail is a BadRequest with the record's own one line."""
-    from taash.fair import NotFair
-    from taash.record import ReplayError
-    from taash.review.replay import load_record
-
     try:
         return load_record(source)
     except ReplayError as e:
@@ -79,9 +80,6 @@ def finished_record(room: Room, deal: int | None) -> tuple[dict[str, Json], int]
 
 def review_of(rec: dict[str, Json], summary: dict[str, Json], deal: int | None) -> JsonObject:
     """The page's review of deal ``deal`` (None: the last) of a checked record."""
-    from taash.review.replay import replay_deal
-    from taash.review.steps import deal_steps
-
     n = len(rec["deals"])
     if n == 0:
         raise BadRequest("the record has no deals to review")
@@ -121,9 +119,6 @@ def analyse_record(key: str, rec: dict[str, Json], deal: int, solver_time: float
                    progress: Callable[[int, int], None] | None = None) -> str:
     """Analyse deal ``deal`` of a checked record, every seat, both ways: the analysis as JSON
     text; ``progress(done, total)`` after each action."""
-    from taash.review.analyse import analyse_deal
-    from taash.review.replay import load_record, replay_deal
-
     rec, summary = load_record(rec)
     d = replay_deal(rec, deal, summary)
     a = analyse_deal(d, time_limit=solver_time, progress=progress)

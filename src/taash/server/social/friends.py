@@ -23,6 +23,7 @@ e-mail address (else that seat's), and the Web Push subscriptions they made for 
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -51,8 +52,6 @@ MAX_OPEN = 10  # open challenges a player may have sent to one friend at a time
 
 
 def _new_code() -> str:
-    import secrets
-
     return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LEN))
 
 
@@ -171,8 +170,6 @@ class Friends:
     async def challenge(self, me: PlayerRow, to: str | None, game: str, options: object,
                         live: bool, seats: dict[int, str] | None = None,
                         bots: str | None = None) -> dict[str, Json]:
-        import secrets
-
         if game not in GAMES:
             raise BadRequest(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         try:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import Connection, and_, event, select, text, update
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -63,9 +65,6 @@ def migrations_path() -> str:
 
 
 def _upgrade(conn: Connection) -> None:
-    from alembic import command
-    from alembic.config import Config
-
     if conn.dialect.name == "postgresql":
         # several instances starting at once: one migrates, the others wait and find it done
         conn.execute(text("SELECT pg_advisory_xact_lock(724301)"))

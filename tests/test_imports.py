@@ -22,8 +22,9 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "taash"
 
 #: the most modules of a circle through the hub (25 on 2026-12-06 in the morning, 0 since)
 SERVER_CIRCLE_MAX = 0
-#: imports inside functions (90 on 2026-12-06 in the morning, 86 after access.py)
-INNER_IMPORTS_MAX = 79
+#: imports inside functions (90 on 2026-12-06 in the morning, 86 after access.py, 79 at noon;
+#: 10 once the imports that dodged nothing moved up and the server's commands loaded lazily)
+INNER_IMPORTS_MAX = 10
 
 
 def circles(graph: grimp.ImportGraph) -> list[set[str]]:
@@ -122,7 +123,7 @@ def inner_imports() -> list[str]:
 
 def test_imports_inside_functions_only_get_fewer() -> None:
     found = inner_imports()
-    assert len(found) > 10  # the source was read
+    assert len(list(SRC.rglob("*.py"))) > 100  # the source was found: the count means something
     assert len(found) <= INNER_IMPORTS_MAX, (
         f"{len(found)} imports inside functions (at most {INNER_IMPORTS_MAX}): import at the "
         f"top of the module, or break the circle that stops you")

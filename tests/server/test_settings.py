@@ -22,6 +22,7 @@ from taash.server.config import ConfigError, Settings, env_of, flag_of, update_d
 
 def serve_params() -> dict[str, Any]:
     group = typer.main.get_command(app)
+    group.load("serve")  # type: ignore[attr-defined]  # the server's commands load when run (LAZY)
     serve = group.commands["serve"]  # type: ignore[attr-defined]
     with serve.make_context("serve", []) as ctx:
         return {p.name: p for p in serve.get_params(ctx) if p.name != "help"}

@@ -18,23 +18,44 @@ from taash.games.base import Json
 if TYPE_CHECKING:
     from taash.server.config import Settings
     from taash.server.tables.bus import Bus
-    from taash.server.tables.room import Room
+    from taash.server.tables.connections import Subscriber
 
 log = logging.getLogger("taash.server")
 
+Remote = dict[str, tuple[float, int, frozenset[int]]]  # instance -> (when heard, its n, seats)
 
-def connected(room: Room, seat: int) -> bool:
+
+class Seen(Protocol):
+    """A room's connections, as presence reads them (``tables.room.Room`` is one)."""
+
+    @property
+    def subs(self) -> Mapping[int | None, set[Subscriber]]: ...
+
+    @property
+    def remote(self) -> Remote: ...
+
+
+class Present(Seen, Protocol):
+    """A room, as presence tells it what the other instances said (``tables.room.Room``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def announce(self) -> None: ...
+
+
+def connected(room: Seen, seat: int) -> bool:
     """Whether the seat has a live connection to this or another server instance."""
     return bool(room.subs.get(seat)) or any(seat in seats for _, _, seats in
                                             room.remote.values())
 
 
-def local_seats(room: Room) -> list[int]:
+def local_seats(room: Seen) -> list[int]:
     """The seats with a live connection to this instance."""
     return sorted(s for s, subs in room.subs.items() if s is not None and subs)
 
 
-def told(room: Room, instance: str, seats: frozenset[int] | None, n: int = -1) -> None:
+def told(room: Present, instance: str, seats: frozenset[int] | None, n: int = -1) -> None:
     """Another instance's live seats at this table, told in its message ``n`` (``None``: it
     is gone); an older message than one already heard changes nothing."""
     old = room.remote.get(instance)
@@ -57,7 +78,7 @@ class PresenceHost(Protocol):
     def bus(self) -> Bus: ...
 
     @property
-    def rooms(self) -> Mapping[str, Room]: ...
+    def rooms(self) -> Mapping[str, Present]: ...
 
     @property
     def instance(self) -> str: ...
@@ -79,7 +100,7 @@ class Presence:
     def start(self) -> None:
         self.task = asyncio.create_task(self._loop(), name="taash-presence")
 
-    def changed(self, room: Room) -> None:
+    def changed(self, room: Present) -> None:
         """The seats connected here to ``room`` changed: tell the others."""
         hub = self.hub
         if hub.bus.shared and not hub.closing:

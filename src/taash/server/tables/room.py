@@ -19,7 +19,7 @@ from taash.server.errors import BadRequest, Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
 from taash.server.tables import wire
 from taash.server.tables.autoplay import Autoplay
-from taash.server.tables.feed import Subscriber
+from taash.server.tables.connections import Subscriber
 from taash.server.tables.match import Step, check_seed, deal_next, fork, next_fair_row, turn_of
 
 if TYPE_CHECKING:

@@ -22,6 +22,7 @@ from taash.server.tables.pool import BotPool, DeadlineExceeded
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
+    from taash.server.tables.connections import Connections
 
 log = logging.getLogger("taash.server")
 
@@ -83,7 +84,8 @@ class Driven(Protocol):
     @property
     def human_seen(self) -> float: ...
 
-    def connected(self) -> bool: ...
+    @property
+    def live(self) -> Connections: ...
 
     def seat_row(self, seat: int) -> SeatRow: ...
 
@@ -116,7 +118,7 @@ class Autoplay:
         rather than play on for no one."""
         room = self.room
         idle_after = room.host.settings.idle_after_s
-        if idle_after <= 0 or room.connected():
+        if idle_after <= 0 or room.live.any():
             return True
         return time.time() - room.human_seen < idle_after + (room.meta.turn_timer_s or 0.0)
 

@@ -46,7 +46,7 @@ class Fed(wire.Shown, Protocol):
 
 def check_watchers(room: Fed) -> None:
     """Refuse one spectator more than a table takes."""
-    if len(room.subs.get(None, ())) >= MAX_WATCHERS:
+    if len(room.live.subs.get(None, ())) >= MAX_WATCHERS:
         raise RateLimited("too many spectators at this table")
 
 

@@ -94,9 +94,7 @@ class Hub:
         self.closing = True
         self.closed.set()
         for room in self.rooms.values():
-            for subs in room.subs.values():
-                for sub in subs:
-                    sub.wake.set()
+            room.live.wake_all()
 
     async def close(self) -> None:
         self.begin_close()

@@ -26,6 +26,7 @@ from taash.server.tables.access import bearer, holder_of
 from taash.server.tables.deps import RoomsDep, TablesDep
 from taash.server.tables.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.tables.room import Room
+from taash.server.tables.seeds import set_seed
 from taash.server.voice.deps import VoiceDep
 from taash.server.voice.relay import Voice
 
@@ -214,7 +215,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
                 await send(_refusal(cid, "forbidden", "a spectator sends no seed"))
                 continue
             try:
-                got = await room.set_seed(seat, msg.get("seed"))  # type: ignore[arg-type]
+                got = await set_seed(room, seat, msg.get("seed"))  # type: ignore[arg-type]
             except DomainError as e:
                 await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
             else:

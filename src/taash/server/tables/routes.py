@@ -26,6 +26,7 @@ from taash.server.store.deps import StoreDep
 from taash.server.tables import wire
 from taash.server.tables.access import acting_player, bearer, holder_of, seat_of
 from taash.server.tables.deps import RoomsDep, TablesDep
+from taash.server.tables.seeds import set_seed
 
 AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
 
@@ -195,7 +196,7 @@ async def seed(settings: SettingsDep, request: Request, table_id: str, body: See
     """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
     counts); 400 if it is not "" or 1-64 characters from ! to ~."""
     room, s = await seat_of(request, settings, table_id, token, seat)
-    return await room.set_seed(s, body.seed)
+    return await set_seed(room, s, body.seed)
 
 @router.get("/api/tables/{table_id}/hint", tags=["seats"])
 async def hint(settings: SettingsDep, request: Request, table_id: str, token: str | None = None,

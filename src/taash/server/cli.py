@@ -20,7 +20,7 @@ import typer
 from taash.server.config import ConfigError, Settings, parse_ice_servers
 
 if TYPE_CHECKING:
-    from taash.server.tables.hub import Hub
+    from taash.server.app import Services
 
 log = logging.getLogger("taash.server")
 
@@ -50,14 +50,14 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def open_hub(settings: Settings) -> Hub:
-    """The store (migrated), the bus and the hub, or a one-line ConfigError."""
+async def open_hub(settings: Settings) -> Services:
+    """The store (migrated), the bus and the process's services, or a one-line ConfigError."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from taash.server.app import Services
     from taash.server.notify.notifier import NotifyConfigError
     from taash.server.store.db import Store
     from taash.server.tables.bus import Bus, RedisBus
-    from taash.server.tables.hub import Hub
 
     url = settings.resolved_db_url()
     store = Store(url, wal_limit=settings.wal_limit)
@@ -78,7 +78,7 @@ async def open_hub(settings: Settings) -> Hub:
             raise ConfigError(f"cannot reach Redis at {settings.redis_url}: {e}") from None
         bus = rbus
     try:
-        hub = Hub(settings, store, bus)
+        hub = Services(settings, store, bus)
     except NotifyConfigError as e:
         await store.close()
         raise ConfigError(str(e)) from None
@@ -175,7 +175,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     set_up(log_level, settings.log_format)
 
     class _StoppingServer(uvicorn.Server):
-        hub: Hub | None = None
+        hub: Services | None = None
 
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
@@ -206,7 +206,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         # start-up loaded frozen out of the collections, every pause timed
         hub.metrics.gc = pauses = GcPauses()
         pauses.start()
-        app = create_app(settings, hub=hub)
+        app = create_app(settings, services=hub)
         from taash.server.http.deadline import MAX_HEAD, deadline_protocol
 
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,

@@ -41,7 +41,7 @@ from taash.server.errors import (
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
 from taash.server.http.openapi import documented
-from taash.server.notify import push_routes
+from taash.server.notify import push_routes, turn_routes
 from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
 from taash.server.notify.push import Pusher
@@ -56,6 +56,7 @@ from taash.server.store.db import Store
 from taash.server.tables import chat, live
 from taash.server.tables import routes as table_routes
 from taash.server.tables.bus import Bus
+from taash.server.tables.deps import Signals
 from taash.server.tables.hub import Hub
 from taash.server.tables.room import Room
 from taash.server.tables.service import Tables
@@ -75,8 +76,8 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 
 
 # Every domain's routes, in the order they are matched.
-ROUTERS = tuple(m.router for m in (ops_routes, table_routes, review_routes, me, me_data,
-                                   sign_in_routes, push_routes, social_routes, live,
+ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
+                                   me_data, sign_in_routes, push_routes, social_routes, live,
                                    voice_routes, chat))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
@@ -106,6 +107,8 @@ class Services:
         self.linker = Linker(settings, store, self.players)
         self.tokens = Tokens(store, self.players, self.bus)
         self.voice = Voice(hub.rooms, self.bus, hub.instance)
+        signals: Signals = self.voice  # checked here: the table's socket takes it as Signals
+        del signals
         self.sign_in = SignIn(settings, store, self.players, self.notifier, self.bus)
         self.passkeys = Passkeys(store)
         self.email = EmailSignIn(store, self.notifier, hub.spawn)

@@ -23,12 +23,10 @@ from taash.server.http.errors import status_of
 from taash.server.http.guard import TokenBuckets, bad_text
 from taash.server.tables import wire
 from taash.server.tables.access import bearer, holder_of
-from taash.server.tables.deps import RoomsDep, TablesDep
+from taash.server.tables.deps import RoomsDep, Signals, SignalsDep, TablesDep
 from taash.server.tables.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.tables.room import Room
 from taash.server.tables.seeds import set_seed
-from taash.server.voice.deps import VoiceDep
-from taash.server.voice.relay import Voice
 
 log = logging.getLogger("taash.server")
 
@@ -84,7 +82,7 @@ async def stream(players: PlayersDep, tables: TablesDep, settings: SettingsDep, 
                                       "X-Accel-Buffering": "no"})
 
 @router.websocket("/api/tables/{table_id}/ws")
-async def live(players: PlayersDep, rooms: RoomsDep, tables: TablesDep, voice: VoiceDep,
+async def live(players: PlayersDep, rooms: RoomsDep, tables: TablesDep, voice: SignalsDep,
                settings: SettingsDep, websocket: WebSocket, table_id: str, token: str | None = None,
                since: int | None = None, seat: int | None = None) -> None:
     await websocket.accept()
@@ -184,7 +182,7 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
 
 
 async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
-                       buckets: TokenBuckets, voice: Voice, can_act: bool = True,
+                       buckets: TokenBuckets, voice: Signals, can_act: bool = True,
                        sub: Subscriber | None = None) -> None:
     while True:
         text = await ws.receive_text()

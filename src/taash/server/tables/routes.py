@@ -16,12 +16,6 @@ from taash.server.accounts.players import clean_name
 from taash.server.accounts.tokens import is_personal
 from taash.server.errors import BadRequest, Unauthorized
 from taash.server.http.deps import SettingsDep
-from taash.server.notify.notifier import (
-    WebhookRefused,
-    valid_email,
-    valid_webhook,
-    webhook_addresses,
-)
 from taash.server.store.deps import StoreDep
 from taash.server.tables import wire
 from taash.server.tables.access import acting_player, bearer, holder_of, seat_of
@@ -89,12 +83,6 @@ class TokensBody(BaseModel):
 class InviteBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int = Field(ge=0, le=7)
-
-
-class NotifyBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    webhook: str | None = Field(None, max_length=2000)
-    email: str | None = Field(None, max_length=320)
 
 
 def seat_name(raw: str | None, where: str) -> str | None:
@@ -294,23 +282,3 @@ async def leave(tables: TablesDep, settings: SettingsDep, request: Request, tabl
     room, s = await seat_of(request, settings, table_id, token, None)
     await tables.leave(room, s)
     return {"id": table_id, "seat": s, "type": "bot", "level": "easy"}
-
-@router.put("/api/tables/{table_id}/notify", tags=["seats"])
-async def notify(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                 body: NotifyBody, token: str | None = None) -> dict[str, Json]:
-    """Where to tell this seat that it is its turn (null turns one off)."""
-    tables = tables
-    room, s = await seat_of(request, settings, table_id, token, None)
-    if body.webhook is not None and not valid_webhook(body.webhook):
-        raise BadRequest("webhook must be an http:// or https:// URL")
-    if body.webhook:
-        try:
-            await webhook_addresses(body.webhook, settings.webhook_allow_private)
-        except WebhookRefused as e:
-            raise BadRequest(str(e)) from None
-    if body.email is not None and not valid_email(body.email):
-        raise BadRequest(f"not an email address: {body.email!r}")
-    if body.email and settings.smtp_url is None:
-        raise BadRequest("this server sends no e-mail (it has no SMTP server set up)")
-    await tables.set_notify(room, s, body.webhook or None, body.email or None)
-    return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}

@@ -27,6 +27,7 @@ from taash.games import describe_games
 from taash.games.base import IllegalAction, Json, MalformedAction
 from taash.server.accounts import me, me_data, sign_in_routes
 from taash.server.accounts.email_sign_in import EmailSignIn
+from taash.server.accounts.identity import Identity
 from taash.server.accounts.link import Linker
 from taash.server.accounts.me import page_player
 from taash.server.accounts.passkeys import Passkeys
@@ -55,6 +56,7 @@ from taash.server.social.profiles import Social
 from taash.server.store.db import Store
 from taash.server.tables import chat, live
 from taash.server.tables import routes as table_routes
+from taash.server.tables.access import Callers
 from taash.server.tables.bus import Bus
 from taash.server.tables.deps import Signals
 from taash.server.tables.hub import Hub
@@ -81,8 +83,8 @@ ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review
                                    voice_routes, chat))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
-SERVICES = ("store", "bus", "tables", "players", "tokens", "linker", "sign_in", "passkeys",
-            "email", "analyses", "push", "social", "friends", "voice", "metrics")
+SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
+            "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics")
 
 
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
@@ -106,6 +108,7 @@ class Services:
         self.players = Players(settings, store, self.bus, hub.rooms, self.tables.my_row)
         self.linker = Linker(settings, store, self.players)
         self.tokens = Tokens(store, self.players, self.bus)
+        self.identity: Callers = Identity(self.players, self.tokens)  # who calls, for tables
         self.voice = Voice(hub.rooms, self.bus, hub.instance)
         signals: Signals = self.voice  # checked here: the table's socket takes it as Signals
         del signals

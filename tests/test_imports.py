@@ -5,7 +5,7 @@ The layers' rules are import-linter contracts (pyproject's [tool.importlinter], 
 ``lint-imports`` in scripts/test).  What those cannot say is "no circle at all"; this does:
 no circle of imports that run (each module imports on its own), and none with the imports made
 for type annotations counted too (the last one, a table's room and its parts, went on
-2026-12-07).  Imports inside functions may only get fewer: lower the number below as they do;
+2026-12-06).  Imports inside functions may only get fewer: lower the number below as they do;
 the goal is at most 15 (optional extras only).
 """
 

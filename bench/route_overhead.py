@@ -17,28 +17,43 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
+from fastapi import FastAPI
 
 from taash.server.app import create_app
 from taash.server.config import Settings
 
 try:  # the server by domain (2026-12-06 on)
     from taash.server.store.db import Store
-    from taash.server.tables.hub import Hub
 except ImportError:  # before it
-    from taash.server.hub import Hub  # type: ignore[no-redef]
-
     from taash.server.store import Store  # type: ignore[no-redef]
+try:  # the app composes the services (2026-12-06 on)
+    from taash.server.app import Services
+except ImportError:  # before, the hub built them
+    Services = None  # type: ignore[assignment,misc]
+
+
+def opened(settings: Settings, store: Store) -> tuple[Any, FastAPI]:
+    """The process's services (or, at an older commit, its hub) and the app around them."""
+    if Services is not None:
+        services = Services(settings, store)
+        return services, create_app(settings, services=services)
+    try:
+        from taash.server.tables.hub import Hub
+    except ImportError:
+        from taash.server.hub import Hub  # type: ignore[no-redef]
+    hub = Hub(settings, store)  # type: ignore[call-arg]
+    return hub, create_app(settings, hub=hub)  # type: ignore[call-arg]
 
 
 async def run(requests: int, folder: Path) -> dict[str, float]:
     settings = Settings(db_url=f"sqlite:///{folder / 'b.db'}", rate_limit=0, sweep_s=600)
     store = Store(settings.resolved_db_url())
     await store.migrate()
-    hub = Hub(settings, store)
+    hub, app = opened(settings, store)
     await hub.start()
-    app = create_app(settings, hub=hub)
     out: dict[str, float] = {}
     try:
         transport = httpx.ASGITransport(app=app)

@@ -11,13 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
-from taash.server.app import create_app
+from taash.server.app import Services, create_app
 from taash.server.config import ConfigError, Settings, normalize_db_url
 from taash.server.http.guard import TokenBuckets
 from taash.server.notify.notifier import NotifyConfigError, SmtpConfig, valid_email, valid_webhook
 from taash.server.store.db import Store
 from taash.server.tables import wire
-from taash.server.tables.hub import Hub
 from taash.server.tables.match import fork
 from taash.server.tables.seat_tokens import derived_token, token_hash
 
@@ -117,9 +116,9 @@ async def test_rate_limit_answers_429(tmp_path: Path) -> None:
                             rate_burst=3, address_rate_factor=1, sweep_s=60)
         store = Store(settings.resolved_db_url())
         await store.migrate()
-        hub = Hub(settings, store)
-        await hub.start()
-        app = create_app(settings, hub=hub)
+        services = Services(settings, store)
+        await services.start()
+        app = create_app(settings, services=services)
         codes = []
         try:
             transport = httpx.ASGITransport(app=app)
@@ -131,7 +130,7 @@ async def test_rate_limit_answers_429(tmp_path: Path) -> None:
                 assert r.headers["retry-after"] == "1"
                 codes.append((await c.get("/")).status_code)  # pages are not limited
         finally:
-            await hub.close()
+            await services.close()
             await store.close()
         return codes
 
@@ -230,10 +229,11 @@ async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
         store = Store(settings.resolved_db_url())
         await store.migrate()
         bus = Heard()
-        hub = Hub(settings, store, bus)
+        services = Services(settings, store, bus)
+        hub = services.hub
         try:
-            t, _ = await hub.tables.create("court-piece-2p", None, None, True, False, None,
-                                           None, 0)
+            t, _ = await services.tables.create("court-piece-2p", None, None, True, False,
+                                                None, None, 0)
             room = hub.rooms[t.id]
             watcher = room.subscribe(None)  # a spectator: not a seat, not told to others
             assert bus.sent == [] and not watcher.queue
@@ -280,7 +280,7 @@ async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
             assert [(m["k"], m["rooms"], m["n"]) for m in bus.sent[2:]] == [
                 ("here", {t.id: [0]}, quiet + 1), ("here", {t.id: [0]}, quiet + 2)]
         finally:
-            await hub.close()
+            await services.close()
             await store.close()
 
     await go()
@@ -292,19 +292,19 @@ async def test_an_unexpected_error_is_json_without_a_traceback(
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'e.db'}", sweep_s=60)
         store = Store(settings.resolved_db_url())
         await store.migrate()
-        hub = Hub(settings, store)
+        services = Services(settings, store)
 
         async def broken() -> list[dict[str, object]]:
             raise RuntimeError("the lobby fell over")
 
-        hub.tables.lobby = broken  # type: ignore[method-assign]
-        app = create_app(settings, hub=hub)
+        services.tables.lobby = broken  # type: ignore[method-assign]
+        app = create_app(settings, services=services)
         try:
             transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
             async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
                 return await c.get("/api/lobby")
         finally:
-            await hub.close()
+            await services.close()
             await store.close()
 
     caplog.set_level(logging.INFO)
@@ -341,7 +341,7 @@ async def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
 
     async def go() -> None:
         url = f"sqlite:///{tmp_path / 'two.db'}"
-        hubs: list[Hub] = []
+        hubs: list[Services] = []
         stores: list[Store] = []
         try:
             for _ in range(2):
@@ -349,12 +349,12 @@ async def test_an_instance_behind_the_store_judges_an_action_after_catching_up(
                 store = Store(settings.resolved_db_url())
                 await store.migrate()
                 stores.append(store)
-                hubs.append(Hub(settings, store, Deaf()))
+                hubs.append(Services(settings, store, Deaf()))
             a, b = hubs
             seats = [{"type": "human"}, {"type": "human"}]
             t, _ = await a.tables.create("court-piece-2p", None, seats, True, False, None,
                                          None, 0)  # type: ignore[arg-type]
-            on_a, on_b = a.rooms[t.id], await b.room(t.id)
+            on_a, on_b = a.hub.rooms[t.id], await b.room(t.id)
             for n in range(3):  # b moves; the next move goes to a, which has not heard
                 seat = on_b.state.turn()
                 assert seat is not None
@@ -390,8 +390,8 @@ async def test_a_reminder_never_comes_before_the_turns_first_notice(
     was slow on a busy machine, or the process stopped first) gets that notice, "your turn",
     from the sweeper, and only at a later sweep the reminder: a player was told "still your
     turn" before "your turn" (seen in tests/server/notify/test_push.py under load)."""
+    from taash.server import app as app_module
     from taash.server.notify import notices
-    from taash.server.tables import hub as hub_module
 
     sent: list[str] = []
     real = notices.send_notice
@@ -402,8 +402,8 @@ async def test_a_reminder_never_comes_before_the_turns_first_notice(
             sent.append(kind)
         return done
 
-    monkeypatch.setattr(hub_module, "send_notice", recorded)
-    monkeypatch.setattr(hub_module, "notify_turn", lambda hub, room: None)  # the move's own
+    monkeypatch.setattr(app_module, "send_notice", recorded)
+    monkeypatch.setattr(app_module, "notify_turn", lambda hub, room: None)  # the move's own
     # notice does not go: as if it were still on its way
 
     async def go() -> None:
@@ -411,11 +411,12 @@ async def test_a_reminder_never_comes_before_the_turns_first_notice(
                             remind_after_s=0.0)
         store = Store(settings.resolved_db_url())
         await store.migrate()
-        hub = Hub(settings, store)
-        hub.notifier.send = lambda *a, **k: None  # type: ignore[method-assign]
+        services = Services(settings, store)
+        hub = services.hub
+        services.notifier.send = lambda *a, **k: None  # type: ignore[method-assign]
         try:
-            t, _ = await hub.tables.create("court-piece-2p", None, None, True, False, None,
-                                           None, 1)
+            t, _ = await services.tables.create("court-piece-2p", None, None, True, False,
+                                                None, None, 1)
             room = hub.rooms[t.id]
             caller = room.state.actors()[0]
             await hub.store.update_seat(t.id, caller, webhook="https://example.org/hook")
@@ -434,7 +435,7 @@ async def test_a_reminder_never_comes_before_the_turns_first_notice(
             await hub.sweep()
             assert sent == ["notified", "reminded"]  # once each
         finally:
-            await hub.close()
+            await services.close()
             await store.close()
 
     await go()

@@ -1,7 +1,8 @@
 """The ASGI app: each domain's router (the HTTP API of docs/API.md and the live channel),
-the guards in front of them and the web interface's files; its lifespan opens the services
-that the routes ask for (``taash.server.http.deps``).  The HTTP status of each refusal is
-chosen in ``taash.server.http.errors``.
+the guards in front of them and the web interface's files; and the composition of one
+process's services (``Services``: each built once, handed its collaborators), which the
+lifespan puts where the routes ask for them (``taash.server.http.deps``).  The HTTP status of
+each refusal is chosen in ``taash.server.http.errors``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -22,9 +24,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from taash.games import describe_games
-from taash.games.base import IllegalAction, MalformedAction
+from taash.games.base import IllegalAction, Json, MalformedAction
 from taash.server.accounts import me, me_data, sign_in_routes
+from taash.server.accounts.email_sign_in import EmailSignIn
+from taash.server.accounts.identity import Identity
+from taash.server.accounts.link import Linker
 from taash.server.accounts.me import page_player
+from taash.server.accounts.passkeys import Passkeys
+from taash.server.accounts.players import Players
+from taash.server.accounts.sign_in import SignIn
+from taash.server.accounts.tokens import Tokens
 from taash.server.config import Settings
 from taash.server.errors import (
     DomainError,
@@ -33,16 +42,30 @@ from taash.server.errors import (
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
 from taash.server.http.openapi import documented
-from taash.server.notify import push_routes
+from taash.server.notify import push_routes, turn_routes
+from taash.server.notify.notices import notify_turn, send_notice
+from taash.server.notify.notifier import Notifier
+from taash.server.notify.push import Pusher
 from taash.server.ops import routes as ops_routes
+from taash.server.ops.metrics import Metrics
 from taash.server.review import routes as review_routes
+from taash.server.review.analyses import Analyses
 from taash.server.social import routes as social_routes
+from taash.server.social.friends import Friends
+from taash.server.social.profiles import Social
+from taash.server.store.db import Store
 from taash.server.tables import chat, live
 from taash.server.tables import routes as table_routes
+from taash.server.tables.access import Callers
+from taash.server.tables.bus import Bus
+from taash.server.tables.deps import Signals
 from taash.server.tables.hub import Hub
+from taash.server.tables.room import Room
+from taash.server.tables.service import Tables
 from taash.server.voice import routes as voice_routes
+from taash.server.voice.relay import Voice
 
-__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "create_app", "status_of"]
+__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "Services", "create_app", "status_of"]
 
 log = logging.getLogger("taash.server")
 
@@ -55,38 +78,149 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 
 
 # Every domain's routes, in the order they are matched.
-ROUTERS = tuple(m.router for m in (ops_routes, table_routes, review_routes, me, me_data,
-                                   sign_in_routes, push_routes, social_routes, live,
+ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
+                                   me_data, sign_in_routes, push_routes, social_routes, live,
                                    voice_routes, chat))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
-SERVICES = ("store", "bus", "tables", "players", "tokens", "linker", "sign_in", "passkeys",
-            "email", "analyses", "push", "social", "friends", "voice", "metrics")
+SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
+            "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics")
 
 
-def expose(app: FastAPI, hub: Hub) -> None:
+SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
+
+
+class Services:
+    """Every service of one server process, each built once and handed what it uses: the
+    tables' hub (rooms, bus, presence, bot pool, sweeper) and the other domains' services
+    around it, subscribed to what the hub tells (``Hub.match_ended``, ``turn_moved``...).
+    ``taash serve``, the tests and the benchmarks build the process with this alone."""
+
+    def __init__(self, settings: Settings, store: Store, bus: Bus | None = None) -> None:
+        self.settings, self.store = settings, store
+        self.public_url = settings.public_url or ""
+        self.notifier = Notifier(settings.smtp_url, settings.webhook_allow_private)
+        self.metrics = Metrics()
+        store.on_write = self.metrics.wrote
+        self.hub = hub = Hub(settings, store, bus, self.metrics)
+        self.bus = hub.bus
+        self.tables = Tables(hub)
+        self.players = Players(settings, store, self.bus, hub.rooms, self.tables.my_row)
+        self.linker = Linker(settings, store, self.players)
+        self.tokens = Tokens(store, self.players, self.bus)
+        self.identity: Callers = Identity(self.players, self.tokens)  # who calls, for tables
+        self.voice = Voice(hub.rooms, self.bus, hub.instance)
+        signals: Signals = self.voice  # checked here: the table's socket takes it as Signals
+        del signals
+        self.sign_in = SignIn(settings, store, self.players, self.notifier, self.bus)
+        self.passkeys = Passkeys(store)
+        self.email = EmailSignIn(store, self.notifier, hub.spawn)
+        self.analyses = Analyses(store, settings.analysis_solver_time)
+        self.push = Pusher(settings, store)
+        self.social = Social(store, hub.room)
+        self.friends = Friends(self)
+        self._forgot = -float("inf")
+        hub.match_ended.append(self.social.match_over)
+        hub.turn_moved.append(self.turn_changed)
+        hub.seat_freed.append(self.push.store.drop_seat)
+        hub.room_dropped.append(self.voice.forget)
+        hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
+        hub.listen(("revoked",), self.revoked)
+        hub.blocks = self.friends.store.blocked_by_any
+        hub.chores += [self.caught_up, self.remind, self.forget_expired]
+
+    # what the services ask of the process (notify.notices.Host, social.friends.Host)
+    def spawn(self, coro: Awaitable[object]) -> None:
+        self.hub.spawn(coro)
+
+    async def room(self, table_id: str) -> Room:
+        return await self.hub.room(table_id)
+
+    async def meta_changed(self, room: Room) -> None:
+        await self.hub.meta_changed(room)
+
+    # what the hub tells
+    def turn_changed(self, room: Room) -> None:
+        """A move here: tell the human seat to move now, unless it is connected."""
+        notify_turn(self, room)
+
+    async def revoked(self, msg: dict[str, Json]) -> None:
+        """A session revoked on another instance: its live connections here end."""
+        self.players.end_session(str(msg.get("s")))
+
+    async def caught_up(self, starting: bool) -> None:
+        if starting:  # results a stop kept from being written (issue 28)
+            await self.social.catch_up()
+
+    async def remind(self, starting: bool) -> None:
+        """Remind the humans who have kept a table waiting."""
+        for table_id, seat, version in await self.store.waiting_humans(
+                time.time() - self.settings.remind_after_s):
+            try:
+                room = await self.hub.room(table_id)
+            except DomainError:
+                continue
+            # a turn's first notice goes before its reminder: one that has not gone yet (its
+            # move's own notice was slow, or the process stopped first) goes now, and the
+            # reminder at a later sweep
+            if room.version == version and not await send_notice(self, room, seat, version,
+                                                                  "notified"):
+                await send_notice(self, room, seat, version, "reminded")
+
+    async def forget_expired(self, starting: bool) -> None:
+        """Hourly: forget the sessions, link codes, challenges and e-mail links that expired
+        or were revoked a day ago."""
+        if time.monotonic() - self._forgot < SESSIONS_SWEEP_S:
+            return
+        self._forgot = time.monotonic()
+        now = time.time()
+        await self.store.drop_sessions(now, now - 86400)
+        await self.store.drop_link_codes(now - 86400)
+        await self.store.drop_challenges(now)
+        await self.store.drop_email_links(now - 86400)
+
+    async def start(self) -> None:
+        self.metrics.watch(self.hub.rooms)
+        await self.push.start()
+        await self.hub.start()
+
+    def begin_close(self) -> None:
+        """Stop serving live connections: every stream and socket ends."""
+        self.hub.begin_close()
+
+    async def close(self) -> None:
+        await self.hub.close()
+        await self.notifier.close()
+        await self.push.close()
+        self.metrics.stop()
+        self.analyses.close()
+
+
+def expose(app: FastAPI, services: Services) -> None:
     """Each service of the process on ``app.state``, where the routes' ``Depends`` find it."""
-    app.state.hub = hub
+    app.state.hub = services.hub
     for name in SERVICES:
-        setattr(app.state, name, getattr(hub, name))
+        setattr(app.state, name, getattr(services, name))
 
 
-def create_app(settings: Settings, hub: Hub | None = None,
-               open_hub: Callable[[], Awaitable[Hub]] | None = None) -> FastAPI:
-    """The app; ``hub`` if already running, else ``open_hub`` makes one at start."""
+def create_app(settings: Settings, services: Services | None = None,
+               open_services: Callable[[], Awaitable[Services]] | None = None) -> FastAPI:
+    """The app; ``services`` if already running, else the lifespan has ``open_services``
+    build and start them (and closes them at the end)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        h = hub if hub is not None else await open_hub() if open_hub is not None else None
-        if h is None:
-            raise RuntimeError("create_app needs a hub or open_hub")
-        expose(app, h)
+        s = (services if services is not None
+             else await open_services() if open_services is not None else None)
+        if s is None:
+            raise RuntimeError("create_app needs services or open_services")
+        expose(app, s)
         try:
             yield
         finally:
-            if hub is None:
-                await h.close()
-                await h.store.close()
+            if services is None:
+                await s.close()
+                await s.store.close()
 
     app = FastAPI(title="taash", version="1", lifespan=lifespan,
                   description="Court Piece, two-player Court Piece and Goat: tables, seats, "
@@ -99,8 +233,8 @@ def create_app(settings: Settings, hub: Hub | None = None,
                        exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES,
                                               "application/x-ndjson"))
     app.state.settings = settings
-    if hub is not None:
-        expose(app, hub)
+    if services is not None:
+        expose(app, services)
     # a checked seat's requests, whatever address they come from (the HTTP API's and the live
     # channel's actions)
     app.state.seat_buckets = TokenBuckets(settings.rate_limit, settings.rate_burst)

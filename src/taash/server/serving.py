@@ -22,7 +22,7 @@ import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from taash.server.app import create_app
+from taash.server.app import Services, create_app
 from taash.server.config import ConfigError, Settings
 from taash.server.http.deadline import MAX_HEAD, deadline_protocol
 from taash.server.http.logs import set_up
@@ -31,7 +31,6 @@ from taash.server.ops.db import head_revision, revision
 from taash.server.ops.gcpause import GcPauses
 from taash.server.store.db import Store
 from taash.server.tables.bus import Bus, RedisBus
-from taash.server.tables.hub import Hub
 
 uvloop: ModuleType | None
 try:
@@ -67,8 +66,8 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def open_hub(settings: Settings) -> Hub:
-    """The store (migrated), the bus and the hub, or a one-line ConfigError."""
+async def open_hub(settings: Settings) -> Services:
+    """The store (migrated), the bus and the process's services, or a one-line ConfigError."""
     url = settings.resolved_db_url()
     store = Store(url, wal_limit=settings.wal_limit)
     try:
@@ -88,7 +87,7 @@ async def open_hub(settings: Settings) -> Hub:
             raise ConfigError(f"cannot reach Redis at {settings.redis_url}: {e}") from None
         bus = rbus
     try:
-        hub = Hub(settings, store, bus)
+        hub = Services(settings, store, bus)
     except NotifyConfigError as e:
         await store.close()
         raise ConfigError(str(e)) from None
@@ -152,7 +151,7 @@ def check_config(settings: Settings) -> None:
 
 
 class _StoppingServer(uvicorn.Server):
-    hub: Hub | None = None
+    hub: Services | None = None
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -201,7 +200,7 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
         # start-up loaded frozen out of the collections, every pause timed
         hub.metrics.gc = pauses = GcPauses()
         pauses.start()
-        app = create_app(settings, hub=hub)
+        app = create_app(settings, services=hub)
         config = uvicorn.Config(app, log_level=log_level.lower(), access_log=False,
                                 # JSON: uvicorn's own records go through our handler too
                                 log_config=None if settings.log_format == "json" else

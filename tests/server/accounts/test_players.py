@@ -510,20 +510,19 @@ async def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
     """One address cannot fill the store with guests: past the burst, GET /api/me answers 429
     and a page load serves the page with no new session; a session already made still works."""
 
-    from taash.server.app import create_app
+    from taash.server.app import Services, create_app
     from taash.server.config import Settings
     from taash.server.store.db import Store
-    from taash.server.tables.hub import Hub
 
     async def go() -> None:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}", rate_limit=1000,
                             rate_burst=10, sweep_s=60)  # guests: 50/s, a burst of 5
         store = Store(settings.resolved_db_url())
         await store.migrate()
-        hub = Hub(settings, store)
-        await hub.start()
-        hub.players.new_guests.rate = 0.001  # none come back during the test
-        transport = httpx.ASGITransport(app=create_app(settings, hub=hub))
+        services = Services(settings, store)
+        await services.start()
+        services.players.new_guests.rate = 0.001  # none come back during the test
+        transport = httpx.ASGITransport(app=create_app(settings, services=services))
         try:
             async with httpx.AsyncClient(transport=transport, base_url="http://t") as first:
                 assert (await first.get("/api/me")).status_code == 200
@@ -541,7 +540,7 @@ async def test_new_guests_per_address_are_limited(tmp_path: Path) -> None:
                 me = await first.get("/api/me")
                 assert me.status_code == 200
         finally:
-            await hub.close()
+            await services.close()
             await store.close()
 
     await go()
@@ -613,18 +612,18 @@ async def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) 
 
     from sqlalchemy import select, update
 
+    from taash.server.app import Services
     from taash.server.config import Settings
     from taash.server.store.db import Store
     from taash.server.store.schema import sessions
-    from taash.server.tables.hub import Hub
 
     async def go() -> None:
         settings = Settings(db_url=f"sqlite:///{tmp_path / 'w.db'}", sweep_s=60, rate_limit=0)
         store = Store(settings.resolved_db_url())
         await store.migrate()
-        hub = Hub(settings, store)
+        services = Services(settings, store)
         try:
-            made = [await hub.players.guest("A", None) for _ in range(4)]
+            made = [await services.players.guest("A", None) for _ in range(4)]
             ids = [who.session.id for who, _ in made]
             now = time.time()
             async with store.engine.begin() as conn:
@@ -634,13 +633,13 @@ async def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) 
                                    .values(revoked=now - 2 * 86400))
                 await conn.execute(update(sessions).where(sessions.c.id == ids[2])
                                    .values(revoked=now - 60))  # kept a day, then forgotten
-            await hub.sweep(starting=True)
+            await services.hub.sweep(starting=True)
             async with store.engine.connect() as conn:
                 left = {r.id for r in await conn.execute(select(sessions.c.id))}
             assert left == {ids[2], ids[3]}
-            assert await hub.players.resolve(made[3][1]) is not None
+            assert await services.players.resolve(made[3][1]) is not None
         finally:
-            await hub.close()
+            await services.close()
             await store.close()
 
     await go()

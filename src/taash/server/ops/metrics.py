@@ -64,7 +64,7 @@ class _Live(Collector):
         counts: dict[tuple[str, str], int] = {(k, w): 0 for k in ("ws", "stream")
                                               for w in ("seat", "spectator")}
         for room in list(self.rooms.values()):
-            for seat, subs in room.subs.items():
+            for seat, subs in room.live.subs.items():
                 who = "spectator" if seat is None else "seat"
                 for sub in subs:
                     key = (getattr(sub, "kind", "stream"), who)

@@ -2,24 +2,76 @@
 making a table, the seat of a table a request may act at (and its rate).
 
 The routes of every domain use these; nothing here imports a route module, so a domain's
-routes need not import another's.
+routes need not import another's.  Personal tokens and sessions are the accounts' to answer:
+what the tables ask of them is ``Callers`` (the app serves ``accounts.identity.Identity`` as
+``identity``), so tables imports no accounts module.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from fastapi import Request, WebSocket
 
-from taash.server.accounts.me import cookie_player
-from taash.server.accounts.tokens import Holder, Tokens, is_personal
 from taash.server.config import Settings
 from taash.server.errors import RateLimited
 from taash.server.store.db import PlayerRow
 
 if TYPE_CHECKING:
+    from taash.server.store.rows import SessionRow
+    from taash.server.store.tokens import TokenRow
+    from taash.server.tables.connections import Subscriber
     from taash.server.tables.room import Room
     from taash.server.tables.service import Tables
+
+
+class Holder(Protocol):
+    """The player a personal API token acts for, and the token."""
+
+    @property
+    def player(self) -> PlayerRow: ...
+
+    @property
+    def token(self) -> TokenRow: ...
+
+    def can(self, scope: str) -> bool: ...
+
+    def need(self, scope: str) -> None: ...
+
+
+class Who(Protocol):
+    """The player a request's session acts for, and that session."""
+
+    @property
+    def player(self) -> PlayerRow: ...
+
+    @property
+    def session(self) -> SessionRow: ...
+
+
+class Callers(Protocol):
+    """What the tables ask the accounts of who calls (``accounts.identity.Identity``)."""
+
+    def is_personal(self, token: str | None) -> bool: ...
+
+    async def holder(self, token: str) -> Holder: ...
+
+    async def cookie_player(self, request: Request | WebSocket,
+                            settings: Settings) -> Who | None: ...
+
+    def watch_key(self, holder: Holder) -> str: ...
+
+    def watch(self, key: str, sub: Subscriber) -> None: ...
+
+    def unwatch(self, key: str, sub: Subscriber) -> None: ...
+
+    def clean_name(self, raw: object) -> str: ...
+
+
+def callers(request: Request | WebSocket) -> Callers:
+    """The accounts' answers to who calls (the app's ``identity`` service)."""
+    found: Callers = request.app.state.identity
+    return found
 
 
 def bearer(request: Request | WebSocket, token: str | None) -> str | None:
@@ -39,11 +91,9 @@ async def holder_of(request: Request | WebSocket, token: str | None,
                     scope: str) -> Holder | None:
     """The holder of the request's personal API token (None: it has none), which must have
     ``scope``: Unauthorized if the token is unknown or revoked, Forbidden without the scope."""
-    if not is_personal(token):
+    if token is None or not callers(request).is_personal(token):
         return None
-    assert token is not None
-    tokens: Tokens = request.app.state.tokens
-    holder = await tokens.resolve(token)
+    holder = await callers(request).holder(token)
     holder.need(scope)
     return holder
 
@@ -54,7 +104,7 @@ async def acting_player(request: Request, settings: Settings) -> PlayerRow | Non
     holder = await holder_of(request, bearer(request, None), "play")
     if holder is not None:
         return holder.player
-    who = await cookie_player(request, settings)
+    who = await callers(request).cookie_player(request, settings)
     return who.player if who is not None else None
 
 
@@ -71,7 +121,7 @@ async def seat_of(request: Request, settings: Settings, table_id: str, token: st
         check_seat_rate(request, room.id, s)
         return room, s
     if not tok:
-        who = await cookie_player(request, settings)
+        who = await callers(request).cookie_player(request, settings)
         player_id = who.player.id if who is not None else None
     room, s = await _tables(request).authorize(table_id, tok, seat, player_id)
     check_seat_rate(request, room.id, s)

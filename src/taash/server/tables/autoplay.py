@@ -11,17 +11,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from taash.bots import Bot, make_bot
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState
 from taash.server.errors import DomainError, Stale
-from taash.server.store.db import TableRow
-from taash.server.tables.pool import DeadlineExceeded
+from taash.server.store.db import SeatRow, TableRow
+from taash.server.tables.pool import BotPool, DeadlineExceeded
 
 if TYPE_CHECKING:
-    from taash.server.tables.room import Room
+    from taash.server.config import Settings
+    from taash.server.tables.connections import Connections
 
 log = logging.getLogger("taash.server")
 
@@ -41,10 +42,61 @@ def hard_move(game: str, seed: int, view: Mapping[str, Json]) -> str | None:
     return None if action is None else str(action)
 
 
+class Thinking(Protocol):
+    def thinking(self, level: str) -> Callable[[], None]: ...
+
+
+class AutoplayHost(Protocol):
+    """What autoplay needs of the process that holds its room (``tables.hub.Hub`` is one)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def pool(self) -> BotPool: ...
+
+    @property
+    def metrics(self) -> Thinking: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+
+class Driven(Protocol):
+    """What autoplay needs of its room (``tables.room.Room`` is one): it reads the table and
+    submits moves like any client."""
+
+    @property
+    def host(self) -> AutoplayHost: ...
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def meta(self) -> TableRow: ...
+
+    @property
+    def state(self) -> MatchState: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def human_seen(self) -> float: ...
+
+    @property
+    def live(self) -> Connections: ...
+
+    def seat_row(self, seat: int) -> SeatRow: ...
+
+    async def submit(self, seat: int, text: str, client_id: str | None = None,
+                     expected: int | None = None, auto: bool = False) -> object: ...
+
+
 class Autoplay:
     """One room's bot seats and turn timer."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Driven) -> None:
         self.room = room
         self.bots: dict[tuple[int, str], Bot] = {}
         self.declined: set[tuple[int, int]] = set()  # (seat, version): no move wanted
@@ -66,7 +118,7 @@ class Autoplay:
         rather than play on for no one."""
         room = self.room
         idle_after = room.host.settings.idle_after_s
-        if idle_after <= 0 or room.connected():
+        if idle_after <= 0 or room.live.any():
             return True
         return time.time() - room.human_seen < idle_after + (room.meta.turn_timer_s or 0.0)
 

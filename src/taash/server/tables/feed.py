@@ -1,64 +1,56 @@
-"""Live connections: each seat's (or spectator's) queue of numbered messages, the catch-up of
-a client that reconnects, and the loop that hands the messages out in version order."""
+"""Live connections: the catch-up of a client that reconnects, and the loop that hands each
+connection's numbered messages (``connections.Subscriber``) out in version order."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from taash.server.errors import RateLimited
 from taash.server.tables import wire
+from taash.server.tables.connections import Subscriber as Subscriber  # its old home: re-exported
 from taash.server.tables.match import Step, build_match, deal_next
 
 if TYPE_CHECKING:
-    from taash.server.store.db import ActionRow
-    from taash.server.tables.room import Room
+    from taash.server.config import Settings
+    from taash.server.store.db import ActionRow, Store
 
-QUEUE_MAX = 512  # messages waiting for one slow client before it is resynced
 MAX_WATCHERS = 200  # spectators' live connections per table and process
 
 
-class Subscriber:
-    """One live connection of one seat (``None``: a spectator): a queue of
-    ``(version, message)``."""
+class FeedHost(Protocol):
+    """What the feed needs of the process that holds the room (``tables.hub.Hub`` is one)."""
 
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.queue: deque[tuple[int, str]] = deque()
-        self.wake = asyncio.Event()
-        self.min_version = -1
-        self.resync = False
-        self.ended = False  # the seat's token was withdrawn: the connection closes
-        self.kind = "stream"  # or "ws" (the metrics count them apart)
+    @property
+    def settings(self) -> Settings: ...
 
-    def push(self, version: int, text: str, info: bool = False) -> None:
-        """Queue a message; ``info``: a table message, which may come at the version the
-        client already has (the seats changed, not the match)."""
-        if version < self.min_version or (version == self.min_version and not info):
-            return
-        if len(self.queue) >= QUEUE_MAX:
-            self.queue.clear()
-            self.resync = True
-        else:
-            self.queue.append((version, text))
-        self.wake.set()
+    @property
+    def store(self) -> Store: ...
 
-    def skip_to(self, version: int) -> None:
-        self.min_version = version
-        while self.queue and self.queue[0][0] <= version:
-            self.queue.popleft()
+    @property
+    def closing(self) -> bool: ...
 
 
-def check_watchers(room: Room) -> None:
+class Fed(wire.Shown, Protocol):
+    """What the feed needs of a room (``tables.room.Room`` is one): what the wire shows of it,
+    its recent steps and its host."""
+
+    @property
+    def history(self) -> Sequence[Step]: ...
+
+    @property
+    def host(self) -> FeedHost: ...
+
+
+def check_watchers(room: Fed) -> None:
     """Refuse one spectator more than a table takes."""
-    if len(room.subs.get(None, ())) >= MAX_WATCHERS:
+    if len(room.live.subs.get(None, ())) >= MAX_WATCHERS:
         raise RateLimited("too many spectators at this table")
 
 
-async def catch_up(room: Room, seat: int | None, since: int | None) -> tuple[list[str], int]:
+async def catch_up(room: Fed, seat: int | None, since: int | None) -> tuple[list[str], int]:
     """Messages bringing a client from ``since`` to now, and the version they reach; at
     ``since`` == now, the table message alone.  A client further behind than the settings'
     ``catchup_max_versions``, or whose missed events would take more than
@@ -85,7 +77,7 @@ async def catch_up(room: Room, seat: int | None, since: int | None) -> tuple[lis
     return out, v
 
 
-def _event_messages(room: Room, seat: int | None, steps: list[Step], info: wire.JsonObject,
+def _event_messages(room: Fed, seat: int | None, steps: list[Step], info: wire.JsonObject,
                     budget: int) -> list[str] | None:
     out: list[str] = []
     size = 0
@@ -97,7 +89,7 @@ def _event_messages(room: Room, seat: int | None, steps: list[Step], info: wire.
     return out
 
 
-def _replayed_messages(room: Room, seat: int | None, rows: list[ActionRow], since: int,
+def _replayed_messages(room: Fed, seat: int | None, rows: list[ActionRow], since: int,
                        v: int, info: wire.JsonObject, budget: int) -> list[str] | None:
     """The event messages after ``since``, from the match replayed from its stored actions."""
     state = build_match(room.meta)
@@ -117,7 +109,7 @@ def _replayed_messages(room: Room, seat: int | None, rows: list[ActionRow], sinc
     return out
 
 
-async def pump(room: Room, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
+async def pump(room: Fed, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
     """A seat's (or a spectator's) live messages, in version order, with a keep-alive ping
     when quiet; it ends when the server closes or the seat's token is withdrawn."""
     host = room.host

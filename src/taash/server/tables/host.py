@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from taash.games.base import MatchState
     from taash.server.config import Settings
-    from taash.server.notify.push import Pusher
     from taash.server.store.db import Store
     from taash.server.store.rows import TableRow
     from taash.server.tables.bus import Bus
@@ -31,9 +30,6 @@ class Host(Protocol):
     def rooms(self) -> Mapping[str, Room]: ...
 
     @property
-    def push(self) -> Pusher: ...
-
-    @property
     def bus(self) -> Bus: ...
 
     async def room(self, table_id: str) -> Room: ...
@@ -45,3 +41,5 @@ class Host(Protocol):
     async def meta_changed(self, room: Room) -> None: ...
 
     async def withdraw(self, table_id: str, hashes: list[str]) -> None: ...
+
+    async def seat_left(self, table_id: str, seat: int) -> None: ...

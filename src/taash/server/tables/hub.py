@@ -1,9 +1,11 @@
-"""The hub: everything one server process shares.
+"""The hub: the tables' state of one server process.
 
 It owns the rooms of this process (loading a table's room from the store on first use), the
-store, the bus to the other instances, the notifier, the bot worker pool and the
-sweeper (bots that should move, turn timers and reminders after a restart or on another
-instance's tables).
+bus to the other instances (with presence and withdrawn tokens), the bot worker pool and the
+sweeper (bots that should move and turn timers, after a restart or on another instance's
+tables).  It builds no other domain's service: the app's composition (``taash.server.app``)
+does, and subscribes them to what the hub tells (a match's end, a turn, a seat left, a room
+dropped, a bus message, each sweep); the hub imports none of them.
 """
 
 from __future__ import annotations
@@ -12,48 +14,36 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Iterable
 
 from taash.games.base import Json, MatchState
-from taash.server.accounts.email_sign_in import EmailSignIn
-from taash.server.accounts.link import Linker
-from taash.server.accounts.passkeys import Passkeys
-from taash.server.accounts.players import Players
-from taash.server.accounts.sign_in import SignIn
-from taash.server.accounts.tokens import Tokens
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
-from taash.server.notify.notices import notify_turn, send_notice
-from taash.server.notify.notifier import Notifier
-from taash.server.notify.push import Pusher
-from taash.server.ops.metrics import Metrics
-from taash.server.review.analyses import Analyses
-from taash.server.social.friends import Friends
-from taash.server.social.profiles import Social
 from taash.server.store.db import Store, TableRow
 from taash.server.tables.bus import Bus
 from taash.server.tables.match import build_match, deal_next
 from taash.server.tables.pool import BotPool
 from taash.server.tables.presence import Presence
-from taash.server.tables.room import HISTORY, Room
-from taash.server.tables.service import Tables
+from taash.server.tables.room import HISTORY, Room, RoomMetrics
 from taash.server.tables.withdrawals import Withdrawals
-from taash.server.voice.relay import Voice
 
 log = logging.getLogger("taash.server")
 
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
-SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
+
+Heard = Callable[[dict[str, Json]], Awaitable[None]]  # a bus message's listener
+Chore = Callable[[bool], Awaitable[None]]  # one more job of each sweep (True: the first)
 
 
 class Hub:
-    """Rooms, store, bus, notifier, presence, tables and sweeper of one server process."""
+    """Rooms, bus, presence, bot pool and sweeper of one server process."""
 
-    def __init__(self, settings: Settings, store: Store, bus: Bus | None = None) -> None:
+    def __init__(self, settings: Settings, store: Store, bus: Bus | None,
+                 metrics: RoomMetrics) -> None:
         self.settings = settings
         self.store = store
         self.bus = bus or Bus()
-        self.notifier = Notifier(settings.smtp_url, settings.webhook_allow_private)
+        self.metrics = metrics
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._tasks: set[asyncio.Future[object]] = set()
@@ -61,29 +51,25 @@ class Hub:
         self.closing = False
         self.closed = asyncio.Event()
         self.pool = BotPool(settings.bot_workers or None)
-        self.public_url = settings.public_url or ""
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
-        self._sessions_swept = -float("inf")
-        self.tables = Tables(self)
-        self.players = Players(settings, store, self.bus, self.rooms, self.tables.my_row)
-        self.linker = Linker(settings, store, self.players)
-        self.tokens = Tokens(store, self.players, self.bus)
-        self.metrics = Metrics()
-        self.voice = Voice(self.rooms, self.bus, self.instance)
-        store.on_write = self.metrics.wrote
-        self.sign_in = SignIn(settings, store, self.players, self.notifier, self.bus)
-        self.passkeys = Passkeys(store)
-        self.email = EmailSignIn(store, self.notifier, self.spawn)
         self.withdrawals = Withdrawals(self.bus, self.instance, self.rooms)
-        self.analyses = Analyses(store, settings.analysis_solver_time)
-        self.push = Pusher(settings, store)
-        self.social = Social(store, self.room)
-        self.friends = Friends(self)
+        # what the other domains hear of the tables (the app's composition subscribes them)
+        self.match_ended: list[Callable[[Room], Awaitable[None]]] = []
+        self.turn_moved: list[Callable[[Room], None]] = []
+        self.seat_freed: list[Callable[[str, int], Awaitable[None]]] = []
+        self.room_dropped: list[Callable[[str], None]] = []
+        self.listeners: dict[str, list[Heard]] = {}
+        self.chores: list[Chore] = []
+        # whether any of these players blocked one (social's friends answer; none unless set)
+        self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
+
+    def listen(self, kinds: Iterable[str], heard: Heard) -> None:
+        """Hand the bus's messages of these kinds to ``heard`` too (after the hub's own)."""
+        for kind in kinds:
+            self.listeners.setdefault(kind, []).append(heard)
 
     async def start(self) -> None:
-        self.metrics.watch(self.rooms)
-        await self.push.start()
         await self.bus.start(self.on_bus)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
@@ -94,9 +80,7 @@ class Hub:
         self.closing = True
         self.closed.set()
         for room in self.rooms.values():
-            for subs in room.subs.values():
-                for sub in subs:
-                    sub.wake.set()
+            room.live.wake_all()
 
     async def close(self) -> None:
         self.begin_close()
@@ -110,23 +94,27 @@ class Hub:
         # let them unwind (a cancelled query returns its connection) before the store closes
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.bus.close()
-        await self.notifier.close()
-        await self.push.close()
         self.pool.close()
-        self.metrics.stop()
-        self.analyses.close()
 
     def match_over(self, room: Room) -> None:
-        """A room's match has ended: its players' history, stats and ratings."""
-        self.spawn(self.social.match_over(room))
+        """A room's match has ended: told to whoever listens (its players' history, stats and
+        ratings)."""
+        for heard in self.match_ended:
+            self.spawn(heard(room))
 
     def turn_changed(self, room: Room) -> None:
-        """A move here: tell the human seat to move now, unless it is connected."""
-        notify_turn(self, room)
+        """A move here: told to whoever listens (the notice to the human seat to move)."""
+        for heard in self.turn_moved:
+            heard(room)
+
+    async def seat_left(self, table_id: str, seat: int) -> None:
+        """A seat was given to a bot: whoever keeps something of its player forgets it."""
+        for heard in self.seat_freed:
+            await heard(table_id, seat)
 
     async def blocked_by_any(self, players: list[str], player_id: str) -> bool:
         """Whether any of these players blocked ``player_id`` (who may not join them)."""
-        return await self.friends.store.blocked_by_any(players, player_id)
+        return self.blocks is not None and await self.blocks(players, player_id)
 
     def spawn(self, coro: Awaitable[object]) -> None:
         task = asyncio.ensure_future(coro)
@@ -193,25 +181,22 @@ class Hub:
 
     # -- the bus -----------------------------------------------------------------------------
     async def on_bus(self, msg: dict[str, Json]) -> None:
-        kind = msg.get("k")
+        kind = str(msg.get("k"))
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
-        if kind in ("here", "gone", "who", "vp", "vs"):
-            await self.voice.on_bus(msg)
-            return
-        if kind == "revoked":
-            self.players.end_session(str(msg.get("s")))
-            return
-        if kind == "withdrawn":
+        elif kind == "withdrawn":
             await self.withdrawals.on_withdrawn(msg)
-            return
-        if kind == "withdrawn_ok":
+        elif kind == "withdrawn_ok":
             self.withdrawals.on_confirmed(msg)
-            return
-        if kind == "rejoined":  # the bus was down: a token may have been withdrawn meanwhile
+        elif kind == "rejoined":  # the bus was down: a token may have been withdrawn meanwhile
             for r in list(self.rooms.values()):
                 await r.reload_meta()
-            return
+        elif kind in ("chat", "act", "meta"):
+            await self._on_table(kind, msg)
+        for heard in self.listeners.get(kind, ()):
+            await heard(msg)
+
+    async def _on_table(self, kind: str, msg: dict[str, Json]) -> None:
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
@@ -256,12 +241,10 @@ class Hub:
             await asyncio.sleep(self.settings.sweep_s)
 
     async def sweep(self, starting: bool = False) -> None:
-        """Kick the tables whose bots or timers should have moved, remind the humans who have
-        kept a table waiting, drop the rooms nobody has used for a while, and (hourly) forget
-        the sessions that expired or were revoked a day ago."""
+        """Kick the tables whose bots or timers should have moved, do the other domains'
+        chores (reminders, results a stop kept from being written, forgetting what expired),
+        and drop the rooms nobody has used for a while."""
         now = time.time()
-        if starting:  # results a stop kept from being written (issue 28)
-            await self.social.catch_up()
         stalled = 0.0 if starting else max(10.0, 3 * self.settings.sweep_s)
         for table_id in await self.store.tables_to_drive(now, stalled,
                                                          self.settings.idle_after_s):
@@ -270,25 +253,10 @@ class Hub:
             except DomainError:
                 continue
             room.kick()
-        for table_id, seat, version in await self.store.waiting_humans(
-                now - self.settings.remind_after_s):
-            try:
-                room = await self.room(table_id)
-            except DomainError:
-                continue
-            # a turn's first notice goes before its reminder: one that has not gone yet (its
-            # move's own notice was slow, or the process stopped first) goes now, and the
-            # reminder at a later sweep
-            if room.version == version and not await send_notice(self, room, seat, version,
-                                                                  "notified"):
-                await send_notice(self, room, seat, version, "reminded")
+        for chore in self.chores:
+            await chore(starting)
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:
                 del self.rooms[table_id]
-                self.voice.forget(table_id)
-        if time.monotonic() - self._sessions_swept >= SESSIONS_SWEEP_S:
-            self._sessions_swept = time.monotonic()
-            await self.store.drop_sessions(now, now - 86400)
-            await self.store.drop_link_codes(now - 86400)
-            await self.store.drop_challenges(now)
-            await self.store.drop_email_links(now - 86400)
+                for heard in self.room_dropped:
+                    heard(table_id)

@@ -14,20 +14,16 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import StreamingResponse
 
 from taash.games.base import IllegalAction, MalformedAction
-from taash.server.accounts.deps import PlayersDep
-from taash.server.accounts.me import cookie_player
-from taash.server.accounts.tokens import watch_key
 from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.http.deps import SettingsDep
 from taash.server.http.errors import status_of
 from taash.server.http.guard import TokenBuckets, bad_text
 from taash.server.tables import wire
-from taash.server.tables.access import bearer, holder_of
-from taash.server.tables.deps import RoomsDep, TablesDep
+from taash.server.tables.access import bearer, callers, holder_of
+from taash.server.tables.deps import RoomsDep, Signals, SignalsDep, TablesDep
 from taash.server.tables.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.tables.room import Room
-from taash.server.voice.deps import VoiceDep
-from taash.server.voice.relay import Voice
+from taash.server.tables.seeds import set_seed
 
 log = logging.getLogger("taash.server")
 
@@ -40,21 +36,22 @@ router = APIRouter()
 
 
 @router.get("/api/tables/{table_id}/stream", tags=["seats"])
-async def stream(players: PlayersDep, tables: TablesDep, settings: SettingsDep, request: Request,
+async def stream(tables: TablesDep, settings: SettingsDep, request: Request,
                  table_id: str, token: str | None = None, since: int | None = None,
                  seat: int | None = None) -> StreamingResponse:
     """NDJSON: the full view (or what was missed since ``since``), then one line per
     accepted action; a ping line when quiet.  Without a token: a spectator's, with the
     public view."""
+    players = callers(request)
     tok = bearer(request, token)
     holder = await holder_of(request, tok, "read")
     key = None  # the session or personal token whose revoking closes the stream
     s: int | None
     if holder is not None:  # a personal token: the seat of its player there
         room, s = await tables.authorize(table_id, None, seat, holder.player.id)
-        key = watch_key(holder.token.id)
+        key = players.watch_key(holder)
     else:
-        who = (await cookie_player(request, settings)
+        who = (await players.cookie_player(request, settings)
                if not tok and seat is not None else None)
         room, s = await tables.watch_or_authorize(table_id, tok, seat,
                                                       who.player.id if who else None)
@@ -83,10 +80,11 @@ async def stream(players: PlayersDep, tables: TablesDep, settings: SettingsDep, 
                                       "X-Accel-Buffering": "no"})
 
 @router.websocket("/api/tables/{table_id}/ws")
-async def live(players: PlayersDep, rooms: RoomsDep, tables: TablesDep, voice: VoiceDep,
+async def live(rooms: RoomsDep, tables: TablesDep, voice: SignalsDep,
                settings: SettingsDep, websocket: WebSocket, table_id: str, token: str | None = None,
                since: int | None = None, seat: int | None = None) -> None:
     await websocket.accept()
+    players = callers(websocket)
     key = None  # the session or personal token whose revoking closes the socket
     can_act = True
     s: int | None
@@ -95,10 +93,10 @@ async def live(players: PlayersDep, rooms: RoomsDep, tables: TablesDep, voice: V
         holder = await holder_of(websocket, tok, "read")
         if holder is not None:  # a personal token: acting needs its play scope
             room, s = await tables.authorize(table_id, None, seat, holder.player.id)
-            key, can_act = watch_key(holder.token.id), holder.can("play")
+            key, can_act = players.watch_key(holder), holder.can("play")
         else:
             # a seat by the session cookie: from this site's pages only (CrossSite)
-            who = (await cookie_player(websocket, settings)
+            who = (await players.cookie_player(websocket, settings)
                    if not tok and seat is not None else None)
             room, s = await tables.watch_or_authorize(table_id, tok, seat,
                                                           who.player.id if who else None)
@@ -183,7 +181,7 @@ def _check(msg: dict[str, object], seat: int | None) -> str | None:
 
 
 async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
-                       buckets: TokenBuckets, voice: Voice, can_act: bool = True,
+                       buckets: TokenBuckets, voice: Signals, can_act: bool = True,
                        sub: Subscriber | None = None) -> None:
     while True:
         text = await ws.receive_text()
@@ -214,7 +212,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
                 await send(_refusal(cid, "forbidden", "a spectator sends no seed"))
                 continue
             try:
-                got = await room.set_seed(seat, msg.get("seed"))  # type: ignore[arg-type]
+                got = await set_seed(room, seat, msg.get("seed"))  # type: ignore[arg-type]
             except DomainError as e:
                 await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
             else:

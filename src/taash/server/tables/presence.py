@@ -18,33 +18,41 @@ from taash.games.base import Json
 if TYPE_CHECKING:
     from taash.server.config import Settings
     from taash.server.tables.bus import Bus
-    from taash.server.tables.room import Room
+    from taash.server.tables.connections import Connections
 
 log = logging.getLogger("taash.server")
 
+class Seen(Protocol):
+    """A room's connections, as presence reads them (``tables.room.Room`` is one)."""
 
-def connected(room: Room, seat: int) -> bool:
+    @property
+    def live(self) -> Connections: ...
+
+
+class Present(Seen, Protocol):
+    """A room, as presence tells it what the other instances said (``tables.room.Room``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def announce(self) -> None: ...
+
+
+def connected(room: Seen, seat: int) -> bool:
     """Whether the seat has a live connection to this or another server instance."""
-    return bool(room.subs.get(seat)) or any(seat in seats for _, _, seats in
-                                            room.remote.values())
+    return room.live.seat(seat)
 
 
-def local_seats(room: Room) -> list[int]:
+def local_seats(room: Seen) -> list[int]:
     """The seats with a live connection to this instance."""
-    return sorted(s for s, subs in room.subs.items() if s is not None and subs)
+    return room.live.local_seats()
 
 
-def told(room: Room, instance: str, seats: frozenset[int] | None, n: int = -1) -> None:
+def told(room: Present, instance: str, seats: frozenset[int] | None, n: int = -1) -> None:
     """Another instance's live seats at this table, told in its message ``n`` (``None``: it
     is gone); an older message than one already heard changes nothing."""
-    old = room.remote.get(instance)
-    if old is not None and n >= 0 and n < old[1]:
-        return
-    if seats is None:
-        room.remote.pop(instance, None)
-    else:
-        room.remote[instance] = (time.monotonic(), n, seats)
-    room.announce()
+    if room.live.heard(instance, seats, n):
+        room.announce()
 
 
 class PresenceHost(Protocol):
@@ -57,7 +65,7 @@ class PresenceHost(Protocol):
     def bus(self) -> Bus: ...
 
     @property
-    def rooms(self) -> Mapping[str, Room]: ...
+    def rooms(self) -> Mapping[str, Present]: ...
 
     @property
     def instance(self) -> str: ...
@@ -79,7 +87,7 @@ class Presence:
     def start(self) -> None:
         self.task = asyncio.create_task(self._loop(), name="taash-presence")
 
-    def changed(self, room: Room) -> None:
+    def changed(self, room: Present) -> None:
         """The seats connected here to ``room`` changed: tell the others."""
         hub = self.hub
         if hub.bus.shared and not hub.closing:
@@ -98,7 +106,7 @@ class Presence:
         kind = msg.get("k")
         if kind == "gone":
             for room in hub.rooms.values():
-                if inst in room.remote:
+                if inst in room.live.remote:
                     told(room, inst, None)
         elif kind == "who":
             asked = hub.rooms.get(str(msg.get("t")))
@@ -117,7 +125,7 @@ class Presence:
     def forget(self, before: float) -> None:
         """Forget what other instances told of their seats before that (monotonic) time."""
         for room in list(self.hub.rooms.values()):
-            for inst, (seen, _, _) in list(room.remote.items()):
+            for inst, (seen, _, _) in list(room.live.remote.items()):
                 if seen < before:
                     told(room, inst, None)
 

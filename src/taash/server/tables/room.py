@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
-from taash.server.errors import BadRequest, Conflict, Stale
+from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
 from taash.server.tables import wire
 from taash.server.tables.autoplay import Autoplay
-from taash.server.tables.feed import Subscriber
-from taash.server.tables.match import Step, check_seed, deal_next, fork, next_fair_row, turn_of
+from taash.server.tables.connections import Connections, Subscriber
+from taash.server.tables.match import Step, deal_next, fork, turn_of
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
@@ -94,10 +94,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.history: deque[Step] = deque(maxlen=HISTORY)
         self.answers: dict[tuple[int, str], Answer] = {}
-        self.subs: dict[int | None, set[Subscriber]] = {}  # None: spectators
-        # seats with live connections to other server instances:
-        # instance -> (when heard, its message number, seats)
-        self.remote: dict[str, tuple[float, int, frozenset[int]]] = {}
+        self.live = Connections()
         self.announced: str | None = None
         self.autoplay = Autoplay(self)
         self.last_used = time.monotonic()
@@ -128,15 +125,7 @@ class Room:
         if key == self.announced:
             return
         self.announced = key
-        text = wire.table_message(self, info)
-        for subs in self.subs.values():
-            for sub in subs:
-                sub.push(self.version, text, info=True)
-
-    def connected(self) -> bool:
-        """Whether anyone watches or sits here now, through this instance (a seat or a
-        spectator) or another (a seat)."""
-        return any(self.subs.values()) or any(seats for _, _, seats in self.remote.values())
+        self.live.push_all(self.version, wire.table_message(self, info))
 
     def human_came(self) -> None:
         """A human moved, connected or asked for their seat: a table stopped for being idle
@@ -145,10 +134,7 @@ class Room:
         self.kick()
 
     def subscribe(self, seat: int | None) -> Subscriber:
-        sub = Subscriber(seat)
-        subs = self.subs.setdefault(seat, set())
-        first = not subs
-        subs.add(sub)
+        sub, first = self.live.add(seat)
         self.last_used = time.monotonic()
         self.human_came()
         if first and seat is not None:
@@ -157,25 +143,19 @@ class Room:
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
-        subs = self.subs.get(sub.seat, set())
-        if sub not in subs:
+        last = self.live.remove(sub)
+        if last is None:
             return
-        subs.discard(sub)
         self.last_used = time.monotonic()
         self.human_seen = time.time()  # the idle time runs from the last one to leave
-        if not subs and sub.seat is not None:
+        if last and sub.seat is not None:
             self.announce()
             self.host.presence.changed(self)
 
     def tell_all(self, text: str) -> int:
         """Push an informational message (a chat line) to every live connection to the table
         here; how many."""
-        n = 0
-        for subs in self.subs.values():
-            for sub in subs:
-                sub.push(self.version, text, info=True)
-                n += 1
-        return n
+        return self.live.push_all(self.version, text)
 
     def forget_tokens(self, hashes: set[str]) -> None:
         """These seat tokens were withdrawn (here or on another instance): refuse them now
@@ -184,17 +164,11 @@ class Room:
         for s in self.meta.seats:
             if s.token_hash is not None and s.token_hash in hashes:
                 s.token_hash = None
-                self.end_seat(s.seat)
-
-    def end_seat(self, seat: int) -> None:
-        """Close the seat's live connections here (its token was withdrawn)."""
-        for sub in self.subs.get(seat, ()):
-            sub.ended = True
-            sub.wake.set()
+                self.live.end(s.seat)
 
     def _fan_out(self, step: Step) -> None:
         info: dict[str, Json] | None = None
-        for seat, subs in self.subs.items():
+        for seat, subs in self.live.subs.items():
             if not subs:
                 continue
             if info is None:
@@ -318,27 +292,6 @@ class Room:
         self.after_change()
         return answer
 
-    async def set_seed(self, seat: int, seed: str) -> dict[str, Json]:
-        """The seat's seed for the next deal (the last one sent before it is dealt counts;
-        ``""`` withdraws it): ``{"deal", "commit", "seed"}``."""
-        from taash import fair
-
-        check_seed(seed)
-        if self.seat_row(seat).type != "human":
-            raise BadRequest(f"seat {seat} is not a human seat")
-        async with self.lock:
-            if not self.meta.fair:
-                raise Conflict("this table does not deal fair deals (it was made before them)")
-            if self.state.is_over():
-                raise Conflict("the match is over: there is no next deal")
-            self.meta.fair = await self.host.store.load_fair(self.id)
-            row = next_fair_row(self.meta)
-            if row is None:
-                raise Conflict("there is no next deal")
-            row.seeds[seat] = seed
-            await self.host.store.save_fair(self.id, self.meta.fair)
-            return {"deal": row.deal, "commit": fair.commit(row.secret), "seed": seed}
-
     async def on_remote(self, version: int) -> None:
         """Another instance committed ``version``: read what we miss from the store."""
         if version <= self.version:
@@ -356,7 +309,7 @@ class Room:
             self.meta.seats = seats
             for s in seats:
                 if old.get(s.seat) is not None and old.get(s.seat) != s.token_hash:
-                    self.end_seat(s.seat)
+                    self.live.end(s.seat)
         t = await self.host.store.load_table(self.id)
         if t is not None:
             self.meta.rematch_id = t.rematch_id
@@ -372,5 +325,5 @@ class Room:
         self.autoplay.kick()
 
     def idle(self) -> bool:
-        return (not any(self.subs.values()) and self.autoplay.idle()
+        return (not any(self.live.subs.values()) and self.autoplay.idle()
                 and not self.lock.locked())

@@ -11,21 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import describe_games
 from taash.games.base import Json
-from taash.server.accounts.me import cookie_player
-from taash.server.accounts.players import clean_name
-from taash.server.accounts.tokens import is_personal
 from taash.server.errors import BadRequest, Unauthorized
 from taash.server.http.deps import SettingsDep
-from taash.server.notify.notifier import (
-    WebhookRefused,
-    valid_email,
-    valid_webhook,
-    webhook_addresses,
-)
 from taash.server.store.deps import StoreDep
 from taash.server.tables import wire
-from taash.server.tables.access import acting_player, bearer, holder_of, seat_of
+from taash.server.tables.access import Callers, acting_player, bearer, callers, holder_of, seat_of
 from taash.server.tables.deps import RoomsDep, TablesDep
+from taash.server.tables.seeds import set_seed
 
 AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
 
@@ -90,19 +82,13 @@ class InviteBody(BaseModel):
     seat: int = Field(ge=0, le=7)
 
 
-class NotifyBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    webhook: str | None = Field(None, max_length=2000)
-    email: str | None = Field(None, max_length=320)
-
-
-def seat_name(raw: str | None, where: str) -> str | None:
+def seat_name(names: Callers, raw: str | None, where: str) -> str | None:
     """A seat's name as asked for at a new table or a join: a player's name's rule (plain
     text, 1 to 24 characters), so what a seat shows is as safe as what a player shows."""
     if raw is None:
         return None
     try:
-        return clean_name(raw)
+        return names.clean_name(raw)
     except BadRequest as e:
         raise BadRequest(f"{where}: {e.message}") from None
 
@@ -127,7 +113,8 @@ async def create(tables: TablesDep, settings: SettingsDep, request: Request, bod
     """A new table; a token and invite url for each human seat."""
     specs = None
     if body.seats is not None:
-        specs = [{"type": s.type, "name": seat_name(s.name, f"seats[{i}].name"),
+        names = callers(request)
+        specs = [{"type": s.type, "name": seat_name(names, s.name, f"seats[{i}].name"),
                   "level": "easy" if s.level == "heuristic" else s.level}
                  for i, s in enumerate(body.seats)]
     t, tokens = await tables.create(body.game, body.options, specs, body.live,
@@ -160,7 +147,8 @@ async def join(tables: TablesDep, settings: SettingsDep, request: Request, table
     """Claim a free seat of an open table."""
     b = body or JoinBody(seat=None, name=None)
     seat, token = await tables.join(
-        table_id, b.seat, seat_name(b.name, "name"), await acting_player(request, settings))
+        table_id, b.seat, seat_name(callers(request), b.name, "name"),
+        await acting_player(request, settings))
     return {"id": table_id, "seat": seat, "token": token,
             "url": f"/t/{table_id}?seat={seat}&token={token}"}
 
@@ -195,7 +183,7 @@ async def seed(settings: SettingsDep, request: Request, table_id: str, body: See
     """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
     counts); 400 if it is not "" or 1-64 characters from ! to ~."""
     room, s = await seat_of(request, settings, table_id, token, seat)
-    return await room.set_seed(s, body.seed)
+    return await set_seed(room, s, body.seed)
 
 @router.get("/api/tables/{table_id}/hint", tags=["seats"])
 async def hint(settings: SettingsDep, request: Request, table_id: str, token: str | None = None,
@@ -247,7 +235,7 @@ async def rematch(tables: TablesDep, settings: SettingsDep, request: Request, ta
     tables = tables
     tok = bearer(request, token)
     room, s = await seat_of(request, settings, table_id, tok, None)
-    rid, new = await tables.rematch(room, s, None if is_personal(tok) else tok)
+    rid, new = await tables.rematch(room, s, None if callers(request).is_personal(tok) else tok)
     if new is None:  # the seat's player asked, with no token: the seat is theirs there
         return {"id": rid, "seat": s, "token": None, "url": f"/t/{rid}?seat={s}"}
     return {"id": rid, "seat": s, "token": new, "url": f"/t/{rid}?seat={s}&token={new}"}
@@ -262,7 +250,7 @@ async def claim(tables: TablesDep, settings: SettingsDep, request: Request, tabl
     if holder is not None:  # a program claims for the token's player: the invite's
         tok, player = token, holder.player  # token comes as ?token=
     else:
-        who = await cookie_player(request, settings)
+        who = await callers(request).cookie_player(request, settings)
         if who is None:
             raise Unauthorized("claiming an invite needs a session: open the site's page")
         player = who.player
@@ -293,23 +281,3 @@ async def leave(tables: TablesDep, settings: SettingsDep, request: Request, tabl
     room, s = await seat_of(request, settings, table_id, token, None)
     await tables.leave(room, s)
     return {"id": table_id, "seat": s, "type": "bot", "level": "easy"}
-
-@router.put("/api/tables/{table_id}/notify", tags=["seats"])
-async def notify(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                 body: NotifyBody, token: str | None = None) -> dict[str, Json]:
-    """Where to tell this seat that it is its turn (null turns one off)."""
-    tables = tables
-    room, s = await seat_of(request, settings, table_id, token, None)
-    if body.webhook is not None and not valid_webhook(body.webhook):
-        raise BadRequest("webhook must be an http:// or https:// URL")
-    if body.webhook:
-        try:
-            await webhook_addresses(body.webhook, settings.webhook_allow_private)
-        except WebhookRefused as e:
-            raise BadRequest(str(e)) from None
-    if body.email is not None and not valid_email(body.email):
-        raise BadRequest(f"not an email address: {body.email!r}")
-    if body.email and settings.smtp_url is None:
-        raise BadRequest("this server sends no e-mail (it has no SMTP server set up)")
-    await tables.set_notify(room, s, body.webhook or None, body.email or None)
-    return {"id": table_id, "seat": s, "webhook": body.webhook, "email": body.email}

@@ -146,7 +146,7 @@ class Seating:
                                          email=None, player_id=None)
         if old is not None:
             room.forget_tokens({old})
-        await self.hub.push.store.drop_seat(room.id, seat)
+        await self.hub.seat_left(room.id, seat)  # its notices' subscriptions go
         await room.reload_meta()
         await self.hub.withdraw(room.id, [old] if old is not None else [])
         await self.hub.meta_changed(room)

@@ -4,20 +4,41 @@ record.  Shaping only: nothing here changes a room."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import orjson
 
 from taash.games.base import Json, MatchState
 from taash.server.tables.autoplay import turn_deadline
 from taash.server.tables.match import fair_record, fair_view
-from taash.server.tables.presence import connected
+from taash.server.tables.presence import Seen, connected
 
 if TYPE_CHECKING:
+    from taash.server.store.rows import TableRow
+    from taash.server.tables.autoplay import Autoplay
     from taash.server.tables.match import Step
-    from taash.server.tables.room import Room
 
 JsonObject = dict[str, Json]
+
+
+class Shown(Seen, Protocol):
+    """What the wire reads of a room (``tables.room.Room`` is one): its table, its match and
+    version, whether its bots play, and who is connected."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def meta(self) -> TableRow: ...
+
+    @property
+    def state(self) -> MatchState: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def autoplay(self) -> Autoplay: ...
 
 
 def dumps(obj: object) -> str:
@@ -35,13 +56,13 @@ def iso(t: float, timespec: str = "seconds") -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec=timespec).replace("+00:00", "Z")
 
 
-def turn_ends(room: Room) -> str | None:
+def turn_ends(room: Shown) -> str | None:
     """The turn timer's deadline as the table info gives it (ISO time)."""
     deadline = turn_deadline(room.meta, room.state)
     return None if deadline is None else iso(deadline, "milliseconds")
 
 
-def table_info(room: Room) -> JsonObject:
+def table_info(room: Shown) -> JsonObject:
     """The table's info (in every view); ``fair``: the current deal's commit and seeds and the
     next deal's commit, on a table that deals fair (else null)."""
     m = room.meta
@@ -62,7 +83,7 @@ def table_info(room: Room) -> JsonObject:
     }
 
 
-def public(room: Room, state: MatchState | None = None, version: int | None = None,
+def public(room: Shown, state: MatchState | None = None, version: int | None = None,
            info: JsonObject | None = None) -> JsonObject:
     """What anyone may see: the core's public view, the version, the table's info."""
     st = room.state if state is None else state
@@ -73,7 +94,7 @@ def public(room: Room, state: MatchState | None = None, version: int | None = No
     return v
 
 
-def seat_view(room: Room, seat: int, state: MatchState | None = None,
+def seat_view(room: Shown, seat: int, state: MatchState | None = None,
               version: int | None = None, info: JsonObject | None = None) -> JsonObject:
     """The seat's view (its own hand, its legal actions), the version, the table's info."""
     st = room.state if state is None else state
@@ -83,7 +104,7 @@ def seat_view(room: Room, seat: int, state: MatchState | None = None,
     return v
 
 
-def view_of(room: Room, seat: int | None, state: MatchState | None = None,
+def view_of(room: Shown, seat: int | None, state: MatchState | None = None,
             version: int | None = None, info: JsonObject | None = None) -> JsonObject:
     """A seat's view, or (``None``) the public view."""
     if seat is None:
@@ -91,17 +112,17 @@ def view_of(room: Room, seat: int | None, state: MatchState | None = None,
     return seat_view(room, seat, state, version, info)
 
 
-def view_message(room: Room, seat: int | None) -> str:
+def view_message(room: Shown, seat: int | None) -> str:
     return dumps({"type": "view", "version": room.version, "view": view_of(room, seat)})
 
 
-def event_message(room: Room, seat: int | None, step: Step,
+def event_message(room: Shown, seat: int | None, step: Step,
                   info: JsonObject | None = None) -> str:
     return dumps({"type": "event", "version": step.version, "events": step.events,
                   "view": view_of(room, seat, step.state, step.version, info)})
 
 
-def table_message(room: Room, info: JsonObject | None = None) -> str:
+def table_message(room: Shown, info: JsonObject | None = None) -> str:
     return dumps({"type": "table", "version": room.version,
                   "table": table_info(room) if info is None else info})
 
@@ -111,7 +132,7 @@ def ping_message(kind: str, version: int, now: float) -> str:
     return dumps({"type": kind, "version": version, "now": iso(now, "milliseconds")})
 
 
-def record(room: Room) -> JsonObject:
+def record(room: Shown) -> JsonObject:
     """The match's record; an unfinished deal without its deck or face-down cards (the core
     hides them)."""
     rec = room.state.record(hide_current=True)
@@ -121,7 +142,7 @@ def record(room: Room) -> JsonObject:
     return rec
 
 
-def seats_record(room: Room) -> list[Json]:
+def seats_record(room: Shown) -> list[Json]:
     """Who sat where, for stats by opponent kind (taash.stats): each seat's type, bot level,
     name and player id (public: a profile's address; no token, no contact)."""
     return [{"type": s.type, "level": s.level, "name": s.name, "player": s.player_id}

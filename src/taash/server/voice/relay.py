@@ -88,7 +88,7 @@ class Voice:
         for inst, remote in self.remote.get(table, {}).items():
             # only while presence hears that instance hold the seat: one that was killed
             # says no "gone", presence forgets it in time, and voice with it
-            live = room.remote.get(inst) if room is not None else None
+            live = room.live.remote.get(inst) if room is not None else None
             if live is not None:
                 seats |= remote & live[2]
         return sorted(seats)
@@ -105,7 +105,7 @@ class Voice:
         if self.told.get(room.id, []) == seats:
             return
         self.told[room.id] = seats
-        for seat, subs in room.subs.items():
+        for seat, subs in room.live.subs.items():
             if seat is None:
                 continue
             for sub in subs:

@@ -96,6 +96,13 @@ class SeatedAlready(Conflict):
     code = "seated_already"
 
 
+class Waiting(Conflict):
+    """A move at a live table that waits for the friends invited to it (until they come or
+    a player at it starts it)."""
+
+    code = "waiting"
+
+
 class Stale(DomainError):
     """The table moved on from the version a client (or a bot, or a timer) acted on."""
 

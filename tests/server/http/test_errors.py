@@ -25,6 +25,7 @@ EXPECTED = {
     errors.Conflict: (409, "conflict"),
     errors.InviteUsed: (409, "invite_used"),
     errors.SeatedAlready: (409, "seated_already"),
+    errors.Waiting: (409, "waiting"),
     errors.Stale: (409, "stale"),
     errors.TooLarge: (413, "too_large"),
     errors.RateLimited: (429, "rate_limited"),

@@ -24,6 +24,7 @@ from taash.server.errors import (
     Stale,
     TooLarge,
     Unauthorized,
+    Waiting,
     error_of,
 )
 
@@ -34,7 +35,7 @@ STATUS: dict[type[Exception], int] = {
     Forbidden: 403, CrossSite: 403,
     NotFound: 404,
     Full: 409, NotOver: 409, Conflict: 409, InviteUsed: 409, SeatedAlready: 409,
-    Stale: 409, IllegalAction: 409,
+    Waiting: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
 }

@@ -176,7 +176,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries):
             turn_timer_s=t.turn_timer_s, created=t.created, updated=t.updated,
             version=t.version, over=t.over, to_move=t.to_move, rematch_id=t.rematch_id,
             rematch_of=t.rematch_of, chat_text=t.chat_text,
-            pass_and_play=t.pass_and_play))
+            pass_and_play=t.pass_and_play, waiting=t.waiting))
         await conn.execute(seats.insert(), [
             {"table_id": t.id, "seat": s.seat, "type": s.type, "level": s.level,
              "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,
@@ -314,6 +314,16 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries):
                                     .where(game_tables.c.id == table_id))).first()
             assert r is not None and r.rematch_id is not None
             return str(r.rematch_id)
+
+    async def start_table(self, table_id: str, now: float) -> bool:
+        """End a table's wait for its invited friends (its turn timer counts from ``now``):
+        whether it was waiting."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(
+                update(game_tables)
+                .where(and_(game_tables.c.id == table_id, game_tables.c.waiting.is_(True)))
+                .values(waiting=False, updated=now))
+            return bool(res.rowcount)
 
     async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
         """The seats of these token hashes, as ``player_tables`` gives a player's."""

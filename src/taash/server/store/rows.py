@@ -43,8 +43,16 @@ class TableRow:
     rematch_of: str | None = None
     chat_text: bool = False
     pass_and_play: bool = False
+    waiting: bool = False  # made to wait for its invited friends (``Room.waiting_for``)
     seats: list[SeatRow] = field(default_factory=list)
     fair: list[FairRow] = field(default_factory=list)
+
+    def waiting_for(self) -> list[int]:
+        """The human seats a table made to wait for its invited friends waits for still:
+        those not claimed yet (none once everyone came or the host started it)."""
+        if not self.waiting:
+            return []
+        return [s.seat for s in self.seats if s.type == "human" and not s.claimed]
 
 
 @dataclass
@@ -93,7 +101,7 @@ def table_row_of(r: Any) -> TableRow:
                     created=r.created, updated=r.updated, version=r.version,
                     over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
                     rematch_of=r.rematch_of, chat_text=bool(r.chat_text),
-                    pass_and_play=bool(r.pass_and_play))
+                    pass_and_play=bool(r.pass_and_play), waiting=bool(r.waiting))
 
 
 def seat_row_of(r: Any) -> SeatRow:

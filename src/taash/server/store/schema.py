@@ -43,6 +43,9 @@ game_tables = Table(
     Column("chat_text", Boolean, nullable=False, server_default=false()),
     # one player may hold several of its seats (pass and play), as its creator chose (0013)
     Column("pass_and_play", Boolean, nullable=False, server_default=false()),
+    # a live table waiting for the friends invited to it until they come or the host starts
+    # it (0014)
+    Column("waiting", Boolean, nullable=False, server_default=false()),
 )
 # the lobby's query (open tables not over); migration 0001 creates it under this name
 Index("ix_game_tables_open", game_tables.c.open, game_tables.c.over)

@@ -78,9 +78,11 @@ class SweepQueries:
                    .join(seats, and_(seats.c.table_id == game_tables.c.id,
                                      seats.c.seat == game_tables.c.to_move))
                    .where(and_(game_tables.c.over.is_(False), seats.c.type == "bot",
+                               game_tables.c.waiting.is_(False),
                                game_tables.c.updated < now - stalled_s, recent)))
             timer = (select(game_tables.c.id)
                      .where(and_(game_tables.c.over.is_(False),
+                                 game_tables.c.waiting.is_(False),
                                  game_tables.c.turn_timer_s.is_not(None),
                                  game_tables.c.to_move.is_not(None),
                                  game_tables.c.updated + game_tables.c.turn_timer_s < now,

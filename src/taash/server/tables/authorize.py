@@ -82,7 +82,8 @@ class Authorization:
             # yet when its player is there tells everyone at the table something false
             await hub.store.update_seat(table_id, found, claimed=True)
             await hub.meta_changed(room)
-            room.announce()
+            if not await room.settle_wait():  # the last invited friend came: it starts
+                room.announce()
         room.last_used = time.monotonic()
         room.human_came()
         return room, found

@@ -31,7 +31,7 @@ def turn_deadline(meta: TableRow, state: MatchState) -> float | None:
     """When the turn timer lets a bot move for the seat to move (a time.time() value): None
     unless a timer is set and a human seat is to move."""
     if not meta.turn_timer_s or state.is_over() or meta.to_move is None \
-            or meta.seats[meta.to_move].type != "human":
+            or meta.seats[meta.to_move].type != "human" or meta.waiting_for():
         return None
     return meta.updated + meta.turn_timer_s
 
@@ -129,7 +129,8 @@ class Autoplay:
     def kick(self) -> None:
         """Let the bots move if one may, and arm the turn timer."""
         room = self.room
-        if room.host.closing or room.state.is_over() or not self.active():
+        if room.host.closing or room.state.is_over() or not self.active() \
+                or room.meta.waiting_for():  # nobody moves before the invited friends come
             return
         if (self.driver is None or self.driver.done()) and any(
                 room.seat_row(s).type == "bot" for s in room.state.actors()):

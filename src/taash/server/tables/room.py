@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
-from taash.server.errors import Conflict, Stale
+from taash.server.errors import Conflict, Stale, Waiting
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
 from taash.server.tables import wire
 from taash.server.tables.autoplay import Autoplay
@@ -121,7 +121,8 @@ class Room:
         """Tell every live connection here the table's info, if its seats (who sits, who is
         connected, names) or its rematch changed since last told."""
         info = wire.table_info(self)
-        key = wire.dumps([info["seats"], info["rematch"], info["rematch_of"], info["open"]])
+        key = wire.dumps([info["seats"], info["rematch"], info["rematch_of"], info["open"],
+                          info["waiting"]])
         if key == self.announced:
             return
         self.announced = key
@@ -223,6 +224,11 @@ class Room:
         answered as the first time, whatever the version.  A caller that goes away (a closed
         socket) does not cut it short: once started, an action is committed and pushed to
         every seat.  ``auto``: a bot's or a turn timer's move, not a human's."""
+        waits = self.meta.waiting_for()
+        if waits:
+            who = ", ".join(self.meta.seats[s].name or f"seat {s}" for s in waits)
+            raise Waiting(f"the table waits for {who} to join: a player at it can start it "
+                          f"now (POST /api/tables/{self.id}/start)")
         started = time.perf_counter()
         task = asyncio.ensure_future(self._submit(seat, text, client_id, expected, auto))
         task.add_done_callback(_retrieve)
@@ -313,7 +319,33 @@ class Room:
         t = await self.host.store.load_table(self.id)
         if t is not None:
             self.meta.rematch_id = t.rematch_id
+            if self.meta.waiting and not t.waiting:  # started through another instance
+                self.meta.waiting, self.meta.updated = False, t.updated
+        if not await self.settle_wait():
+            self.announce()
+
+    # -- a table waiting for its invited friends -----------------------------------------------
+    async def settle_wait(self) -> bool:
+        """A table that waited for its invited friends and has them all now starts:
+        whether it did."""
+        if self.meta.waiting and not self.meta.waiting_for():
+            return await self.start()
+        return False
+
+    async def start(self) -> bool:
+        """End the wait for the invited friends (they all came, or a player at the table
+        started it): the turn timer counts from now, the bots move.  Whether it waited."""
+        if not self.meta.waiting:
+            return False
+        now = time.time()
+        started = await self.host.store.start_table(self.id, now)
+        self.meta.waiting = False
+        if started:
+            self.meta.updated = now
+            await self.host.bus.publish({"k": "meta", "t": self.id})
         self.announce()
+        self.kick()
+        return started
 
     # -- after a change ----------------------------------------------------------------------
     def after_change(self) -> None:

@@ -47,6 +47,10 @@ class CreateTable(BaseModel):
                                                "80 characters), not only phrases and emoji")
     pass_and_play: bool = Field(False, description="one player may hold several seats (one "
                                 "device passed round); else a player holds one seat")
+    wait: bool = Field(False, description="a live table with friends' seats waits for them "
+                       "before its first move (no bot moves, no turn timer runs) until they "
+                       "have all come or a player at it starts it: POST "
+                       "/api/tables/{id}/start; the table info says whom it waits for")
 
 
 class SeedBody(BaseModel):
@@ -123,6 +127,7 @@ async def create(tables: TablesDep, settings: SettingsDep, request: Request, bod
                                         player=await acting_player(request, settings),
                                         seed=body.seed, chat_text=body.chat_text,
                                         pass_and_play=body.pass_and_play,
+                                        wait=body.wait,
                                         address=request.client.host if request.client
                                         else None)
     seats = []
@@ -262,6 +267,16 @@ async def claim(tables: TablesDep, settings: SettingsDep, request: Request, tabl
                 "url": f"/t/{table_id}?seat={seat}"}
     return {"id": table_id, "seat": seat, "token": new,
             "url": f"/t/{table_id}?seat={seat}&token={new}"}
+
+@router.post("/api/tables/{table_id}/start", tags=["seats"])
+async def start(settings: SettingsDep, request: Request, table_id: str,
+                token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+    """Start a table that waits for its invited friends without them (a player at it asks):
+    its bots move and its turn timer counts from now, playing for whoever has not come.
+    ``started``: whether it was waiting."""
+    room, _s = await seat_of(request, settings, table_id, token, seat)
+    started = await room.start()
+    return {"id": table_id, "started": started, "waiting": room.meta.waiting_for()}
 
 @router.post("/api/tables/{table_id}/invite", tags=["seats"])
 async def invite(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,

@@ -96,7 +96,8 @@ class Tables(Authorization, Seating):
                      seed: str | None = None,
                      address: str | None = None,
                      chat_text: bool = False,
-                     pass_and_play: bool = False) -> tuple[TableRow, dict[int, str]]:
+                     pass_and_play: bool = False,
+                     wait: bool = False) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
         belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
@@ -132,7 +133,10 @@ class Tables(Authorization, Seating):
                      if bot_delay_ms is None else bot_delay_ms,
                      turn_timer_s=turn_timer_s, created=now, updated=now, rematch_of=rematch_of,
                      chat_text=chat_text, pass_and_play=pass_and_play, seats=rows,
-                     fair=[new_fair_row(0, n)])
+                     fair=[new_fair_row(0, n)],
+                     # friends invited to a live table: nobody moves before they come
+                     waiting=wait and live and rematch_of is None and not pass_and_play
+                     and sum(r.type == "human" for r in rows) > 1)
         if seed is not None and creator is not None:
             t.fair[0].seeds[creator.seat] = check_seed(seed)
         state = build_match(t)

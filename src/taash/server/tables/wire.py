@@ -75,6 +75,9 @@ def table_info(room: Shown) -> JsonObject:
         "over": bool(room.state.is_over()), "to_move": m.to_move,
         "rematch": m.rematch_id, "rematch_of": m.rematch_of, "chat_text": m.chat_text,
         "pass_and_play": m.pass_and_play,
+        # the human seats a live table waits for before its first move (its invited friends
+        # not come yet, and nobody at it has started it): [] once it plays
+        "waiting": m.waiting_for(),
         "fair": fair_view(m, dealt - 1) if dealt else None,
         "idle": not room.state.is_over() and not room.autoplay.active(),
         "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,

@@ -289,3 +289,43 @@ def test_a_friend_who_leaves_is_marked_and_the_timer_plays_for_them(
     # the timer's bot calls trumps for them: the table goes on, and it is Asha's turn
     mine.wait_for_selector("main.table[data-version='1']", timeout=15_000)
     assert call(server.base, "GET", f"/api/tables/{tid}")["version"] >= 1
+
+
+def test_a_live_table_waits_for_the_invited_friend_or_for_the_host_to_start(
+        new_page: Any, server: Server) -> None:
+    # Issue 43: a live table made for a friend does not deal its first moves (nor run its
+    # timer) before the friend has come, unless the host starts it.
+    def made(page: Any) -> tuple[str, str]:
+        page.goto("/")
+        press(page, "[data-game-choice='court-piece-2p']")
+        press(page, "[data-mode='friends']")
+        press(page, "[data-action='create-table']")
+        link = page.locator("dialog[data-dialog='invites'] [data-invite='1']").input_value()
+        press(page, "dialog[data-dialog='invites'] [data-action='open-table']")
+        page.wait_for_selector("main.table[data-version='0'][data-seat='0']")
+        return table_of(page), link
+
+    host = new_page("phone", server.base)
+    tid, link = made(host)
+    status = host.locator(".status")
+    status.filter(has_text="Waiting for").wait_for()
+    assert "to join" in status.inner_text()
+    assert host.locator(".seat .timer").count() == 0  # no timer runs for nobody
+    assert host.locator("main.table").get_attribute("data-your-turn") == "false"
+    assert host.locator(".actions button").count() == 0  # no trump to call yet
+    assert call(server.base, "GET", f"/api/tables/{tid}")["table"]["waiting"] == [1]
+    # the friend comes: both tables play, with the timer counting from now
+    friend = new_page("phone", server.base)
+    friend.goto(link)
+    friend.wait_for_selector("main.table[data-version='0'][data-seat='1']")
+    host.wait_for_selector("[data-action='start-table']", state="detached")
+    host.locator(".seat[data-turn='true'] .timer").wait_for()
+    assert call(server.base, "GET", f"/api/tables/{tid}")["table"]["waiting"] == []
+    # another table: the host does not wait for the friend and starts it
+    tid2, _link = made(host)
+    press(host, "[data-action='start-table']")
+    host.locator(".seat[data-turn='true'] .timer").wait_for()
+    assert "Waiting for" not in host.locator(".status").inner_text() or \
+        "to join" not in host.locator(".status").inner_text()
+    assert call(server.base, "GET", f"/api/tables/{tid2}")["table"]["waiting"] == []
+    assert host.js_errors == [] and friend.js_errors == []

@@ -378,6 +378,10 @@ def test_turn_timer_counts_down_on_the_seat_to_move(server: Server, new_page: An
     page.select_option("[data-field='turn_timer']", "30")
     press(page, "[data-action='create-table']")
     press(page, "dialog[data-dialog='invites'] [data-action='open-table']")
+    # it waits for the friend, no timer running; started without them, it counts
+    page.wait_for_selector("main.table[data-version='0'] [data-action='start-table']")
+    assert page.locator(".seat .timer").count() == 0
+    press(page, "[data-action='start-table']")
     page.wait_for_selector("main.table[data-version='0'] .seat[data-turn='true'] .timer")
     made = page.url.split("/t/")[1].split("?")[0]
     assert call(server.base, "GET", f"/api/tables/{made}")["table"]["turn_timer_s"] == 30

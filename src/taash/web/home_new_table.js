@@ -211,6 +211,8 @@ export class NewTable {
       game: this.game, options: this.options(), seats, live, open: this.openBox.checked,
       chat_text: this.chatBox.checked,
       pass_and_play: this.otherHumans() && this.passBox.checked,
+      // a live table waits for the friends invited to it (or for the host to start it)
+      wait: live && this.otherHumans() && !this.passBox.checked,
       bot_delay_ms: Number(setting('bot_delay_ms', '600')),
       ...(timer > 0 ? { turn_timer_s: timer } : {}),
     }, button);

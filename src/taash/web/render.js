@@ -4,6 +4,7 @@
 import { backEl, cardEl, cardName } from './cards.js';
 import { t } from './i18n.js';
 import { flyIn, playKey } from './motion.js';
+import { startTable } from './acting.js';
 import { awayAt } from './seats.js';
 import { h, fill } from './ui.js';
 
@@ -157,6 +158,14 @@ export function renderStatus(tb) {
       tb.token ? h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch', 'data-ready': String(ready), onclick: () => tb.rematch() }, label) : null,
       h('button', { class: 'btn', type: 'button', 'data-action': 'summary', onclick: () => tb.summaries.showMatch() }, t('summary')));
     tb.status.className = 'status over';
+    return;
+  }
+  const waits = tb.waitingFor();
+  if (waits.length) { // a live table waiting for its invited friends: or start it now
+    const names = waits.map((s) => tb.name(s)).join(', ');
+    tb.status.className = 'status waiting';
+    fill(tb.status, h('span', null, t('waiting_join', { names })),
+      me !== null ? h('button', { class: 'btn primary', type: 'button', 'data-action': 'start-table', onclick: () => startTable(tb) }, t('start_now')) : null);
     return;
   }
   const mover = v.phase === 'trump' ? v.caller : v.to_move;

@@ -121,8 +121,11 @@ class TableView extends TableSeating {
 
   /** New table info (who sits where, who is connected, the rematch): shown at once. */
   setInfo(info) {
+    const waited = this.waitingFor().length > 0;
     this.info = info;
-    if (this.view) {
+    if (this.view && waited !== this.waitingFor().length > 0) {
+      this.render(); // the friends came, or someone started it: the table plays now
+    } else if (this.view) {
       renderSeats(this);
       renderStatus(this);
       this.noticeRematch();

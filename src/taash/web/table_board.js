@@ -109,7 +109,8 @@ export function drawTable(tb) {
 
 export function drawActions(tb) {
   // while a deal's end is shown, the next deal's buttons wait for the player to go on
-  const { className, buttons } = tb.summaries.showing()
+  // and nothing is played before the invited friends come (the status offers to start)
+  const { className, buttons } = tb.summaries.showing() || tb.waitingFor().length
     ? { className: 'actions', buttons: [] } : tb.game.actions(tb.view);
   // The buttons are made anew: one that had the focus gives it to its successor.
   const had = tb.actions.contains(document.activeElement) ? document.activeElement.dataset.action : null;

@@ -56,6 +56,14 @@ export class TableSeating {
 
   yourTurn() {
     const v = this.view;
-    return !!v && !v.over && this.me() !== null && v.to_move === this.me() && !this.summaries.showing();
+    return !!v && !v.over && this.me() !== null && v.to_move === this.me() && !this.summaries.showing()
+      && !this.waitingFor().length;
+  }
+
+  /** The seats a live table waits for before anyone moves (its invited friends not come
+   * yet, and nobody at it has started it): [] once it plays. */
+  waitingFor() {
+    const w = this.info && this.info.waiting;
+    return Array.isArray(w) && this.view && !this.view.over ? w : [];
   }
 }

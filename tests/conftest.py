@@ -43,7 +43,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         marks = {m.name for m in item.iter_markers()}
-        lack = sorted({NEEDS[f] for f in names & NEEDS.keys()} - marks)
+        need = {NEEDS[f] for f in names & NEEDS.keys()}
+        if "browser" in marks | need:  # a Chromium: never in the fast loop (-m "not slow")
+            need.add("slow")
+        lack = sorted(need - marks)
         if lack:
             missing.append(f"{item.nodeid}: mark it {', '.join(lack)}")
     if missing:

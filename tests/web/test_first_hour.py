@@ -24,7 +24,7 @@ from tests.web.helpers import (
 from tests.web.test_at_table import played
 from tests.web.test_web import two_player_friends
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 # -- 1. Play is the first thing on the home page ----------------------------------------------

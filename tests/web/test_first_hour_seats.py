@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.helpers import Server, attr, call, create_table, press
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def table_of(page: Any) -> str:

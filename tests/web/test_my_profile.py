@@ -10,7 +10,7 @@ import pytest
 from tests.web.helpers import Server, press
 from tests.web.test_web import start_against_bots
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_your_own_name_opens_your_profile_from_home_and_from_the_table(

@@ -14,7 +14,7 @@ import pytest
 from tests.web.conftest import need_chromium
 from tests.web.helpers import Server, press
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,7 @@ from taash.server.store.group_commit import (
     apply_batch,
     sqlite_pragmas,
 )
+from taash.server.store.leases import LeaseQueries
 from taash.server.store.players import PlayerQueries
 from taash.server.store.rows import (
     ActionRow,
@@ -74,7 +75,7 @@ def _upgrade(conn: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
-class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries):
+class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQueries):
     """Async access to the database; one per server process."""
 
     def __init__(self, url: URL, wal_limit: int = 16 * 1024 * 1024) -> None:

@@ -322,3 +322,12 @@ challenge_invites = Table(
     Column("seat", Integer, nullable=False),
     Column("state", String(10), nullable=False),
 )
+
+# which instance owns a table, until when, under which fencing number (0015; store/leases.py)
+table_leases = Table(
+    "table_leases", metadata,
+    Column("table_id", String(24), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("fence", BigInteger, nullable=False),
+    Column("expires", Float, nullable=False),
+)

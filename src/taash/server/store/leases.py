@@ -1,0 +1,126 @@
+"""The store's table leases (migration 0015): which server process owns a table, for how long,
+and under which fencing number (issue 44, docs/ownership.md).
+
+A lease is a row per table: ``owner`` (an instance id), ``fence`` (bumped each time the table
+changes hands, never reused) and ``expires`` (a ``time.time()`` value).  An instance takes a
+free or expired lease with a compare-and-set on the fence it read, so of two instances racing
+for one table exactly one wins; the owner renews before it expires.  A write made under a lease
+checks its fence in the same transaction (``hold``): once another instance has taken the
+table, the old owner's writes are refused by the database, not by its own belief that it still
+owns the table.  ``Store`` inherits these queries; they share its engine and its one writer on
+SQLite."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+
+from sqlalchemy import and_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from taash.server.store.schema import table_leases
+
+
+class LeaseLost(Exception):
+    """A write under a lease another instance has taken since (its fence moved on), or that
+    has run out; nothing of the write was kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    table_id: str
+    owner: str
+    fence: int
+    expires: float
+
+
+class LeaseQueries:
+    """Taking, renewing, checking and giving back table leases (a mixin of ``Store``)."""
+
+    engine: AsyncEngine
+
+    def _writing(self) -> AbstractAsyncContextManager[None]:
+        raise NotImplementedError  # the Store's: one writer at a time on SQLite
+
+    async def lease_of(self, table_id: str) -> Lease | None:
+        """The table's lease as stored (expired or not), or None if it never had one."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(table_leases)
+                                    .where(table_leases.c.table_id == table_id))).first()
+        return None if r is None else Lease(r.table_id, r.owner, int(r.fence), float(r.expires))
+
+    async def take_lease(self, table_id: str, owner: str, ttl: float,
+                         now: float) -> Lease | None:
+        """The table's lease for ``owner`` until ``now + ttl``: new (fence 1), taken over from
+        an expired holder (fence + 1), or renewed if ``owner`` holds it already (same fence);
+        None while another instance holds it."""
+        until = now + ttl
+        async with self._writing(), self.engine.begin() as conn:
+            r = (await conn.execute(select(table_leases)
+                                    .where(table_leases.c.table_id == table_id))).first()
+            if r is None:
+                try:
+                    async with conn.begin_nested():
+                        await conn.execute(table_leases.insert().values(
+                            table_id=table_id, owner=owner, fence=1, expires=until))
+                except IntegrityError:  # another instance made it first
+                    return None
+                return Lease(table_id, owner, 1, until)
+            fence = int(r.fence)
+            if r.owner == owner and r.expires >= now:
+                new = fence
+            elif r.expires < now:
+                new = fence + 1
+            else:
+                return None
+            res = await conn.execute(
+                update(table_leases)
+                .where(and_(table_leases.c.table_id == table_id, table_leases.c.fence == fence,
+                            table_leases.c.owner == r.owner))
+                .values(owner=owner, fence=new, expires=until))
+            if res.rowcount != 1:  # taken by another in between
+                return None
+            return Lease(table_id, owner, new, until)
+
+    async def renew_lease(self, lease: Lease, ttl: float, now: float) -> Lease | None:
+        """The same lease, until ``now + ttl``; None if it has been taken since (an expired
+        lease nobody took is still this owner's, under the same fence)."""
+        until = now + ttl
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(
+                update(table_leases)
+                .where(and_(table_leases.c.table_id == lease.table_id,
+                            table_leases.c.owner == lease.owner,
+                            table_leases.c.fence == lease.fence))
+                .values(expires=until))
+        if res.rowcount != 1:
+            return None
+        return Lease(lease.table_id, lease.owner, lease.fence, until)
+
+    async def give_back_lease(self, lease: Lease) -> None:
+        """End the lease now (a process stopping): another instance may take the table at
+        once, under the next fence."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                update(table_leases)
+                .where(and_(table_leases.c.table_id == lease.table_id,
+                            table_leases.c.owner == lease.owner,
+                            table_leases.c.fence == lease.fence))
+                .values(expires=0.0))
+
+    @staticmethod
+    async def hold(conn: AsyncConnection, lease: Lease) -> None:
+        """Inside a write's transaction: the lease is still this owner's, under its fence, or
+        LeaseLost (and the caller's transaction rolls back).  The check locks the lease's row
+        until the write commits, so a takeover waits for it and the write lands before the
+        table changes hands, never after."""
+        res = await conn.execute(
+            update(table_leases)
+            .where(and_(table_leases.c.table_id == lease.table_id,
+                        table_leases.c.owner == lease.owner,
+                        table_leases.c.fence == lease.fence))
+            .values(fence=table_leases.c.fence))
+        if res.rowcount != 1:
+            raise LeaseLost(f"table {lease.table_id}: the lease under fence {lease.fence} "
+                            "is no longer this instance's")

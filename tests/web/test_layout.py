@@ -55,17 +55,21 @@ CHECK = """([mayOverflow, mayEllipsis, mayOverlap]) => {
   };
   const named = (el, list) => list.some((sel) => el.matches(sel) || el.closest(sel));
   const desc = (el) => {
-    const cls = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    const cls = typeof el.className === 'string' && el.className
+      ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
     const data = [...el.attributes].filter((a) => a.name.startsWith('data-')).slice(0, 2)
       .map((a) => `[${a.name}${a.value ? `=${a.value.slice(0, 20)}` : ''}]`).join('');
-    return `${el.tagName.toLowerCase()}${cls}${data} "${(el.textContent || '').trim().slice(0, 30)}"`;
+    const text = (el.textContent || '').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${cls}${data} "${text}"`;
   };
   const clips = (el) => {
     const s = getComputedStyle(el);
     return s.overflowX !== 'visible' || s.overflowY !== 'visible';
   };
   const positioned = (el) => ['absolute', 'fixed'].includes(getComputedStyle(el).position);
-  const els = [...document.body.querySelectorAll('*')].filter((el) => !(el instanceof SVGElement && el.tagName !== 'svg') && shown(el));
+  // an SVG's inside is drawn, not laid out: the svg element stands for it
+  const els = [...document.body.querySelectorAll('*')]
+    .filter((el) => !(el instanceof SVGElement && el.tagName !== 'svg') && shown(el));
   for (const el of els) {
     const p = boxOf(el);
     if (!p || p === document.body || named(el, mayOverflow)) continue;
@@ -85,25 +89,35 @@ CHECK = """([mayOverflow, mayEllipsis, mayOverlap]) => {
     if (!clips(el) && s.textOverflow !== 'ellipsis') continue;
     if (['auto', 'scroll'].includes(s.overflowX) || el.matches('select, input, textarea')) continue;
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
-    if (el.scrollWidth > el.clientWidth + 1) out.cut.push(`${desc(el)}: ${el.scrollWidth} > ${el.clientWidth}`);
+    if (el.scrollWidth > el.clientWidth + 1) {
+      out.cut.push(`${desc(el)}: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
   }
   // an empty field's placeholder says what goes in it: it is cut if it is wider than the field
   const ctx = document.createElement('canvas').getContext('2d');
-  for (const el of els.filter((e) => e.matches('input[placeholder], textarea[placeholder]') && !e.value)) {
+  const fields = els.filter((e) => e.matches('[placeholder]') && !e.value);
+  for (const el of fields) {
     const s = getComputedStyle(el);
     ctx.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
     const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
     const need = ctx.measureText(el.placeholder).width;
-    if (need > room + 1) out.cut.push(`${desc(el)} placeholder "${el.placeholder}": ${Math.round(need)} > ${Math.round(room)}`);
+    if (need > room + 1) {
+      const by = `${Math.round(need)} > ${Math.round(room)}`;
+      out.cut.push(`${desc(el)} placeholder "${el.placeholder}": ${by}`);
+    }
   }
-  const inFlow = (el) => !positioned(el) && getComputedStyle(el).display !== 'inline' && !named(el, mayOverlap);
+  const inFlow = (el) => !positioned(el) && getComputedStyle(el).display !== 'inline'
+    && !named(el, mayOverlap);
   for (const p of els) {
     const kids = [...p.children].filter((c) => els.includes(c) && inFlow(c));
     for (let i = 0; i < kids.length; i++) for (let j = i + 1; j < kids.length; j++) {
       const a = kids[i].getBoundingClientRect(), b = kids[j].getBoundingClientRect();
       const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
       const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      if (w > 1 && h > 1) out.overlaps.push(`${desc(kids[i])} and ${desc(kids[j])} overlap ${Math.round(w)}x${Math.round(h)}`);
+      if (w > 1 && h > 1) {
+        const by = `${Math.round(w)}x${Math.round(h)}`;
+        out.overlaps.push(`${desc(kids[i])} and ${desc(kids[j])} overlap ${by}`);
+      }
     }
   }
   return out;

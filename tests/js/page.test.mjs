@@ -11,7 +11,7 @@ const web = (m) => import(`../../src/taash/web/${m}`);
 const { place, PLACES } = await web('seats.js');
 const { playKey } = await web('motion.js');
 const { fromB64url, toB64url } = await web('passkey.js');
-const { actionText, fmtGain, reviewUrl, solverName } = await web('review.js');
+const { actionText, gainText, reviewUrl, solverName } = await web('review.js');
 const { completeDeals } = await web('summaries.js');
 const { hhmm, minutes } = await web('push.js');
 const { gameOptions, flagMet, words } = await web('catalogue.js');
@@ -58,14 +58,17 @@ test('the review\'s address: a table, and a deal and seat where given', () => {
   assert.equal(reviewUrl('a b', undefined, 1), '/review?table=a+b&seat=1');
 });
 
-test('the review\'s words: actions with suit signs, signed gains, the solvers named', () => {
+test('the review\'s words: actions with suit signs, gains said as what they mean, the solvers named', () => {
   assert.equal(actionText('play:TS'), '10\u2660\uFE0E');
   assert.equal(actionText('lead:AH,KH'), 'A\u2665\uFE0E K\u2665\uFE0E');
   assert.equal(actionText('trump:D'), 'Trump \u2666\uFE0E');
   assert.equal(actionText('pass'), 'pass');
-  assert.equal(fmtGain(0.3333), '+0.33');
-  assert.equal(fmtGain(-1), '-1');
-  assert.equal(fmtGain(0), '0');
+  // the hard bot's choice against the play made, in mean score over the deals it tried
+  assert.equal(gainText(0.1234, 24), "the hard bot's choice scores 0.12 more on average than this play"
+    + ' (a won deal scores 1; deals tried that fit what the player knew: 24)');
+  assert.match(gainText(-0.3333, 8), /^this play scores 0\.33 more on average than the hard bot's choice .*: 8\)$/);
+  assert.match(gainText(0.001, 16), /^this play and the hard bot's choice score the same on average .*: 16\)$/);
+  assert.doesNotMatch(gainText(0.5, 3), /\+|samples/);
   assert.equal(solverName('dds+taash'), "DDS, the bridge solver (endplay), taash's own solver");
   assert.equal(solverName('other'), 'other');
 });

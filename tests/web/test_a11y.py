@@ -210,3 +210,60 @@ def test_the_review_page_has_no_violations(new_page: Any, server: Server, game: 
     page.wait_for_selector("[data-field='record']")
     assert_clean(page)
     assert page.js_errors == []
+
+
+# -- every other page (issue 43): the profile, the account, the fair check, the rules, home with
+# a table, on a phone and a desktop ------------------------------------------------------------
+HISTORY = {"matches": [{"table": "tz", "game": "court-piece-2p", "date": "2026-11-02T10:00:00Z",
+                        "result": "won", "record": "/api/tables/tz/record",
+                        "opponents": [{"type": "bot", "level": "hard", "name": None},
+                                      {"type": "human", "name": "Dima", "player": "pd"}],
+                        "rating_after": {"rating": 1703, "provisional": True}},
+                       {"table": "ty", "game": "court-piece-2p", "date": "2026-11-01T10:00:00Z",
+                        "result": "lost", "record": "/api/tables/ty/record",
+                        "opponents": [{"type": "human", "name": "Dima", "player": "pd"}],
+                        "rating_after": {"rating": 1650, "provisional": True}}],
+           "next": None}
+
+
+@pytest.mark.parametrize("kind", ["phone", "desktop"])
+def test_every_other_page_has_no_violations(new_page: Any, server: Server, kind: str) -> None:
+    from tests.web.test_first_hour_seats import PROFILE
+
+    page = new_page(kind, server.base)
+    # home, signed in as this browser's player, with a table of theirs under way
+    start_against_bots(page, "court-piece-2p")
+    page.goto("/")
+    page.locator("[data-my-table]").first.wait_for()
+    assert_clean_in_both(page)
+    # the account: its signed-in devices open, a device link's code shown
+    press(page, "[data-action='show-sessions']")
+    page.locator("[data-sessions] li").first.wait_for()
+    press(page, "[data-action='link-device']")
+    page.locator("[data-link-box]:not([hidden])").wait_for()
+    assert_clean_in_both(page)
+    # the rules (help), opened from the new game
+    press(page, "[data-section='new-game'] [data-action='rules']")
+    page.locator("dialog[data-dialog='rules'][open]").wait_for()
+    assert_clean_in_both(page)
+    # the player's own profile, reached by their name, and a profile with ratings, stats and
+    # matches (served: a new player has none yet)
+    page.goto("/")
+    press(page, "[data-section='player'] [data-action='my-profile']")
+    page.locator("main[data-page='profile']").wait_for()
+    page.locator("[data-section='recent']").wait_for()
+    assert_clean_in_both(page)
+    page.route("**/api/players/pz", lambda route: route.fulfill(json=PROFILE))
+    page.route("**/api/players/pz/history**", lambda route: route.fulfill(json=HISTORY))
+    page.goto("/p/pz")
+    page.locator("[data-stats='court-piece-2p'] th").first.wait_for()
+    page.locator("[data-match='tz']").wait_for()
+    assert_clean_in_both(page)
+    page.goto("/leaderboard")
+    page.locator("[data-leaderboard]").first.wait_for()
+    assert_clean_in_both(page)
+    # the fair check's own page
+    page.goto("/assets/fair.html")
+    page.locator("main, body > *").first.wait_for()
+    assert_clean_in_both(page)
+    assert page.js_errors == []

@@ -40,11 +40,14 @@ def test_friends_challenge_play_and_profiles(server: Server, new_page: Any) -> N
     a.click("[data-list='friend-requests'] [data-action='accept-friend']", timeout=15_000)
     a.locator("[data-list='friends'] [data-action='challenge']").wait_for()
     b.locator("[data-list='friends'] [data-action='challenge']").wait_for(timeout=15_000)
-    # a challenges b to the game and options chosen under "New game"
+    # a challenges b: the game is asked (issue 43), and the options set for that game under
+    # "New game" go with it
     a.click("[data-game-choice='court-piece-2p']")
     a.click(".options-box summary")
     a.fill("[data-option='target']", "1")
     a.click("[data-list='friends'] [data-action='challenge']")
+    a.select_option("[data-list='friends'] [data-field='challenge-game']", "court-piece-2p")
+    a.click("[data-list='friends'] [data-action='send-challenge']")
     a.locator("[data-list='challenges-sent'] [data-challenge]").wait_for()
     # b accepts from the home page, in its own context, and lands at the table
     b.click("[data-list='challenges-received'] [data-action='accept-challenge']", timeout=15_000)

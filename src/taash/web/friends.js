@@ -1,12 +1,12 @@
 // The home screen's friends panel: this player's friend code and link, adding a friend by
 // theirs (both confirm), requests received and sent, friends (online, last seen) with a
-// challenge (the game and options chosen under "New game"), remove and block; challenges
-// received (accept opens the table, or waits for the other friends a four-seat challenge
-// invited; decline) and sent (withdraw).  A new challenge shows a notice with Accept and
-// Decline (challenge_notice.js) in `noticeBox`, a row the home page puts near its top.  It
-// asks the server again every few seconds while the page is open.
+// challenge (which game is asked in the friend's row), remove and block; challenges received
+// (accept opens the table, or waits for the other friends a four-seat challenge invited;
+// decline) and sent (withdraw).  A new challenge shows a notice with Accept and Decline
+// (challenge_notice.js) in `noticeBox`, a row the home page puts near its top.  It asks the
+// server again every few seconds while the page is open.
 import { api, knownMe } from './api.js';
-import { firstGameOf, gameOf, loadGames } from './catalogue.js';
+import { firstGameOf, gameName, gameOf, loadGames } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, fill, toast, copyText } from './ui.js';
 import { noticeChallenges } from './challenge_notice.js';
@@ -124,11 +124,13 @@ class FriendsPanel {
     sections.push(h('ul', { 'data-list': 'friends' },
       f.friends.length ? f.friends.map((p) => row({ 'data-friend': p.player }, person(p), ' ', seen(p), ' ',
         h('button', { class: 'btn small primary', type: 'button', 'data-action': 'challenge',
+          'aria-expanded': String(!!this.asking && this.asking.player === p.player),
           onclick: () => this.challenge(p) }, t('challenge')),
         h('button', { class: 'btn small', type: 'button', 'data-action': 'remove-friend',
           onclick: () => this.act('DELETE', `/api/me/friends/${p.player}`) }, t('remove')),
         h('button', { class: 'btn small', type: 'button', 'data-action': 'block',
-          onclick: () => this.act('POST', `/api/me/friends/${p.player}/block`) }, t('block'))))
+          onclick: () => this.act('POST', `/api/me/friends/${p.player}/block`) }, t('block')),
+        this.asking && this.asking.player === p.player ? this.asking.el : null))
         : h('li', { class: 'muted' }, t('no_friends_yet'))));
     if (f.asked.length) {
       sections.push(h('p', { class: 'muted', 'data-list': 'friend-asked' },
@@ -189,9 +191,47 @@ class FriendsPanel {
       name: Object.values(seats).map((id) => (this.names.get(id) || id)).join(', ') })));
   }
 
-  challenge(p) {
-    const { game, options, live } = this.choice();
-    this.act('POST', '/api/me/challenges', { to: p.player, game, options, live },
-      () => toast(t('challenge_sent', { name: p.name })));
+  /** Challenge a friend: the game is asked, none chosen until the player chooses one (issue
+   * 43: it went silently for the game last chosen under "New game"), as on their profile; the
+   * form stays open in the friend's row across the panel's refreshes.  The New game form's
+   * options and pace go with it where its game is the one chosen. */
+  async challenge(p) {
+    if (this.asking && this.asking.player === p.player) { this.closeChallenge(); return; }
+    let games;
+    try { games = await loadGames(); } catch { toast(t('err_network'), 'error'); return; }
+    const c = this.choice();
+    const send = h('button', { class: 'btn primary', type: 'submit', 'data-action': 'send-challenge', disabled: true }, t('challenge'));
+    const game = h('select', { 'data-field': 'challenge-game', onchange: () => { send.disabled = !game.value; } },
+      h('option', { value: '', selected: true, disabled: true }, t('choose_game')),
+      games.map((g) => h('option', { value: g.id }, gameName(g))));
+    const live = h('input', { type: 'checkbox', 'data-field': 'challenge-live', checked: !!c.live });
+    const el = h('form', { class: 'challenge friend-challenge', 'data-section': 'friend-challenge', 'data-for': p.player,
+      onsubmit: (e) => {
+        e.preventDefault();
+        if (!game.value) return;
+        const body = { to: p.player, game: game.value, live: live.checked };
+        if (c.game === game.value) body.options = c.options;
+        this.closeChallenge();
+        this.act('POST', '/api/me/challenges', body, () => toast(t('challenge_sent', { name: p.name })));
+      } },
+    h('label', { class: 'field' }, h('span', null, t('which_game')), game),
+    h('label', { class: 'field check' }, live, h('span', null, t('live_table'))),
+    h('div', { class: 'friend-challenge-actions' }, send,
+      h('button', { class: 'btn', type: 'button', 'data-action': 'cancel-challenge', onclick: () => this.closeChallenge() }, t('cancel'))));
+    this.asking = { player: p.player, el };
+    const row = this.lists.querySelector(`[data-list='friends'] [data-friend='${CSS.escape(p.player)}']`);
+    if (row) {
+      row.append(el);
+      row.querySelector("[data-action='challenge']").setAttribute('aria-expanded', 'true');
+    }
+    game.focus();
+  }
+
+  closeChallenge() {
+    if (!this.asking) return;
+    const row = this.asking.el.closest('[data-friend]');
+    this.asking.el.remove();
+    this.asking = null;
+    if (row) row.querySelector("[data-action='challenge']").setAttribute('aria-expanded', 'false');
   }
 }

@@ -220,7 +220,9 @@ function statsTable(game, s) {
   }
   return h('div', { class: 'stats', 'data-stats': game }, h('h3', null, t(`game_${game}`)),
     h('table', null,
-      h('thead', null, h('tr', null, ['', t('played'), t('won'), t('lost'), t('drawn')].map((c) => h('th', null, c)))),
-      h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, String(c))))))),
+      // the corner is a cell, not an empty header (axe: a header says what its column holds);
+      // each row's first cell heads its row
+      h('thead', null, h('tr', null, h('td'), [t('played'), t('won'), t('lost'), t('drawn')].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', null, rows.map((r) => h('tr', null, h('th', { scope: 'row' }, String(r[0])), r.slice(1).map((c) => h('td', null, String(c))))))),
     h('ul', { class: 'stat-list' }, extra));
 }

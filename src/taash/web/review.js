@@ -7,7 +7,8 @@
 // or POST /api/review with a record pasted or dropped in) and the analysis
 // (POST /api/tables/{id}/analysis, POST /api/review/analysis, GET /api/analyses/{key}).
 // Opened at /review?table=ID&deal=D&seat=S, or /review alone for a record of one's own.
-// The position's parts are drawn by review_deal.js, the analysis by review_analysis.js.
+// The position's parts are drawn by review_deal.js, the analysis by review_analysis.js, the
+// seats named by review_names.js.
 import { api, ApiError } from './api.js';
 import { cardEl } from './cards.js';
 import { gameOf, loadGames } from './catalogue.js';
@@ -15,8 +16,9 @@ import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
 import { analysisBlock } from './review_analysis.js';
 import { callLine, handsBlock, resultBlock, scoreLine, tableBlock } from './review_deal.js';
+import { seatName, sideName } from './review_names.js';
 
-export { actionText, fmtGain, solverName } from './review_analysis.js';
+export { actionText, gainText, solverName } from './review_analysis.js';
 
 const POLL_MS = 500;
 
@@ -74,6 +76,7 @@ class Review {
   destroy() {
     this.dead = true;
     clearTimeout(this.poll);
+    clearInterval(this.ticker);
     document.removeEventListener('keydown', this.onKey);
   }
 
@@ -147,6 +150,8 @@ class Review {
     this.analysis = null;
     this.job = null;
     clearTimeout(this.poll);
+    clearInterval(this.ticker);
+    this.ticker = null;
     this.at = d.call ? 1 : 0; // after the call: the hands as they are played
     this.render();
   }
@@ -182,14 +187,14 @@ class Review {
   }
 
   // -- names -------------------------------------------------------------------------------
-  name(s) { return t('seat_n', { n: s + 1 }) + (s === this.seat ? ` (${t('you')})` : ''); }
+  name(s) { return seatName(this.d, s, this.seat); }
 
   sideOf(s) {
     const teams = this.d.teams;
     return teams ? teams.findIndex((tm) => tm.includes(s)) : s;
   }
 
-  sideName(i) { return this.d.seats === 2 ? this.name(i) : t('team_n', { n: i + 1 }); }
+  sideName(i) { return sideName(this.d, i, this.seat); }
 
   pair(x) { return `${(x || [])[0] ?? 0} – ${(x || [])[1] ?? 0}`; }
 
@@ -255,10 +260,30 @@ class Review {
     }
   }
 
+  /** Whole seconds since this page saw the analysis under way (its own clock: the server
+   * tells how many plays are done, not since when). */
+  elapsed() {
+    return this.since ? Math.floor((Date.now() - this.since) / 1000) : 0;
+  }
+
+  /** While it runs, the seconds go on every second in place, whatever the server says when:
+   * its first word comes only after the first play is looked at (issue 43: 15 s of silence). */
+  tick() {
+    const el = this.el.querySelector('[data-review-elapsed]');
+    if (!this.job || this.job.status !== 'running' || !el) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+      return;
+    }
+    el.textContent = t('review_elapsed', { n: this.elapsed() });
+  }
+
   took(j) {
+    if (j.status === 'running' && (!this.job || this.job.key !== j.key || this.job.status !== 'running')) this.since = Date.now();
     this.job = j;
     if (j.status === 'done') this.analysis = j.analysis;
     this.render();
+    if (j.status === 'running' && !this.ticker) this.ticker = setInterval(() => this.tick(), 1000);
     if (j.status === 'running') {
       this.poll = setTimeout(async () => {
         try {

@@ -32,7 +32,7 @@ export function playNotes(analysis, step) {
   if (k) {
     let text = k.hard === null ? t('review_hard_none') : t('review_hard_plays', { action: actionText(k.hard) });
     text += ` (${t(k.matched ? 'review_hard_matches' : 'review_hard_differs')})`;
-    if (typeof k.gain === 'number' && !k.matched) text += ` · ${t('review_hard_gain', { gain: fmtGain(k.gain), n: k.samples || 0 })}`;
+    if (typeof k.gain === 'number' && !k.matched) text += ` · ${gainText(k.gain, k.samples || 0)}`;
     lines.push(h('li', { 'data-analysis': 'known' }, h('b', null, `${t('review_known_label')}: `), text));
   }
   return h('ul', { class: 'review-notes' }, lines);
@@ -45,9 +45,14 @@ export function analysisBlock(rv) {
   if (rv.analysis) {
     box.append(h('div', { class: 'review-summary-box' }, summary(rv)));
   } else if (j && j.status === 'running') {
-    box.append(h('p', { role: 'status', 'data-review-progress': `${j.done}/${j.total}` },
-      t('review_analysing', { done: j.done, total: j.total || '…' })),
-    h('progress', { max: String(j.total || 1), value: String(j.done) }));
+    // the server's count once it has one; before its first play is done, what it is doing
+    const said = j.total ? t('review_analysing', { done: j.done, total: j.total }) : t('review_analysis_starting');
+    box.append(h('p', { role: 'status', 'data-review-progress': `${j.done}/${j.total}` }, said),
+      // no count yet: a progress bar without a value (it shows that work goes on)
+      h('progress', j.total ? { max: String(j.total), value: String(j.done), 'aria-label': said } : { 'aria-label': said }),
+      // the seconds outside the live region: a screen reader is not told each one
+      h('p', { class: 'sub' }, h('span', { 'data-review-elapsed': '' }, t('review_elapsed', { n: rv.elapsed() })),
+        ' · ', t('review_analysis_how')));
   } else {
     if (j && j.status === 'failed') box.append(h('p', { class: 'review-error' }, t('review_analysis_failed')));
     box.append(h('button', { class: 'btn', type: 'button', 'data-action': 'review-analyse', onclick: () => rv.analyse() }, t('review_analyse')),
@@ -83,8 +88,11 @@ export function actionText(action) {
   return cards.join(' ') || verb;
 }
 
-/** A sampled gain (1 = a won deal), signed and rounded to two places: +1, -0.33, 0. */
-export function fmtGain(g) {
-  const r = Math.round(g * 100) / 100;
-  return r > 0 ? `+${r}` : String(r);
+/** What a sampled gain means for the player (issue 43: "+0.12 over 24 samples" said nothing):
+ * the hard bot's choice against the play made, in mean playout score (a won deal is 1, a
+ * little more for its margin: taash.review.analyse's Known), over its sampled deals. */
+export function gainText(gain, samples) {
+  const r = Math.round(Math.abs(gain) * 100) / 100;
+  if (r === 0) return t('review_hard_gain_same', { n: samples });
+  return t(gain > 0 ? 'review_hard_gain' : 'review_hard_gain_less', { gain: String(r), n: samples });
 }

@@ -197,3 +197,24 @@ def test_a_server_stopped_during_an_analysis_stops_at_once_and_its_worker_too(
     wait_until(lambda: not any(alive(p) for p in workers), timeout=5,
                what="the workers to end")
     assert not any(alive(p) for p in workers)
+
+
+def test_the_review_names_the_seats_as_the_record_does(api: Api) -> None:
+    """Issue 43: the page called the seats "Seat 1", "Seat 2"; the review now carries who sat
+    where (each seat's type, bot level and public name, no player id), None for a record
+    without seats."""
+    rec = random_record("court-piece-2p", seed=3, deals=1)
+    rec["seats"] = [{"type": "human", "level": None, "name": "Zara", "player": "p-zara"},
+                    {"type": "bot", "level": "hard", "name": None, "player": None}]
+    rv = api.http.post("/api/review", content=json.dumps(rec)).json()
+    assert rv["players"] == [{"type": "human", "level": None, "name": "Zara"},
+                             {"type": "bot", "level": "hard", "name": None}]
+    del rec["seats"]
+    assert api.http.post("/api/review", content=json.dumps(rec)).json()["players"] is None
+    # a table's record carries its seats
+    t = api.create("court-piece-2p", {"target": 5}, [{"type": "human", "name": "Ola"},
+                                                      {"type": "human"}])
+    play_deal(api, t["id"], tokens_of(t), random.Random(2), [])
+    rv = api.http.get(f"/api/tables/{t['id']}/review").json()
+    assert [p["name"] for p in rv["players"]] == ["Ola", None]
+    assert [p["type"] for p in rv["players"]] == ["human", "human"]

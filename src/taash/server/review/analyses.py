@@ -90,10 +90,28 @@ def review_of(rec: dict[str, Json], summary: dict[str, Json], deal: int | None) 
         raise BadRequest(str(e)) from None
 
 
+def players_of(rec: dict[str, Json]) -> list[Json] | None:
+    """Who sat where, as the record says, for the page to call each seat by its player's name
+    (issue 43: the review said "Seat 2"): per seat its type, bot level and public name.  A
+    table's record carries them; a record of one's own may not (None), and an entry that is
+    not one is left unnamed."""
+    seats = rec.get("seats")
+    if not isinstance(seats, list):
+        return None
+
+    def text(x: Json, longest: int) -> str | None:
+        return x[:longest] if isinstance(x, str) and x else None
+
+    return [{"type": text(s.get("type"), 10), "level": text(s.get("level"), 20),
+             "name": text(s.get("name"), 200)} if isinstance(s, dict)
+            else {"type": None, "level": None, "name": None} for s in seats]
+
+
 def table_review(room: Room, deal: int | None) -> JsonObject:
     rec, d = finished_record(room, deal)
     out = review_of(*checked_record(rec), d)
     out["table"] = room.id
+    out["players"] = players_of(rec)
     return out
 
 
@@ -101,6 +119,7 @@ def record_review(body: bytes, deal: int | None) -> JsonObject:
     rec, summary = checked_record(body)
     out = review_of(rec, summary, deal)
     out["table"] = None
+    out["players"] = players_of(rec)
     return out
 
 

@@ -272,13 +272,14 @@ def test_a_friend_who_leaves_is_marked_and_the_timer_plays_for_them(
     # plays for them, and when their turn's timer runs out it does: the table goes on.
     t = create_table(server.base, "court-piece-2p",
                      [{"type": "human", "name": "Asha"}, {"type": "human", "name": "Bilal"}],
-                     options={"target": 1}, first_seat=1, turn_timer_s=4)
+                     options={"target": 1}, first_seat=1, turn_timer_s=8,
+                     wait=True)  # the timer counts from the friend's arrival, not before
     tid, tokens = t["id"], [s["token"] for s in t["seats"]]
     mine = new_page("phone", server.base)
     mine.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     friend = new_page("phone", server.base)
     friend.goto(f"/t/{tid}?seat=1&token={tokens[1]}")
-    friend.wait_for_selector("main.table[data-version='0']")
+    friend.wait_for_selector("main.table[data-version]")
     mine.wait_for_selector(".seat[data-seat='1'] .dot.on")
     assert "left the table" not in mine.inner_text(".status")
     friend.close()  # the friend leaves, at their turn (the call of trumps)
@@ -287,7 +288,7 @@ def test_a_friend_who_leaves_is_marked_and_the_timer_plays_for_them(
       return s && s.innerText.includes('away') && !s.querySelector('.dot.on'); }""")
     assert "Bilal has left the table: a bot plays for them" in mine.inner_text(".status")
     # the timer's bot calls trumps for them: the table goes on, and it is Asha's turn
-    mine.wait_for_selector("main.table[data-version='1']", timeout=15_000)
+    mine.wait_for_selector("main.table[data-version='1']", timeout=25_000)
     assert call(server.base, "GET", f"/api/tables/{tid}")["version"] >= 1
 
 

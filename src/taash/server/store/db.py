@@ -316,16 +316,6 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             assert r is not None and r.rematch_id is not None
             return str(r.rematch_id)
 
-    async def start_table(self, table_id: str, now: float) -> bool:
-        """End a table's wait for its invited friends (its turn timer counts from ``now``):
-        whether it was waiting."""
-        async with self._writing(), self.engine.begin() as conn:
-            res = await conn.execute(
-                update(game_tables)
-                .where(and_(game_tables.c.id == table_id, game_tables.c.waiting.is_(True)))
-                .values(waiting=False, updated=now))
-            return bool(res.rowcount)
-
     async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
         """The seats of these token hashes, as ``player_tables`` gives a player's."""
         if not hashes:

@@ -1,5 +1,6 @@
 """The store's queries about seats: a seat's fields, an invite claimed (its token spent), the
-seat of a token, and the lobby's open tables with their free seats.  ``Store`` inherits them;
+seat of a token, the end of a table's wait for its invited friends, and the lobby's open
+tables with their free seats.  ``Store`` inherits them;
 they share its engine and its one writer on SQLite."""
 
 from __future__ import annotations
@@ -20,6 +21,16 @@ class SeatQueries:
 
     def _writing(self) -> AbstractAsyncContextManager[None]:
         raise NotImplementedError  # the Store's: one writer at a time on SQLite
+
+    async def start_table(self, table_id: str, now: float) -> bool:
+        """End a table's wait for its invited friends (its turn timer counts from ``now``):
+        whether it was waiting."""
+        async with self._writing(), self.engine.begin() as conn:
+            res = await conn.execute(
+                update(game_tables)
+                .where(and_(game_tables.c.id == table_id, game_tables.c.waiting.is_(True)))
+                .values(waiting=False, updated=now))
+            return bool(res.rowcount)
 
     async def update_seat(self, table_id: str, seat: int, *, only_unclaimed: bool = False,
                           **values: str | int | bool | None) -> bool:

@@ -12,6 +12,7 @@ from taash.server.errors import (
     Forbidden,
     Unauthorized,
 )
+from taash.server.tables import waiting
 from taash.server.tables.host import Host
 from taash.server.tables.seat_tokens import token_hash
 
@@ -82,7 +83,7 @@ class Authorization:
             # yet when its player is there tells everyone at the table something false
             await hub.store.update_seat(table_id, found, claimed=True)
             await hub.meta_changed(room)
-            if not await room.settle_wait():  # the last invited friend came: it starts
+            if not await waiting.settle(room):  # the last invited friend came: it starts
                 room.announce()
         room.last_used = time.monotonic()
         room.human_came()

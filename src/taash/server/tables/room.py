@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
-from taash.server.errors import Conflict, Stale, Waiting
+from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
-from taash.server.tables import wire
+from taash.server.tables import waiting, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
 from taash.server.tables.match import Step, deal_next, fork, turn_of
@@ -224,11 +224,7 @@ class Room:
         answered as the first time, whatever the version.  A caller that goes away (a closed
         socket) does not cut it short: once started, an action is committed and pushed to
         every seat.  ``auto``: a bot's or a turn timer's move, not a human's."""
-        waits = self.meta.waiting_for()
-        if waits:
-            who = ", ".join(self.meta.seats[s].name or f"seat {s}" for s in waits)
-            raise Waiting(f"the table waits for {who} to join: a player at it can start it "
-                          f"now (POST /api/tables/{self.id}/start)")
+        waiting.refuse_while_waiting(self.id, self.meta)  # nobody moves before the friends come
         started = time.perf_counter()
         task = asyncio.ensure_future(self._submit(seat, text, client_id, expected, auto))
         task.add_done_callback(_retrieve)
@@ -321,31 +317,8 @@ class Room:
             self.meta.rematch_id = t.rematch_id
             if self.meta.waiting and not t.waiting:  # started through another instance
                 self.meta.waiting, self.meta.updated = False, t.updated
-        if not await self.settle_wait():
+        if not await waiting.settle(self):  # the last invited friend came: it starts
             self.announce()
-
-    # -- a table waiting for its invited friends -----------------------------------------------
-    async def settle_wait(self) -> bool:
-        """A table that waited for its invited friends and has them all now starts:
-        whether it did."""
-        if self.meta.waiting and not self.meta.waiting_for():
-            return await self.start()
-        return False
-
-    async def start(self) -> bool:
-        """End the wait for the invited friends (they all came, or a player at the table
-        started it): the turn timer counts from now, the bots move.  Whether it waited."""
-        if not self.meta.waiting:
-            return False
-        now = time.time()
-        started = await self.host.store.start_table(self.id, now)
-        self.meta.waiting = False
-        if started:
-            self.meta.updated = now
-            await self.host.bus.publish({"k": "meta", "t": self.id})
-        self.announce()
-        self.kick()
-        return started
 
     # -- after a change ----------------------------------------------------------------------
     def after_change(self) -> None:

@@ -14,7 +14,7 @@ from taash.games.base import Json
 from taash.server.errors import BadRequest, Unauthorized
 from taash.server.http.deps import SettingsDep
 from taash.server.store.deps import StoreDep
-from taash.server.tables import wire
+from taash.server.tables import waiting, wire
 from taash.server.tables.access import Callers, acting_player, bearer, callers, holder_of, seat_of
 from taash.server.tables.deps import RoomsDep, TablesDep
 from taash.server.tables.seeds import set_seed
@@ -275,7 +275,7 @@ async def start(settings: SettingsDep, request: Request, table_id: str,
     its bots move and its turn timer counts from now, playing for whoever has not come.
     ``started``: whether it was waiting."""
     room, _s = await seat_of(request, settings, table_id, token, seat)
-    started = await room.start()
+    started = await waiting.start(room)
     return {"id": table_id, "started": started, "waiting": room.meta.waiting_for()}
 
 @router.post("/api/tables/{table_id}/invite", tags=["seats"])

@@ -1,0 +1,51 @@
+"""The server is typed at its boundary (issue 42): request bodies are pydantic models,
+response bodies and bus messages TypedDicts, and a value that is truly arbitrary JSON from
+outside is ``object``, narrowed with ``isinstance`` where it is read.  ``Json`` (the core's
+alias of ``Any``) and ``Any`` itself switch mypy's strict checking off wherever they flow, so
+their uses in ``src/taash/server/`` may only get fewer: lower the numbers below as they do.
+
+Counted as names in the code (tokens), so a comment or a docstring does not count.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from pathlib import Path
+
+SERVER = Path(__file__).resolve().parents[2] / "src" / "taash" / "server"
+
+#: ``Json`` in the server: 236 on 2026-12-06 before issue 42's typing
+JSON_MAX = 236
+#: ``Any`` in the server: 63 on 2026-12-06 before issue 42's typing
+ANY_MAX = 63
+
+
+def names(src: str, wanted: frozenset[str]) -> list[str]:
+    """The names among ``wanted`` that the code uses, comments and strings left out.
+
+    >>> names("from typing import Any  # Any more?\\nx: Any = 'Any'\\n", frozenset({"Any"}))
+    ['Any', 'Any']
+    """
+    return [t.string for t in tokenize.generate_tokens(io.StringIO(src).readline)
+            if t.type == tokenize.NAME and t.string in wanted]
+
+
+def counts() -> dict[str, int]:
+    found = {"Json": 0, "Any": 0}
+    files = sorted(SERVER.rglob("*.py"))
+    assert len(files) > 80  # the server's sources, not an empty folder
+    for path in files:
+        for name in names(path.read_text(encoding="utf-8"), frozenset(found)):
+            found[name] += 1
+    return found
+
+
+def test_json_and_any_only_get_fewer() -> None:
+    found = counts()
+    assert found["Json"] <= JSON_MAX, (
+        f"{found['Json']} uses of Json in src/taash/server (at most {JSON_MAX}): type the "
+        "value (a TypedDict, a pydantic model, or object narrowed with isinstance)")
+    assert found["Any"] <= ANY_MAX, (
+        f"{found['Any']} uses of Any in src/taash/server (at most {ANY_MAX}): only where a "
+        "library's own signature demands it, with a comment why")

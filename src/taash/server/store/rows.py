@@ -7,8 +7,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from taash.games.base import Json
-
 
 @dataclass
 class SeatRow:
@@ -27,7 +25,7 @@ class SeatRow:
 class TableRow:
     id: str
     game: str
-    options: dict[str, Json]
+    options: dict[str, object]
     seed: int
     first_seat: int
     live: bool
@@ -83,7 +81,7 @@ class ActionRow:
     seat: int
     action: str
     client_id: str | None
-    events: list[dict[str, Json]]
+    events: list[dict[str, object]]
 
 
 def table_row_of(r: Any) -> TableRow:

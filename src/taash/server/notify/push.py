@@ -30,12 +30,12 @@ import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
-from typing_extensions import TypedDict
 
 from taash.games import GAMES
 from taash.server.config import ConfigError
 from taash.server.errors import BadRequest
 from taash.server.notify.notifier import WebhookRefused, pinned, webhook_addresses
+from taash.server.notify.shapes import ChallengePush, PushShown, TurnPush
 from taash.server.store.push import PushStore, PushSub
 from taash.server.tables.presence import connected
 
@@ -155,45 +155,6 @@ def retry_after(value: str | None, now: float) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - now)
-
-
-class TurnPush(TypedDict):
-    """A push that it is a seat's turn (what the service worker reads)."""
-
-    type: Literal["your_turn", "reminder"]
-    table: str
-    game: str
-    seat: int
-    turn: int
-    name: str | None
-    version: int
-    lang: str
-    title: str
-    body: str
-    url: str
-    tag: str
-    icon: str
-
-
-# A push of a friend's challenge ("from" is a Python keyword: the functional form)
-ChallengePush = TypedDict("ChallengePush", {
-    "type": Literal["challenge"], "challenge": str, "from": str, "game": str, "live": bool,
-    "lang": str, "title": str, "body": str, "url": str, "tag": str, "icon": str})
-
-
-class PushShown(TypedDict):
-    """A subscription as the API shows it: no keys, of the endpoint only its origin."""
-
-    id: str
-    table: str | None
-    seat: int | None
-    language: str
-    off: bool
-    quiet_from: int | None
-    quiet_to: int | None
-    tz_offset: int
-    created: float
-    service: str
 
 
 def turn_payload(sub: PushSub, table_id: str, game: str, seat: int, name: str | None,

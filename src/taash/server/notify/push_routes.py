@@ -17,7 +17,8 @@ from taash.server.accounts.me import signed_in
 from taash.server.errors import BadRequest
 from taash.server.http.deps import SettingsDep
 from taash.server.notify.deps import PushDep
-from taash.server.notify.push import LANGUAGES, Pusher, PushShown, shown
+from taash.server.notify.push import LANGUAGES, Pusher, shown
+from taash.server.notify.shapes import PushShown
 from taash.server.store.push import PushSub
 from taash.server.tables.access import seat_of
 

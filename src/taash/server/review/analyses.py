@@ -101,7 +101,7 @@ def finished_record(room: Room, deal: int | None) -> tuple[Record, int]:
     if deal not in done:
         raise NotOver(f"deal {deal} is still being played: its review opens when it is over")
     rec = wire.record(room)
-    rec["deals"] = list(rec["deals"])[:deal + 1]
+    rec["deals"] = deals_of(rec)[:deal + 1]
     return rec, deal
 
 

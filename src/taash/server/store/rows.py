@@ -84,7 +84,7 @@ class ActionRow:
     events: list[dict[str, object]]
 
 
-def table_row_of(r: Any) -> TableRow:
+def table_row_of(r: Any) -> TableRow:  # Any: a SQLAlchemy Row, its columns as attributes
     return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
                     first_seat=r.first_seat, live=bool(r.live), open=bool(r.open),
                     bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
@@ -94,7 +94,7 @@ def table_row_of(r: Any) -> TableRow:
                     pass_and_play=bool(r.pass_and_play))
 
 
-def seat_row_of(r: Any) -> SeatRow:
+def seat_row_of(r: Any) -> SeatRow:  # Any: as table_row_of
     return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
                    token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
                    email=r.email, player_id=r.player_id)

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from taash.games import describe_games
-from taash.games.base import IllegalAction, Json, MalformedAction
+from taash.games.base import IllegalAction, MalformedAction
 from taash.server.accounts import me, me_data, sign_in_routes
 from taash.server.accounts.email_sign_in import EmailSignIn
 from taash.server.accounts.identity import Identity
@@ -57,7 +57,7 @@ from taash.server.store.db import Store
 from taash.server.tables import chat, live
 from taash.server.tables import routes as table_routes
 from taash.server.tables.access import Callers
-from taash.server.tables.bus import Bus
+from taash.server.tables.bus import Bus, Heard
 from taash.server.tables.deps import Signals
 from taash.server.tables.hub import Hub
 from taash.server.tables.room import Room
@@ -144,7 +144,7 @@ class Services:
         """A move here: tell the human seat to move now, unless it is connected."""
         notify_turn(self, room)
 
-    async def revoked(self, msg: dict[str, Json]) -> None:
+    async def revoked(self, msg: Heard) -> None:
         """A session revoked on another instance: its live connections here end."""
         self.players.end_session(str(msg.get("s")))
 

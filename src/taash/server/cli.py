@@ -20,6 +20,9 @@ _FLAGS = "taash.server.flags"
 
 RUN_ONLY = ("host", "port", "check", "log_level")  # flags of the command, not settings
 
+# The Any below: typer (0.29) carries its own copy of click, whose Context and Parameter have
+# no public name (typer._click), and TyperCommand's methods take and give them
+
 
 def _shown(value: object) -> str:
     """A default as the help shows it."""
@@ -64,7 +67,7 @@ def setting_flags() -> list[Any]:
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=Annotated[str | None, option]))
 
-    def flags(**given: Any) -> None:
+    def flags(**given: object) -> None:
         """The flags' holder."""
 
     flags.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import platformdirs
 from pydantic import Field, ValidationError, field_validator
+from pydantic.config import JsonDict
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -30,8 +31,6 @@ from pydantic_settings import (
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
-
-from taash.games.base import Json
 
 
 class ConfigError(ValueError):
@@ -71,7 +70,7 @@ def normalize_db_url(text: str) -> URL:
     return url
 
 
-def parse_ice_servers(text: str | None) -> list[dict[str, Json]]:
+def parse_ice_servers(text: str | None) -> list[dict[str, object]]:
     """``--ice-servers`` (``TAASH_ICE_SERVERS``): a JSON list of RTCIceServer objects (``urls``:
     a stun:/turn:/turns: URL or a list of them; ``username`` and ``credential`` optional)."""
     if not text or not text.strip():
@@ -85,7 +84,7 @@ def parse_ice_servers(text: str | None) -> list[dict[str, Json]]:
         raw = [raw]
     if not isinstance(raw, list):
         raise ConfigError("give a JSON list of {\"urls\": ...} objects")
-    out: list[dict[str, Json]] = []
+    out: list[dict[str, object]] = []
     for i, s in enumerate(raw):
         if not isinstance(s, dict) or set(s) - {"urls", "username", "credential"}:
             raise ConfigError(f"server {i} is an object with urls, and "
@@ -105,14 +104,13 @@ def parse_ice_servers(text: str | None) -> list[dict[str, Json]]:
     return out
 
 
-
-
-def setting(default: Any = None, help: str = "", *, env: str | None = None,
+# Any as pydantic's Field has it: bounds go to Field's typed keywords, the result to any field
+def setting(default: object = None, help: str = "", *, env: str | None = None,
             flag: str | None = None, secret: bool = False, **bounds: Any) -> Any:
     """A setting's one declaration: its default, its help, its ``TAASH_*`` variable (none: set
     by code only), its ``taash serve`` flag (none: the variable only), whether its value is
     kept out of error messages, and its bounds (pydantic's ``ge``, ``min_length`` ...)."""
-    extra: dict[str, Any] = {"flag": flag, "secret": secret}
+    extra: JsonDict = {"flag": flag, "secret": secret}
     if isinstance(default, list | dict):
         return Field(default_factory=type(default), description=help, validation_alias=env,
                      json_schema_extra=extra, **bounds)
@@ -123,6 +121,7 @@ def setting(default: Any = None, help: str = "", *, env: str | None = None,
 class _NamedEnv(EnvSettingsSource):
     """The environment, read for the settings that name a variable and for no other."""
 
+    # Any: pydantic-settings' own signature of this method (the value as the source has it)
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
         if not isinstance(field.validation_alias, str):
             return None, field_name, False
@@ -237,7 +236,7 @@ class Settings(BaseSettings):
         "", "origins a push endpoint may have besides public https ones, comma-separated (a "
         "test push service: http://127.0.0.1:PORT)", env="TAASH_PUSH_ALLOW_ORIGINS",
         flag="--push-allow-origins")
-    ice_servers: Annotated[list[dict[str, Json]], NoDecode] = setting(
+    ice_servers: Annotated[list[dict[str, object]], NoDecode] = setting(
         [], "voice: STUN/TURN servers for the page, a JSON list of RTCIceServer objects, e.g. "
         "'[{\"urls\": \"turn:turn.example.org:3478\"}]' (default none: voice between players "
         "on the same network only)", env="TAASH_ICE_SERVERS", flag="--ice-servers")
@@ -286,6 +285,7 @@ class Settings(BaseSettings):
     def load(cls, flags: Mapping[str, object] | None = None) -> Settings:
         """The settings from the environment and ``flags`` (values by field name, as the
         flags gave them: text), or a ConfigError of one line naming the flag or variable."""
+        # Any: pydantic's mypy plugin types Settings(**kw) per field; pydantic checks the text
         given: dict[str, Any] = dict(flags or {})
         try:
             return cls(**given)

@@ -21,7 +21,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from taash.games.base import Json
+from typing_extensions import TypedDict
+
 from taash.server.accounts.players import LANGUAGES, Who, secret_hash
 from taash.server.errors import BadRequest, Conflict, NoEmail
 from taash.server.notify.notifier import valid_email
@@ -64,6 +65,26 @@ def clean_address(raw: object) -> str:
     return address
 
 
+class EmailSent(TypedDict):
+    """A confirmation link sent to ``address``, good for ``expires_in`` seconds."""
+
+    address: str
+    sent: bool
+    expires_in: int
+
+
+class EmailConfirmed(TypedDict):
+    address: str
+    confirmed: bool
+
+
+class SignInSent(TypedDict):
+    """The same answer whether or not the address is an account's (``sent``: SENT)."""
+
+    sent: str
+    expires_in: int
+
+
 class EmailSignIn:
     """Addresses and their one-time links."""
 
@@ -89,7 +110,7 @@ class EmailSignIn:
                                             now, now + LINK_S)
         return secret
 
-    async def add(self, who: Who, raw: object, base: str) -> dict[str, Json]:
+    async def add(self, who: Who, raw: object, base: str) -> EmailSent:
         """Send a confirmation link to the address; it is the player's once opened."""
         self._need_smtp()
         address = clean_address(raw)
@@ -98,7 +119,7 @@ class EmailSignIn:
                    f"{base.rstrip('/')}/email/confirm#{secret}", who.player.name)
         return {"address": address, "sent": True, "expires_in": int(LINK_S)}
 
-    async def confirm(self, token: object) -> dict[str, Json]:
+    async def confirm(self, token: object) -> EmailConfirmed:
         """Open a confirmation link: the address becomes its player's."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             raise BadRequest(REFUSED)
@@ -114,7 +135,7 @@ class EmailSignIn:
     async def remove(self, who: Who) -> None:
         await self.store.set_email(who.player.id, None)
 
-    async def request(self, raw: object, base: str) -> dict[str, Json]:
+    async def request(self, raw: object, base: str) -> SignInSent:
         """Send a sign-in link if the address is an account's; the answer is the same
         either way."""
         self._need_smtp()

@@ -15,9 +15,9 @@ import time
 from typing import TYPE_CHECKING
 
 import segno
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
-from taash.server.accounts.players import SESSION_S, Who, me, secret_hash
+from taash.server.accounts.players import SESSION_S, MeJson, Who, me, secret_hash
 from taash.server.accounts.sign_in import Attempts
 from taash.server.errors import BadRequest
 from taash.server.store.db import SessionRow
@@ -61,6 +61,27 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode()
 
 
+class LinkCode(TypedDict):
+    """A one-time code that signs another device in, its sign-in URL and QR image."""
+
+    code: str
+    expires: str
+    expires_in: int
+    url: str
+    qr_svg: str
+
+
+class Linked(TypedDict):
+    """A device signed in by a code: the player, the new session's id, the device's guest
+    tables, whether they were merged, and those that stayed the guest's (``refused``)."""
+
+    player: MeJson
+    session: str
+    guest_tables: int
+    merged: bool
+    refused: list[str]
+
+
 class Linker:
     """Link codes, as the HTTP layer reaches them."""
 
@@ -69,7 +90,7 @@ class Linker:
         # tries per address at a code: one every 12 s, a burst of 5; off with the rate limit
         self.tries = Attempts(5, 0.0 if settings.rate_limit <= 0 else 12.0)
 
-    async def make(self, who: Who, base: str) -> dict[str, Json]:
+    async def make(self, who: Who, base: str) -> LinkCode:
         code = new_code()
         now = time.time()
         await self.store.create_link_code(secret_hash(normal(code) or ""), who.player.id,
@@ -79,7 +100,7 @@ class Linker:
                 "url": url, "qr_svg": qr_svg(url)}
 
     async def link(self, who: Who, code: object, merge: bool, user_agent: str | None,
-                   address: str) -> tuple[dict[str, Json], str, str]:
+                   address: str) -> tuple[Linked, str, str]:
         """Sign this device (its session ``who``) in as the code's player: the answer, the
         new session's secret and the old session's id.  BadRequest (one message for every
         wrong, used or expired code); RateLimited past the tries allowed per address."""

@@ -8,11 +8,12 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.accounts.countries import clean_country
 from taash.server.accounts.deps import LinkerDep, PlayersDep, SignInDep
-from taash.server.accounts.players import SESSION_S, Players, Who
+from taash.server.accounts.link import LinkCode, Linked
+from taash.server.accounts.players import SESSION_S, MeJson, Players, SessionJson, Who
 from taash.server.config import Settings
 from taash.server.errors import CrossSite, Unauthorized
 from taash.server.http.deps import SettingsDep
@@ -137,9 +138,14 @@ async def signed_in(request: Request, settings: Settings) -> Who:
 router = APIRouter()
 
 
+class SessionEnded(TypedDict):
+    id: str
+    revoked: bool
+
+
 @router.get("/api/me", tags=["players"])
 async def get_me(sign_in: SignInDep, settings: SettingsDep, request: Request, response: Response
-) -> dict[str, Json]:
+) -> MeJson:
     """The player of the session cookie; without a live session, a new guest player
     and the cookie of their session."""
     response.headers["Cache-Control"] = "no-store"
@@ -148,7 +154,7 @@ async def get_me(sign_in: SignInDep, settings: SettingsDep, request: Request, re
 
 @router.patch("/api/me", tags=["players"])
 async def patch_me(players: PlayersDep, sign_in: SignInDep, social: SocialDep,
-                   settings: SettingsDep, request: Request, body: MeBody) -> dict[str, Json]:
+                   settings: SettingsDep, request: Request, body: MeBody) -> MeJson:
     """Change the player's name (plain text, 1 to 24 characters), language or country
     (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
     who = await signed_in(request, settings)
@@ -162,21 +168,21 @@ async def patch_me(players: PlayersDep, sign_in: SignInDep, social: SocialDep,
 
 @router.get("/api/me/tables", tags=["players"])
 async def my_tables(players: PlayersDep, settings: SettingsDep, request: Request
-) -> list[dict[str, Json]]:
+) -> list[dict[str, object]]:
     """Every table with a seat of the player's, with whose turn it is."""
     who = await signed_in(request, settings)
     return await players.tables(who)
 
 @router.get("/api/me/sessions", tags=["players"])
 async def my_sessions(players: PlayersDep, settings: SettingsDep, request: Request
-) -> list[dict[str, Json]]:
+) -> list[SessionJson]:
     """The player's live sessions (their browsers): device, last seen, which is this."""
     who = await signed_in(request, settings)
     return await players.sessions(who)
 
 @router.delete("/api/me/sessions/{session_id}", tags=["players"])
 async def end_session(players: PlayersDep, settings: SettingsDep, request: Request,
-                      response: Response, session_id: str) -> dict[str, Json]:
+                      response: Response, session_id: str) -> SessionEnded:
     """End one of the player's sessions at once (this one too: signed out here)."""
     who = await signed_in(request, settings)
     await players.revoke(who, session_id)
@@ -186,7 +192,7 @@ async def end_session(players: PlayersDep, settings: SettingsDep, request: Reque
 
 @router.post("/api/me/link", tags=["players"])
 async def make_link_code(linker: LinkerDep, settings: SettingsDep, request: Request
-) -> dict[str, Json]:
+) -> LinkCode:
     """A one-time code (``XXXX-XXXX``, ten minutes) that signs another device in as this
     player, with the sign-in URL and its QR image (SVG)."""
     who = await signed_in(request, settings)
@@ -195,7 +201,7 @@ async def make_link_code(linker: LinkerDep, settings: SettingsDep, request: Requ
 
 @router.post("/api/link", tags=["players"])
 async def link_device(bus: BusDep, linker: LinkerDep, players: PlayersDep, settings: SettingsDep,
-                      request: Request, response: Response, body: LinkBody) -> dict[str, Json]:
+                      request: Request, response: Response, body: LinkBody) -> Linked:
     """Sign this device in with a code made on another: its session is replaced by a new
     one of that player (a new cookie); with ``merge``, this device's guest tables become
     the player's."""

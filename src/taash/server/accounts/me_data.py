@@ -13,15 +13,19 @@ from typing import Literal
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.accounts.deps import PlayersDep, TokensDep
 from taash.server.accounts.me import COOKIE, signed_in
-from taash.server.accounts.players import me
+from taash.server.accounts.players import MeJson, SessionJson, me
+from taash.server.accounts.tokens import NewToken, TokenJson
 from taash.server.errors import DomainError
 from taash.server.http.deps import SettingsDep
 from taash.server.notify.deps import PushDep
+from taash.server.notify.shapes import PushShown
 from taash.server.social.deps import FriendsDep, SocialDep
+from taash.server.social.friends import FriendsList
+from taash.server.social.profiles import ProfileJson
 from taash.server.tables import wire
 from taash.server.tables.deps import BusDep, RoomsDep
 
@@ -40,13 +44,60 @@ class DeleteBody(BaseModel):
     confirm: Literal["delete"] = Field(description='"delete": the account goes, for good')
 
 
+class TokenRevoked(TypedDict):
+    id: str
+    revoked: bool
+
+
+class ExportedPasskey(TypedDict):
+    name: str | None
+    transports: str | None
+    created: str
+    last_used: str | None
+
+
+class ExportedTable(TypedDict):
+    """A table with a seat of the player's: which seats, and its taash-record/1 record."""
+
+    id: str
+    game: str
+    seats: list[int]
+    over: bool
+    updated: str | None
+    record: dict[str, object]
+
+
+class Export(TypedDict):
+    """``GET /api/me/export``: everything kept about the player (no secrets, no keys)."""
+
+    format: str
+    exported: str
+    profile: MeJson
+    email: str | None
+    passkeys: list[ExportedPasskey]
+    sessions: list[SessionJson]
+    tokens: list[TokenJson]
+    push: list[PushShown]
+    player: ProfileJson
+    friends: FriendsList
+    tables: list[ExportedTable]
+
+
+class Deleted(TypedDict):
+    """The account deleted; ``tables``: how many tables kept its seats' history."""
+
+    id: str
+    deleted: bool
+    tables: int
+
+
 # Tokens, export and deletion for the player of the session cookie.
 router = APIRouter()
 
 
 @router.post("/api/me/tokens", status_code=201, tags=["players"])
 async def make_token(tokens: TokensDep, settings: SettingsDep, request: Request, response: Response,
-                     body: TokenBody) -> dict[str, Json]:
+                     body: TokenBody) -> NewToken:
     """A personal API token (``play``: act at the player's seats, make and join tables;
     ``read``: see them): answered this once, with ``token``; kept only hashed."""
     who = await signed_in(request, settings)
@@ -55,14 +106,14 @@ async def make_token(tokens: TokensDep, settings: SettingsDep, request: Request,
 
 @router.get("/api/me/tokens", tags=["players"])
 async def list_tokens(tokens: TokensDep, settings: SettingsDep, request: Request
-) -> list[dict[str, Json]]:
+) -> list[TokenJson]:
     """The player's tokens: name, scopes, created, last used (never the token)."""
     who = await signed_in(request, settings)
     return await tokens.listed(who.player)
 
 @router.delete("/api/me/tokens/{token_id}", tags=["players"])
 async def revoke_token(tokens: TokensDep, settings: SettingsDep, request: Request, token_id: str
-) -> dict[str, Json]:
+) -> TokenRevoked:
     """Revoke a token at once: its requests are refused and its streams and sockets
     close."""
     who = await signed_in(request, settings)
@@ -72,7 +123,7 @@ async def revoke_token(tokens: TokensDep, settings: SettingsDep, request: Reques
 @router.get("/api/me/export", tags=["players"])
 async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms: RoomsDep,
                  social: SocialDep, tokens: TokensDep, settings: SettingsDep, request: Request,
-                 response: Response) -> dict[str, Json]:
+                 response: Response) -> Export:
     """Everything kept about the player, as a JSON download: profile, sessions and tokens
     (no secrets), e-mail and passkeys (no keys), and the taash-record/1 record of every
     table with a seat of theirs (an unfinished deal without its deck)."""
@@ -80,25 +131,27 @@ async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms:
     account = await tokens.store.account(who.player.id)
     keys = account["passkeys"]
     assert isinstance(keys, list)
-    tables: list[Json] = []
+    email = account["email"]
+    assert email is None or isinstance(email, str)  # the players row's column
+    tables: list[ExportedTable] = []
     mine = {str(r["id"]): r for r in await players.tables(who)}
     for table_id in await tokens.store.seat_tables(who.player.id):
         try:
             room = await rooms.room(table_id)
         except DomainError:
             continue
-        seats: list[Json] = [s.seat for s in room.meta.seats
-                             if s.player_id == who.player.id]
+        seats = [s.seat for s in room.meta.seats if s.player_id == who.player.id]
+        updated = mine[table_id]["updated"] if table_id in mine else None
         tables.append({"id": table_id, "game": room.meta.game, "seats": seats,
                        "over": bool(room.state.is_over()),
-                       "updated": mine[table_id]["updated"] if table_id in mine else None,
+                       "updated": updated if isinstance(updated, str) else None,
                        "record": wire.record(room)})
     response.headers["Cache-Control"] = "no-store"
     response.headers["Content-Disposition"] = \
         f'attachment; filename="taash-data-{who.player.id}.json"'
     return {"format": EXPORT_FORMAT, "exported": wire.iso(time.time()),
             "profile": me(who.player),
-            "email": account["email"],
+            "email": email,
             "passkeys": [{"name": k["name"], "transports": k["transports"],
                           "created": wire.iso(k["created"]),
                           "last_used": wire.iso(k["last_used"]) if k["last_used"] else None}
@@ -114,7 +167,7 @@ async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms:
 @router.delete("/api/me", tags=["players"])
 async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms: RoomsDep,
                     social: SocialDep, tokens: TokensDep, settings: SettingsDep, request: Request,
-                    response: Response, body: DeleteBody) -> dict[str, Json]:
+                    response: Response, body: DeleteBody) -> Deleted:
     """Delete the account (``{"confirm": "delete"}``): sessions, tokens, passkeys and
     e-mail removed at once (their streams and sockets close); the player's seats keep
     their history as "deleted player", and at an unfinished table become an easy bot's;

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from webauthn import (
@@ -41,8 +41,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from taash.games.base import Json
-from taash.server.accounts.players import Who, clean_name
+from taash.server.accounts.players import PasskeyMethod, Who, clean_name
 from taash.server.errors import BadRequest, NotFound, PasskeyRefused
 from taash.server.store.players import PasskeyRow
 from taash.server.tables.wire import iso
@@ -78,11 +77,11 @@ def _challenge_of(client_data_b64: object) -> bytes:
         raise PasskeyRefused(f"the passkey answer's client data is not readable: {e}") from None
 
 
-def _response_of(credential: object) -> dict[str, Any]:
-    if not isinstance(credential, dict) or not isinstance(credential.get("response"), dict):
+def _response_of(credential: object) -> dict[str, object]:
+    response = credential.get("response") if isinstance(credential, dict) else None
+    if not isinstance(response, dict):
         raise PasskeyRefused("credential must be the object navigator.credentials gave, "
                              "its binary fields in base64url")
-    response: dict[str, Any] = credential["response"]
     return response
 
 
@@ -105,7 +104,7 @@ class Passkeys:
                                  f"for {int(CHALLENGE_S // 60)} minutes): try again")
         return found[0]
 
-    async def register_options(self, who: Who, public_url: str) -> dict[str, Json]:
+    async def register_options(self, who: Who, public_url: str) -> dict[str, object]:
         """The options for ``navigator.credentials.create`` (its ``publicKey``)."""
         rp_id, _ = relying_party(public_url)
         mine = await self.store.passkeys_of(who.player.id)
@@ -122,11 +121,11 @@ class Passkeys:
             exclude_credentials=[PublicKeyCredentialDescriptor(
                 id=base64url_to_bytes(k.credential_id)) for k in mine])
         await self._challenge("register", who.player.id, opts.challenge)
-        out: dict[str, Json] = json.loads(options_to_json(opts))
+        out: dict[str, object] = json.loads(options_to_json(opts))  # WebAuthn's JSON
         return out
 
     async def register(self, who: Who, credential: object, name: object | None,
-                       public_url: str) -> dict[str, Json]:
+                       public_url: str) -> PasskeyMethod:
         """Check the authenticator's answer to the options and keep the passkey."""
         rp_id, origin = relying_party(public_url)
         response = _response_of(credential)
@@ -157,7 +156,7 @@ class Passkeys:
         if not await self.store.remove_passkey(who.player.id, credential_id[:1400]):
             raise NotFound("no such passkey of yours")
 
-    async def sign_in_options(self, public_url: str) -> dict[str, Json]:
+    async def sign_in_options(self, public_url: str) -> dict[str, object]:
         """The options for ``navigator.credentials.get``: any passkey of this site (the
         authenticator offers those it keeps; no name is asked)."""
         rp_id, _ = relying_party(public_url)
@@ -165,7 +164,7 @@ class Passkeys:
             rp_id=rp_id, timeout=int(CHALLENGE_S * 1000),
             user_verification=UserVerificationRequirement.PREFERRED)
         await self._challenge("sign_in", None, opts.challenge)
-        out: dict[str, Json] = json.loads(options_to_json(opts))
+        out: dict[str, object] = json.loads(options_to_json(opts))  # WebAuthn's JSON
         return out
 
     async def check_sign_in(self, credential: object, public_url: str) -> str:

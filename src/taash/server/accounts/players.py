@@ -14,9 +14,10 @@ import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NotRequired
 
-from taash.games.base import Json
+from typing_extensions import TypedDict
+
 from taash.server.errors import BadRequest, NotFound, RateLimited
 from taash.server.http.guard import TokenBuckets
 from taash.server.store.db import PlayerRow, SessionRow
@@ -87,6 +88,50 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+class PasskeyMethod(TypedDict):
+    """A passkey of the player's, a way to sign in (removable)."""
+
+    type: Literal["passkey"]
+    id: str
+    name: str | None
+    created: str
+    last_used: str | None
+
+
+class EmailMethod(TypedDict):
+    """The player's confirmed address, a way to sign in."""
+
+    type: Literal["email"]
+    address: str
+
+
+class MeJson(TypedDict):
+    """``GET /api/me``: the player as they see themselves.  ``guest`` (no way to sign in
+    yet), ``email_available`` and ``guest_tables_waiting`` where the answer is /api/me's;
+    ``country`` after a change of it."""
+
+    id: str
+    name: str
+    language: str
+    created: str
+    sign_in_methods: list[PasskeyMethod | EmailMethod]
+    guest: NotRequired[bool]
+    email_available: NotRequired[bool]
+    guest_tables_waiting: NotRequired[int]
+    country: NotRequired[str | None]
+
+
+class SessionJson(TypedDict):
+    """A live session (a browser): ``current``: the request's own."""
+
+    id: str
+    device: str | None
+    created: str
+    last_seen: str
+    expires: str
+    current: bool
+
+
 @dataclass(frozen=True)
 class Who:
     """The player a request's session acts for, and that session."""
@@ -99,7 +144,7 @@ class Players:
     """Players and sessions, as the HTTP layer reaches them."""
 
     def __init__(self, settings: Settings, store: Store, bus: Bus, rooms: Mapping[str, Room],
-                 my_row: Callable[[Mapping[str, Json]], dict[str, Json]]) -> None:
+                 my_row: Callable[[Mapping[str, object]], dict[str, object]]) -> None:
         self.store, self.bus, self.rooms, self.my_row = store, bus, rooms, my_row
         # new guests per address: a twentieth of the request rate (one a second by default),
         # with half its burst; off with the rate limit
@@ -178,11 +223,11 @@ class Players:
                 await room.reload_meta()
             await self.bus.publish({"k": "meta", "t": table_id})
 
-    async def tables(self, who: Who) -> list[dict[str, Json]]:
+    async def tables(self, who: Who) -> list[dict[str, object]]:
         """Every table with a seat of theirs, with whose turn it is."""
         return [self.my_row(r) for r in await self.store.player_tables(who.player.id)]
 
-    async def sessions(self, who: Who) -> list[dict[str, Json]]:
+    async def sessions(self, who: Who) -> list[SessionJson]:
         return [{"id": s.id, "device": s.user_agent, "created": iso(s.created),
                  "last_seen": iso(s.last_seen), "expires": iso(s.expires),
                  "current": s.id == who.session.id}
@@ -195,7 +240,7 @@ class Players:
         await self.bus.publish({"k": "revoked", "s": session_id})
 
 
-def me(p: PlayerRow) -> dict[str, Json]:
+def me(p: PlayerRow) -> MeJson:
     """``GET /api/me``: the player as they see themselves."""
     return {"id": p.id, "name": p.name, "language": p.language, "created": iso(p.created),
             "sign_in_methods": []}

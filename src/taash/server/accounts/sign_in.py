@@ -17,8 +17,17 @@ import secrets
 import time
 from typing import TYPE_CHECKING
 
-from taash.games.base import Json
-from taash.server.accounts.players import SESSION_S, Who, me, secret_hash
+from typing_extensions import TypedDict
+
+from taash.server.accounts.players import (
+    SESSION_S,
+    EmailMethod,
+    MeJson,
+    PasskeyMethod,
+    Who,
+    me,
+    secret_hash,
+)
 from taash.server.errors import BadRequest, RateLimited
 from taash.server.store.db import PlayerRow, SessionRow
 from taash.server.tables.wire import iso
@@ -31,6 +40,30 @@ if TYPE_CHECKING:
     from taash.server.tables.bus import Bus
 
 MAX_KEYS = 50_000  # a limiter forgets everyone past this many clients (memory stays bounded)
+
+
+class SignedIn(TypedDict):
+    """A browser signed in: its player, its new session's id, and the tables its guest has
+    (``guest_tables``; ``shared_tables`` of them where the player sits too) to ask about."""
+
+    player: MeJson
+    session: str
+    guest_tables: int
+    shared_tables: int
+
+
+class Refused(TypedDict):
+    id: str
+    reason: str
+
+
+class Merged(TypedDict):
+    """The guest's tables merged, and those that stay the guest's (``refused``, why);
+    ``left``: the answer was no."""
+
+    merged: list[str]
+    refused: list[Refused]
+    left: bool
 
 
 class Attempts:
@@ -84,9 +117,9 @@ class SignIn:
         self.email_opens = limit(10, 6.0)
         self.mails_to = limit(3, 300.0)
 
-    async def methods(self, p: PlayerRow) -> list[dict[str, Json]]:
+    async def methods(self, p: PlayerRow) -> list[PasskeyMethod | EmailMethod]:
         """The player's ways to sign in: passkeys (removable) and a confirmed address."""
-        out: list[dict[str, Json]] = [
+        out: list[PasskeyMethod | EmailMethod] = [
             {"type": "passkey", "id": k.credential_id, "name": k.name,
              "created": iso(k.created), "last_used": iso(k.last_used) if k.last_used else None}
             for k in await self.store.passkeys_of(p.id)]
@@ -94,7 +127,7 @@ class SignIn:
             out.append({"type": "email", "address": p.email})
         return out
 
-    async def me(self, p: PlayerRow, session: SessionRow | None = None) -> dict[str, Json]:
+    async def me(self, p: PlayerRow, session: SessionRow | None = None) -> MeJson:
         """``GET /api/me`` with the sign-in methods filled in; with the request's session, the
         guest tables still waiting for the merge question's answer (0: none), so a page
         loaded before the question was answered asks it again."""
@@ -112,7 +145,7 @@ class SignIn:
         return out
 
     async def become(self, who: Who | None, player_id: str,
-                     user_agent: str | None) -> tuple[dict[str, Json], str]:
+                     user_agent: str | None) -> tuple[SignedIn, str]:
         """Sign the browser of session ``who`` (None: it has none) in as ``player_id``: the
         answer and the new session's secret (for the cookie).  The old session ends."""
         store = self.store
@@ -138,7 +171,7 @@ class SignIn:
         return ({"player": await self.me(found[1]), "session": s.id,
                  "guest_tables": guest_tables, "shared_tables": shared}, secret)
 
-    async def merge(self, who: Who, merge: bool) -> dict[str, Json]:
+    async def merge(self, who: Who, merge: bool) -> Merged:
         """The answer to "Bring these tables into your account?" on a browser just signed in."""
         guest = who.session.guest_id
         store = self.store

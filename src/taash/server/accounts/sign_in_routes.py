@@ -8,23 +8,22 @@ session cookie: another site cannot sign a browser in to an account of its choos
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.accounts.deps import EmailDep, PasskeysDep, SignInDep
+from taash.server.accounts.email_sign_in import EmailConfirmed, EmailSent, SignInSent
 from taash.server.accounts.me import check_origin, set_cookie, signed_in, who_of
-from taash.server.accounts.players import Who
-from taash.server.accounts.sign_in import SignIn
+from taash.server.accounts.players import PasskeyMethod, Who
+from taash.server.accounts.sign_in import Merged, SignedIn, SignIn
 from taash.server.config import Settings
 from taash.server.http.deps import SettingsDep
 
 
 class CredentialBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    credential: dict[str, Any] = Field(
+    credential: dict[str, object] = Field(
         ..., description="what navigator.credentials gave (PublicKeyCredential.toJSON()), "
         "its binary fields in base64url")
     name: str | None = Field(None, max_length=200, description="a name for a new passkey",
@@ -50,6 +49,15 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
+class PasskeyRemoved(TypedDict):
+    id: str
+    removed: bool
+
+
+class EmailRemoved(TypedDict):
+    removed: bool
+
+
 router = APIRouter()
 
 
@@ -57,7 +65,7 @@ def public(settings: Settings, request: Request) -> str:
     return settings.public_url or str(request.base_url)
 
 async def sign_in_as(settings: Settings, request: Request, response: Response, who: Who | None,
-                     player_id: str) -> dict[str, Json]:
+                     player_id: str) -> SignedIn:
     sign_in: SignIn = request.app.state.sign_in
     out, secret = await sign_in.become(
         who, player_id, request.headers.get("user-agent"))
@@ -72,7 +80,7 @@ async def signing_in(settings: Settings, request: Request) -> Who | None:
 # -- passkeys ------------------------------------------------------------------------------
 @router.get("/api/me/passkeys", tags=["sign-in"])
 async def my_passkeys(sign_in: SignInDep, settings: SettingsDep, request: Request
-) -> list[dict[str, Json]]:
+) -> list[PasskeyMethod]:
     """The player's passkeys: id, name, when added and last used."""
     who = await signed_in(request, settings)
     methods = await sign_in.methods(who.player)
@@ -80,7 +88,7 @@ async def my_passkeys(sign_in: SignInDep, settings: SettingsDep, request: Reques
 
 @router.post("/api/me/passkeys/options", tags=["sign-in"])
 async def passkey_create_options(passkeys: PasskeysDep, sign_in: SignInDep, settings: SettingsDep,
-                                 request: Request) -> dict[str, Json]:
+                                 request: Request) -> dict[str, object]:
     """Options for ``navigator.credentials.create`` (the ``publicKey`` member, binary
     fields in base64url): a passkey for this player (a guest too), kept by the
     authenticator (resident key), its challenge good once for five minutes."""
@@ -90,7 +98,7 @@ async def passkey_create_options(passkeys: PasskeysDep, sign_in: SignInDep, sett
 
 @router.post("/api/me/passkeys", tags=["sign-in"], status_code=201)
 async def add_passkey(passkeys: PasskeysDep, settings: SettingsDep, request: Request,
-                      body: CredentialBody) -> dict[str, Json]:
+                      body: CredentialBody) -> PasskeyMethod:
     """Keep the passkey ``navigator.credentials.create`` made from the options."""
     who = await signed_in(request, settings)
     return await passkeys.register(who, body.credential, body.name,
@@ -98,7 +106,7 @@ async def add_passkey(passkeys: PasskeysDep, settings: SettingsDep, request: Req
 
 @router.delete("/api/me/passkeys/{credential_id}", tags=["sign-in"])
 async def remove_passkey(passkeys: PasskeysDep, settings: SettingsDep, request: Request,
-                         credential_id: str) -> dict[str, Json]:
+                         credential_id: str) -> PasskeyRemoved:
     """Remove one of the player's passkeys: it signs nobody in from now on."""
     who = await signed_in(request, settings)
     await passkeys.remove(who, credential_id)
@@ -106,7 +114,7 @@ async def remove_passkey(passkeys: PasskeysDep, settings: SettingsDep, request: 
 
 @router.post("/api/sign-in/passkey/options", tags=["sign-in"])
 async def passkey_get_options(settings: SettingsDep, passkeys: PasskeysDep, sign_in: SignInDep,
-                              request: Request) -> dict[str, Json]:
+                              request: Request) -> dict[str, object]:
     """Options for ``navigator.credentials.get``: any passkey of this site (no name is
     typed: the authenticator offers the accounts it keeps)."""
     await signing_in(settings, request)
@@ -116,7 +124,7 @@ async def passkey_get_options(settings: SettingsDep, passkeys: PasskeysDep, sign
 @router.post("/api/sign-in/passkey", tags=["sign-in"])
 async def passkey_sign_in(settings: SettingsDep, passkeys: PasskeysDep, sign_in: SignInDep,
                           request: Request, response: Response, body: CredentialBody
-) -> dict[str, Json]:
+) -> SignedIn:
     """Sign this browser in with a passkey's answer: a new session (cookie) of its
     player, the old one ended; ``guest_tables``: the tables the browser's guest has, to
     ask about (``POST /api/me/merge``)."""
@@ -129,7 +137,7 @@ async def passkey_sign_in(settings: SettingsDep, passkeys: PasskeysDep, sign_in:
 # -- e-mail --------------------------------------------------------------------------------
 @router.post("/api/me/email", tags=["sign-in"], status_code=202)
 async def add_email(email: EmailDep, sign_in: SignInDep, settings: SettingsDep, request: Request,
-                    body: AddressBody) -> dict[str, Json]:
+                    body: AddressBody) -> EmailSent:
     """Send a confirmation link (15 minutes, once) to an address; opened, the address
     signs this player in later.  ``no_email`` (400) when the server sends no e-mail."""
     who = await signed_in(request, settings)
@@ -139,7 +147,7 @@ async def add_email(email: EmailDep, sign_in: SignInDep, settings: SettingsDep, 
     return await email.add(who, body.address, public(settings, request))
 
 @router.delete("/api/me/email", tags=["sign-in"])
-async def remove_email(email: EmailDep, settings: SettingsDep, request: Request) -> dict[str, Json]:
+async def remove_email(email: EmailDep, settings: SettingsDep, request: Request) -> EmailRemoved:
     """Remove the player's address: it signs nobody in from now on."""
     who = await signed_in(request, settings)
     await email.remove(who)
@@ -147,7 +155,7 @@ async def remove_email(email: EmailDep, settings: SettingsDep, request: Request)
 
 @router.post("/api/email/confirm", tags=["sign-in"])
 async def confirm_email(email: EmailDep, sign_in: SignInDep, settings: SettingsDep,
-                        request: Request, body: TokenBody) -> dict[str, Json]:
+                        request: Request, body: TokenBody) -> EmailConfirmed:
     """Open a confirmation link (``/email/confirm#TOKEN``): the address is its
     player's."""
     check_origin(request, settings)
@@ -156,7 +164,7 @@ async def confirm_email(email: EmailDep, sign_in: SignInDep, settings: SettingsD
 
 @router.post("/api/sign-in/email", tags=["sign-in"], status_code=202)
 async def email_sign_in(settings: SettingsDep, email: EmailDep, sign_in: SignInDep,
-                        request: Request, body: AddressBody) -> dict[str, Json]:
+                        request: Request, body: AddressBody) -> SignInSent:
     """Send a one-time sign-in link (15 minutes) to the address if it is an account's;
     the answer never says whether it is."""
     await signing_in(settings, request)
@@ -168,7 +176,7 @@ async def email_sign_in(settings: SettingsDep, email: EmailDep, sign_in: SignInD
 @router.post("/api/sign-in/email/link", tags=["sign-in"])
 async def email_link_sign_in(settings: SettingsDep, email: EmailDep, sign_in: SignInDep,
                              request: Request, response: Response, body: TokenBody
-) -> dict[str, Json]:
+) -> SignedIn:
     """Sign this browser in with a sign-in link's secret (``/email/sign-in#TOKEN``), as
     ``POST /api/sign-in/passkey`` does."""
     who = await signing_in(settings, request)
@@ -179,7 +187,7 @@ async def email_link_sign_in(settings: SettingsDep, email: EmailDep, sign_in: Si
 # -- the guest's tables --------------------------------------------------------------------
 @router.post("/api/me/merge", tags=["sign-in"])
 async def merge_guest(sign_in: SignInDep, settings: SettingsDep, request: Request, body: MergeBody
-) -> dict[str, Json]:
+) -> Merged:
     """Answer "Bring these tables into your account?" after a sign-in: ``merge`` true
     moves the browser's guest's seats to the account (a table where the account sits
     too stays the guest's, listed in ``refused``); false leaves them."""

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from taash.games.base import Json
+from typing_extensions import TypedDict
+
 from taash.server.accounts.players import clean_name, secret_hash
 from taash.server.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from taash.server.store.db import PlayerRow
@@ -71,7 +72,23 @@ class Holder:
                             f"this needs a token with the {scope} scope")
 
 
-def token_json(t: TokenRow) -> dict[str, Json]:
+class TokenJson(TypedDict):
+    """A personal API token as the API shows it (never the token itself)."""
+
+    id: str
+    name: str
+    scopes: list[str]
+    created: str
+    last_used: str | None
+
+
+class NewToken(TokenJson):
+    """A token just made: ``token`` is shown this once."""
+
+    token: str
+
+
+def token_json(t: TokenRow) -> TokenJson:
     return {"id": t.id, "name": t.name, "scopes": list(t.scopes), "created": iso(t.created),
             "last_used": iso(t.last_used) if t.last_used is not None else None}
 
@@ -84,7 +101,7 @@ class Tokens:
         self.players, self.bus = players, bus
 
     async def create(self, player: PlayerRow, name: object,
-                     scopes: Sequence[str]) -> dict[str, Json]:
+                     scopes: Sequence[str]) -> NewToken:
         """A new token of the player's: its fields and, this once, the token itself."""
         label = clean_name(name)
         sc = clean_scopes(scopes)
@@ -95,7 +112,7 @@ class Tokens:
         await self.store.create(row, secret_hash(token))
         return {**token_json(row), "token": token}
 
-    async def listed(self, player: PlayerRow) -> list[dict[str, Json]]:
+    async def listed(self, player: PlayerRow) -> list[TokenJson]:
         return [token_json(t) for t in await self.store.of_player(player.id)]
 
     async def revoke(self, player: PlayerRow, token_id: str) -> None:

@@ -24,7 +24,7 @@ httptools is not installed."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, cast
+from typing import cast
 
 import httptools
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -51,7 +51,7 @@ class HeadGuard(asyncio.Protocol):
     inner: type[asyncio.Protocol]
     header_timeout = 0.0
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         self.protocol = self.inner(*args, **kwargs)  # as uvicorn would have built it
         self.parser: httptools.HttpRequestParser | None = httptools.HttpRequestParser(self)
         self.transport: asyncio.Transport | None = None

@@ -11,7 +11,7 @@ use in their parameters; none of them reaches for a hub.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
@@ -28,7 +28,7 @@ async def settings_of(conn: HTTPConnection) -> Settings:
 SettingsDep = Annotated[Settings, Depends(settings_of)]
 
 
-def service(name: str) -> Any:
+def service(name: str) -> object:
     """``Depends`` on the service the lifespan set as ``app.state.<name>``."""
     async def get(conn: HTTPConnection) -> object:
         try:

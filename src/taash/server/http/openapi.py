@@ -4,6 +4,7 @@ happen) with the error body every refusal has.  tests/server/http/test_openapi.p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI
@@ -55,7 +56,7 @@ ROUTES: dict[tuple[str, str], set[int]] = {
     ("post", "/api/link"): {400, 401, 403, 413},
 }
 
-ERROR_SCHEMA: dict[str, Any] = {
+ERROR_SCHEMA: dict[str, object] = {
     "title": "Error",
     "type": "object",
     "required": ["error"],
@@ -73,13 +74,14 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
-def refusals(method: str, path: str, op: dict[str, Any]) -> set[int]:
-    """The statuses a route may refuse with."""
+def refusals(method: str, path: str, op: Mapping[str, object]) -> set[int]:
+    """The statuses a route may refuse with (``op``: the route's operation in the schema)."""
     known = ROUTES.get((method, path))
     if known is not None:
         out = set(known)
     else:  # by its shape: what validation, the guards, tokens and sessions can answer
-        params = op.get("parameters") or []
+        given = op.get("parameters")
+        params = [p for p in given if isinstance(p, dict)] if isinstance(given, list) else []
         body = "requestBody" in op
         out = set()
         if params or body:
@@ -99,6 +101,7 @@ def refusals(method: str, path: str, op: dict[str, Any]) -> set[int]:
     return out
 
 
+# Any: FastAPI's own type of an OpenAPI schema (app.openapi_schema, app.openapi())
 def documented(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI schema with the refusals it really answers (made once)."""
     if app.openapi_schema is not None:

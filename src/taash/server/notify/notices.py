@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from taash.games.base import Json
+from typing_extensions import TypedDict
+
 from taash.server.tables.presence import connected
 
 if TYPE_CHECKING:
@@ -38,9 +39,20 @@ class Host(Protocol):
     def spawn(self, coro: Awaitable[object]) -> None: ...
 
 
+class TurnHook(TypedDict):
+    """What a seat's webhook is sent when it is its turn (docs/API.md)."""
+
+    type: Literal["your_turn", "reminder"]
+    table: str
+    game: str
+    seat: int
+    version: int
+    url: str
+
+
 @dataclass(frozen=True)
 class Notice:
-    payload: dict[str, Json]  # the webhook's JSON
+    payload: TurnHook  # the webhook's JSON
     subject: str  # the e-mail's
     body: str
 
@@ -55,9 +67,9 @@ def turn_notice(public_url: str, table_id: str, game: str, seat: int, version: i
     ('taash: still your turn (goat)', 'reminder', 'https://x.example/t/T1?seat=2')
     """
     url = f"{public_url}/t/{table_id}?seat={seat}"
-    what = "reminder" if kind == "reminded" else "your_turn"
-    payload: dict[str, Json] = {"type": what, "table": table_id, "game": game, "seat": seat,
-                                "version": version, "url": url}
+    what: Literal["your_turn", "reminder"] = "reminder" if kind == "reminded" else "your_turn"
+    payload: TurnHook = {"type": what, "table": table_id, "game": game, "seat": seat,
+                         "version": version, "url": url}
     subject = (f"taash: still your turn ({game})" if what == "reminder"
                else f"taash: your turn ({game})")
     body = (f"It is your turn at table {table_id} ({game}, seat {seat}).\n\n"

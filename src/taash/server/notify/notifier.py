@@ -17,14 +17,12 @@ import logging
 import re
 import smtplib
 import socket
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import httpx
-
-from taash.games.base import Json
 
 log = logging.getLogger("taash.server")
 
@@ -160,7 +158,7 @@ class Notifier:
         self.http = httpx.AsyncClient(timeout=5.0, follow_redirects=False)
         self._tasks: set[asyncio.Future[None]] = set()
 
-    def send(self, webhook: str | None, email: str | None, payload: dict[str, Json],
+    def send(self, webhook: str | None, email: str | None, payload: Mapping[str, object],
              subject: str, body: str) -> None:
         if webhook:
             self._spawn(self._webhook(webhook, payload))
@@ -172,7 +170,7 @@ class Notifier:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _webhook(self, url: str, payload: dict[str, Json]) -> None:
+    async def _webhook(self, url: str, payload: Mapping[str, object]) -> None:
         target = url
         headers: dict[str, str] = {}
         extensions: dict[str, str] = {}

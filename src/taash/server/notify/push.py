@@ -21,9 +21,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 import httpx
@@ -32,10 +32,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
 from taash.games import GAMES
-from taash.games.base import Json
 from taash.server.config import ConfigError
 from taash.server.errors import BadRequest
 from taash.server.notify.notifier import WebhookRefused, pinned, webhook_addresses
+from taash.server.notify.shapes import ChallengePush, PushShown, TurnPush
 from taash.server.store.push import PushStore, PushSub
 from taash.server.tables.presence import connected
 
@@ -158,11 +158,11 @@ def retry_after(value: str | None, now: float) -> float | None:
 
 
 def turn_payload(sub: PushSub, table_id: str, game: str, seat: int, name: str | None,
-                 version: int, kind: str) -> dict[str, Json]:
+                 version: int, kind: str) -> TurnPush:
     """What a push says: small (a push message holds about 4 kB), in the subscription's
     language; the service worker shows ``title`` and ``body`` and opens ``url``."""
     lang = sub.language if sub.language in LANGUAGES else "en"
-    what = "reminder" if kind == "reminded" else "your_turn"
+    what: Literal["your_turn", "reminder"] = "reminder" if kind == "reminded" else "your_turn"
     title, body = TEXTS[lang][what]
     game_name = game_words(lang, game)
     who = name or SEAT_WORD[lang].format(n=seat + 1)
@@ -175,7 +175,7 @@ def turn_payload(sub: PushSub, table_id: str, game: str, seat: int, name: str | 
 
 
 def challenge_payload(sub: PushSub, challenge_id: str, who: str, game: str,
-                      live: bool) -> dict[str, Json]:
+                      live: bool) -> ChallengePush:
     """A challenge from a friend, in the subscription's language; a tap opens the home page,
     where the challenge is accepted or declined."""
     lang = sub.language if sub.language in LANGUAGES else "en"
@@ -187,7 +187,7 @@ def challenge_payload(sub: PushSub, challenge_id: str, who: str, game: str,
             "tag": f"taash-challenge-{challenge_id}", "icon": "/assets/icon.svg"}
 
 
-def shown(sub: PushSub) -> dict[str, Json]:
+def shown(sub: PushSub) -> PushShown:
     """A subscription as the API shows it: no keys, of the endpoint only its origin."""
     return {"id": sub.id, "table": sub.table_id, "seat": sub.seat, "language": sub.language,
             "off": sub.off, "quiet_from": sub.quiet_from, "quiet_to": sub.quiet_to,
@@ -251,7 +251,7 @@ class Pusher:
         except WebhookRefused as e:
             raise BadRequest("push endpoint refused: " + str(e).replace("webhook ", "")) from None
 
-    async def listed(self, player_id: str) -> list[Json]:
+    async def listed(self, player_id: str) -> list[PushShown]:
         """The player's subscriptions (theirs and their seats'), as the API shows them."""
         return [shown(s) for s in await self.store.of_player(player_id)]
 
@@ -311,7 +311,7 @@ class Pusher:
         body: bytes = WebPusher(info).encode(data, "aes128gcm")["body"]
         return body
 
-    async def deliver(self, sub: PushSub, payload: dict[str, Json], urgency: str,
+    async def deliver(self, sub: PushSub, payload: Mapping[str, object], urgency: str,
                       topic: str) -> None:
         """POST one encrypted message; a subscription gone (404, 410) is removed; 429 and
         5xx are tried again after Retry-After (else 1, 2, 4 s)."""

@@ -7,17 +7,18 @@ from __future__ import annotations
 import base64
 import binascii
 import time
-from typing import Annotated
+from typing import Annotated, NotRequired
 
 from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.accounts.me import signed_in
 from taash.server.errors import BadRequest
 from taash.server.http.deps import SettingsDep
 from taash.server.notify.deps import PushDep
 from taash.server.notify.push import LANGUAGES, Pusher, shown
+from taash.server.notify.shapes import PushShown
 from taash.server.store.push import PushSub
 from taash.server.tables.access import seat_of
 
@@ -66,6 +67,40 @@ class SettingsBody(BaseModel):
     tz_offset: int | None = Field(None, ge=-900, le=900)
 
 
+class PushKey(TypedDict):
+    key: str
+
+
+class SeatPushShown(PushShown):
+    muted: bool
+
+
+class SeatUnsubscribed(TypedDict):
+    table: str
+    seat: int
+    removed: bool
+
+
+class SeatMuted(TypedDict):
+    table: str
+    seat: int
+    muted: bool
+
+
+class Unsubscribed(TypedDict):
+    removed: bool
+
+
+class PushSettled(TypedDict):
+    """How many subscriptions changed, and the settings given (those that are not null)."""
+
+    changed: int
+    off: NotRequired[bool]
+    quiet_from: NotRequired[int]
+    quiet_to: NotRequired[int]
+    tz_offset: NotRequired[int]
+
+
 def _key(text: str, size: int, what: str) -> str:
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
@@ -93,7 +128,7 @@ router = APIRouter()
 
 
 @router.get("/api/push/key", tags=["push"])
-async def push_key(push: PushDep, request: Request) -> dict[str, Json]:
+async def push_key(push: PushDep, request: Request) -> PushKey:
     """The server's VAPID public key (uncompressed P-256 point, base64url): the page's
     ``applicationServerKey``."""
     return {"key": push.public_key}
@@ -101,7 +136,7 @@ async def push_key(push: PushDep, request: Request) -> dict[str, Json]:
 @router.post("/api/tables/{table_id}/push", status_code=201, tags=["push"])
 async def subscribe_seat(push: PushDep, settings: SettingsDep, request: Request, table_id: str,
                          body: PushBody, token: str | None = None, seat: int | None = None
-) -> dict[str, Json]:
+) -> SeatPushShown:
     """Push this seat's turn notices to a browser's subscription (the seat's
     credential); the same endpoint again replaces its keys and quiet hours."""
     room, s = await seat_of(request, settings, table_id, token, seat)
@@ -113,7 +148,7 @@ async def subscribe_seat(push: PushDep, settings: SettingsDep, request: Request,
 @router.delete("/api/tables/{table_id}/push", tags=["push"])
 async def unsubscribe_seat(push: PushDep, settings: SettingsDep, request: Request, table_id: str,
                            body: EndpointBody, token: str | None = None, seat: int | None = None
-) -> dict[str, Json]:
+) -> SeatUnsubscribed:
     """Stop pushing this seat's notices to that endpoint."""
     room, s = await seat_of(request, settings, table_id, token, seat)
     removed = await push.store.unsubscribe(f"t:{room.id}:{s}", body.endpoint)
@@ -122,7 +157,7 @@ async def unsubscribe_seat(push: PushDep, settings: SettingsDep, request: Reques
 @router.put("/api/tables/{table_id}/push", tags=["push"])
 async def mute_seat(push: PushDep, settings: SettingsDep, request: Request, table_id: str,
                     body: MuteBody, token: str | None = None, seat: int | None = None
-) -> dict[str, Json]:
+) -> SeatMuted:
     """Mute (or unmute) push for this seat at this table, whichever subscription (the
     seat's or its player's for every table) would tell it."""
     room, s = await seat_of(request, settings, table_id, token, seat)
@@ -131,7 +166,7 @@ async def mute_seat(push: PushDep, settings: SettingsDep, request: Request, tabl
 
 @router.post("/api/me/push", status_code=201, tags=["push"])
 async def subscribe_player(push: PushDep, settings: SettingsDep, request: Request, body: PushBody
-) -> dict[str, Json]:
+) -> PushShown:
     """Push the turn notices of every seat of the session's player to a browser's
     subscription."""
     who = await signed_in(request, settings)
@@ -142,7 +177,7 @@ async def subscribe_player(push: PushDep, settings: SettingsDep, request: Reques
 
 @router.delete("/api/me/push", tags=["push"])
 async def unsubscribe_player(push: PushDep, settings: SettingsDep, request: Request,
-                             body: EndpointBody) -> dict[str, Json]:
+                             body: EndpointBody) -> Unsubscribed:
     """Stop pushing the player's notices (for every table) to that endpoint."""
     who = await signed_in(request, settings)
     removed = await push.store.unsubscribe(f"p:{who.player.id}",
@@ -151,7 +186,7 @@ async def unsubscribe_player(push: PushDep, settings: SettingsDep, request: Requ
 
 @router.get("/api/me/push", tags=["push"])
 async def player_push(push: PushDep, settings: SettingsDep, request: Request
-) -> list[dict[str, Json]]:
+) -> list[PushShown]:
     """The player's push subscriptions (theirs and their seats'): no keys, and of the
     endpoint only the push service's origin."""
     who = await signed_in(request, settings)
@@ -159,22 +194,22 @@ async def player_push(push: PushDep, settings: SettingsDep, request: Request
 
 @router.put("/api/me/push", tags=["push"])
 async def settle_player(push: PushDep, settings: SettingsDep, request: Request,
-                        body: Annotated[SettingsBody, Body()]) -> dict[str, Json]:
+                        body: Annotated[SettingsBody, Body()]) -> PushSettled:
     """All push off (or on again), and quiet hours, for every subscription of the
     player's; ``quiet_from`` equal to ``quiet_to`` means none."""
     who = await signed_in(request, settings)
-    values: dict[str, object] = {}
+    out: PushSettled = {"changed": 0}
     if body.off is not None:
-        values["off"] = body.off
+        out["off"] = body.off
     if (body.quiet_from is None) != (body.quiet_to is None):
         raise BadRequest("quiet hours need both quiet_from and quiet_to")
-    if body.quiet_from is not None:
-        values.update(quiet_from=body.quiet_from, quiet_to=body.quiet_to)
+    if body.quiet_from is not None and body.quiet_to is not None:
+        out["quiet_from"], out["quiet_to"] = body.quiet_from, body.quiet_to
     if body.tz_offset is not None:
-        values["tz_offset"] = body.tz_offset
+        out["tz_offset"] = body.tz_offset
+    values = {k: v for k, v in out.items() if k != "changed"}
     if not values:
         raise BadRequest("nothing to change: give off, quiet_from and quiet_to, or "
                          "tz_offset")
-    n = await push.store.settle(who.player.id, values)
-    return {"changed": n, **{k: v for k, v in values.items()
-                             if isinstance(v, bool | int)}}
+    out["changed"] = await push.store.settle(who.player.id, values)
+    return out

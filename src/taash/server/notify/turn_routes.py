@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.errors import BadRequest
 from taash.server.http.deps import SettingsDep
 from taash.server.notify.notifier import (
@@ -26,12 +26,21 @@ class NotifyBody(BaseModel):
     email: str | None = Field(None, max_length=320)
 
 
+class NotifySet(TypedDict):
+    """Where this seat's turn notices now go."""
+
+    id: str
+    seat: int
+    webhook: str | None
+    email: str | None
+
+
 router = APIRouter()
 
 
 @router.put("/api/tables/{table_id}/notify", tags=["seats"])
 async def notify(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                 body: NotifyBody, token: str | None = None) -> dict[str, Json]:
+                 body: NotifyBody, token: str | None = None) -> NotifySet:
     """Where to tell this seat that it is its turn (null turns one off)."""
     room, s = await seat_of(request, settings, table_id, token, None)
     if body.webhook is not None and not valid_webhook(body.webhook):

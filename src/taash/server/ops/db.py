@@ -18,6 +18,7 @@ import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from alembic.config import Config
 from alembic.script import ScriptDirectory
@@ -25,7 +26,7 @@ from sqlalchemy import Table, func, select, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from taash.games.base import Json, RecordError
+from taash.games.base import RecordError
 from taash.server.config import ConfigError, normalize_db_url
 from taash.server.store.db import Store, migrations_path
 from taash.server.store.schema import game_tables, metadata
@@ -102,8 +103,24 @@ class TableCheck:
     game: str
     actions: int
     over: bool
-    record: dict[str, Json] | None = None  # the full record the table replays to
+    record: object = None  # the full record the table replays to (as JSON reads it back)
     error: str | None = None
+
+
+class Failed(TypedDict):
+    table: str
+    error: str | None
+
+
+class ReportJson(TypedDict):
+    """What ``taash db check`` prints: tables and actions replayed, those that failed, and
+    the rows of each table of the database."""
+
+    tables: int
+    over: int
+    actions: int
+    failed: list[Failed]
+    rows: dict[str, int]
 
 
 @dataclass
@@ -115,7 +132,7 @@ class Report:
     def failed(self) -> list[TableCheck]:
         return [t for t in self.tables if t.error is not None]
 
-    def as_json(self) -> dict[str, Json]:
+    def as_json(self) -> ReportJson:
         return {"tables": len(self.tables), "over": sum(t.over for t in self.tables),
                 "actions": sum(t.actions for t in self.tables),
                 "failed": [{"table": t.id, "error": t.error} for t in self.failed],

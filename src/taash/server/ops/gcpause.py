@@ -19,7 +19,7 @@ import contextlib
 import gc
 import time
 from collections import deque
-from typing import Any
+from typing import Literal
 
 # new objects before a young collection; young collections before a middle one; middle ones
 # before a full one
@@ -52,7 +52,7 @@ class GcPauses:
             gc.set_threshold(*self._old)
             self._old = None
 
-    def _collected(self, phase: str, info: dict[str, Any]) -> None:
+    def _collected(self, phase: Literal["start", "stop"], info: dict[str, int]) -> None:
         # called by the collector in whichever thread allocated: nothing here may block
         if phase == "start":
             self._started = time.perf_counter()

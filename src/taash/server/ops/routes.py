@@ -8,8 +8,8 @@ import hmac
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.errors import NotFound, Unauthorized
 from taash.server.http.deps import SettingsDep
 from taash.server.ops.deps import MetricsDep
@@ -20,8 +20,13 @@ from taash.server.tables.deps import BusDep
 router = APIRouter()
 
 
+class Health(TypedDict):
+    ok: bool
+    email: bool
+
+
 @router.get("/api/health", tags=["server"])
-async def health(settings: SettingsDep) -> dict[str, Json]:
+async def health(settings: SettingsDep) -> Health:
     """Liveness: the process answers; ``email``: it can send turn e-mails (SMTP set up),
     so the page offers them only then."""
     return {"ok": True, "email": settings.smtp_url is not None}
@@ -31,7 +36,7 @@ async def health(settings: SettingsDep) -> dict[str, Json]:
             responses={503: {"description": "the store or the bus does not answer"}})
 async def ready(bus: BusDep, store: StoreDep, request: Request) -> JSONResponse:
     """Readiness, for a load balancer: the store and the bus both answer (within 2 s)."""
-    parts: dict[str, Json] = {}
+    parts: dict[str, str] = {}
     for name, probe in (("store", store.ping), ("bus", bus.check)):
         try:
             await asyncio.wait_for(probe(), 2.0)

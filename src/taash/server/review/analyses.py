@@ -23,12 +23,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from taash.fair import NotFair
-from taash.games.base import Json, RecordError
+from taash.games.base import RecordError
 from taash.record import ReplayError
-from taash.review.analyse import analyse_deal
+from taash.review.analyse import DealAnalysis, analyse_deal
 from taash.review.replay import load_record, replay_deal
 from taash.review.steps import deal_steps
 from taash.server.errors import BadRequest, Conflict, NotFound, NotOver
@@ -40,13 +44,36 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("taash.server")
 
-JsonObject = dict[str, Json]
+Record = dict[str, object]  # a record as JSON reads it: checked by the core's load_record
+JsonObject = dict[str, object]  # the core's review of a deal, and an analysis
+
+
+class AnalysisStatus(TypedDict):
+    """Where an analysis stands; ``analysis``: the analysis once done.  An analysis never
+    asked has no ``table``, ``deal`` nor ``error``."""
+
+    key: str
+    table: NotRequired[str | None]
+    deal: NotRequired[int | None]
+    status: Literal["none", "running", "failed", "done"]
+    done: int
+    total: int
+    error: NotRequired[str | None]
+    analysis: dict[str, object] | None
+
 # bump when the analysis's JSON changes, so that kept analyses are made again
 ANALYSIS_VERSION = 2  # 2: single sar solved by DDS, `solver` names the solver
 
 
-def checked_record(source: str | bytes | dict[str, Json]
-                   ) -> tuple[dict[str, Json], dict[str, Json]]:
+def deals_of(rec: Record) -> list[object]:
+    """A checked record's deals (``load_record`` refuses a record whose deals are no list)."""
+    deals = rec["deals"]
+    if not isinstance(deals, list):
+        raise BadRequest("malformed record: deals is not a list")
+    return deals
+
+
+def checked_record(source: str | bytes | Record) -> tuple[Record, Record]:
     """A record and its summary, checked as ``taash record verify`` checks it; every way it
     can fail is a BadRequest with the record's own one line."""
     try:
@@ -59,7 +86,7 @@ def checked_record(source: str | bytes | dict[str, Json]
         raise BadRequest(f"malformed record: {e}") from None
 
 
-def finished_record(room: Room, deal: int | None) -> tuple[dict[str, Json], int]:
+def finished_record(room: Room, deal: int | None) -> tuple[Record, int]:
     """The table's record up to its finished deal ``deal`` (None: the last finished one):
     a deal being played is refused, and left out of what is replayed."""
     deals = room.state.summary()["deals"]
@@ -74,13 +101,13 @@ def finished_record(room: Room, deal: int | None) -> tuple[dict[str, Json], int]
     if deal not in done:
         raise NotOver(f"deal {deal} is still being played: its review opens when it is over")
     rec = wire.record(room)
-    rec["deals"] = list(rec["deals"])[:deal + 1]
+    rec["deals"] = deals_of(rec)[:deal + 1]
     return rec, deal
 
 
-def review_of(rec: dict[str, Json], summary: dict[str, Json], deal: int | None) -> JsonObject:
+def review_of(rec: Record, summary: Record, deal: int | None) -> JsonObject:
     """The page's review of deal ``deal`` (None: the last) of a checked record."""
-    n = len(rec["deals"])
+    n = len(deals_of(rec))
     if n == 0:
         raise BadRequest("the record has no deals to review")
     d = n - 1 if deal is None else deal
@@ -90,7 +117,15 @@ def review_of(rec: dict[str, Json], summary: dict[str, Json], deal: int | None) 
         raise BadRequest(str(e)) from None
 
 
-def players_of(rec: dict[str, Json]) -> list[Json] | None:
+class ReviewPlayer(TypedDict):
+    """A seat of the reviewed deal, as its record names it (None where it does not)."""
+
+    type: str | None
+    level: str | None
+    name: str | None
+
+
+def players_of(rec: Record) -> list[ReviewPlayer] | None:
     """Who sat where, as the record says, for the page to call each seat by its player's name
     (issue 43: the review said "Seat 2"): per seat its type, bot level and public name.  A
     table's record carries them; a record of one's own may not (None), and an entry that is
@@ -99,7 +134,7 @@ def players_of(rec: dict[str, Json]) -> list[Json] | None:
     if not isinstance(seats, list):
         return None
 
-    def text(x: Json, longest: int) -> str | None:
+    def text(x: object, longest: int) -> str | None:
         return x[:longest] if isinstance(x, str) and x else None
 
     return [{"type": text(s.get("type"), 10), "level": text(s.get("level"), 20),
@@ -123,10 +158,10 @@ def record_review(body: bytes, deal: int | None) -> JsonObject:
     return out
 
 
-def analysis_key(rec: dict[str, Json], deal: int, solver_time: float) -> str:
+def analysis_key(rec: Record, deal: int, solver_time: float) -> str:
     """The same deal of the same record, analysed the same way, has one key."""
     keep = {k: v for k, v in rec.items() if k not in ("table", "deals")}
-    keep["deals"] = list(rec["deals"])[:deal + 1]
+    keep["deals"] = deals_of(rec)[:deal + 1]
     keep["analysis"] = {"deal": deal, "solver_time": solver_time, "v": ANALYSIS_VERSION}
     text = json.dumps(keep, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -134,7 +169,7 @@ def analysis_key(rec: dict[str, Json], deal: int, solver_time: float) -> str:
 
 # -- in the worker process ----------------------------------------------------------------------
 
-def analyse_record(key: str, rec: dict[str, Json], deal: int, solver_time: float,
+def analyse_record(key: str, rec: Record, deal: int, solver_time: float,
                    progress: Callable[[int, int], None] | None = None) -> str:
     """Analyse deal ``deal`` of a checked record, every seat, both ways: the analysis as JSON
     text; ``progress(done, total)`` after each action."""
@@ -144,7 +179,7 @@ def analyse_record(key: str, rec: dict[str, Json], deal: int, solver_time: float
     return json.dumps(analysis_json(a, deal, solver_time))
 
 
-def worker_main(key: str, rec: dict[str, Json], deal: int, solver_time: float, out: Any,
+def worker_main(key: str, rec: Record, deal: int, solver_time: float, out: Connection,
                 parent: int) -> None:
     """The worker process: the analysis, its progress and its end sent on ``out`` (the
     writing end of a pipe of its own), as ("progress", key, done, total), ("done", key, text)
@@ -168,7 +203,7 @@ def worker_main(key: str, rec: dict[str, Json], deal: int, solver_time: float, o
         out.close()
 
 
-def analysis_json(a: Any, deal: int, solver_time: float) -> JsonObject:
+def analysis_json(a: DealAnalysis, deal: int, solver_time: float) -> JsonObject:
     return {"deal": deal, "solver": a.solver, "solver_time": solver_time,
             "actions": [r.as_json() for r in a.actions],
             "seats": [s.as_json() for s in a.seats], "notes": list(a.notes)}
@@ -187,7 +222,7 @@ class Job:
     task: asyncio.Future[None] | None = None
     result: asyncio.Future[str] | None = None
 
-    def as_json(self) -> JsonObject:
+    def as_json(self) -> AnalysisStatus:
         return {"key": self.key, "table": self.table_id, "deal": self.deal,
                 "status": "failed" if self.error else "running", "done": self.done,
                 "total": self.total, "error": self.error, "analysis": None}
@@ -203,11 +238,11 @@ class Analyses:
         self.queue_max = queue_max
         self.jobs: dict[str, Job] = {}
         self.one_at_a_time = asyncio.Lock()
-        self.proc: Any = None  # the worker process of the analysis under way
+        self.proc: BaseProcess | None = None  # the worker process of the analysis under way
         self._ctx = multiprocessing.get_context("spawn")
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _read(self, conn: Any) -> None:
+    def _read(self, conn: Connection) -> None:
         """A worker's messages, read in a thread of their own and handed to the loop, until
         the worker closes its end (it is done, or it was ended)."""
         try:
@@ -225,20 +260,23 @@ class Analyses:
         finally:
             conn.close()
 
-    def _message(self, item: tuple[Any, ...]) -> None:
+    def _message(self, item: tuple[object, ...]) -> None:
+        """A worker's message (see ``worker_main``)."""
         kind, key = item[0], item[1]
-        job = self.jobs.get(key)
+        job = self.jobs.get(key) if isinstance(key, str) else None
         if job is None:
             return
         if kind == "progress":
-            job.done, job.total = item[2], item[3]
+            done, total = item[2], item[3]
+            if isinstance(done, int) and isinstance(total, int):
+                job.done, job.total = done, total
         elif job.result is not None and not job.result.done():
-            if kind == "done":
+            if kind == "done" and isinstance(item[2], str):
                 job.result.set_result(item[2])
             else:
                 job.result.set_exception(RuntimeError(item[2]))
 
-    async def status(self, key: str) -> JsonObject:
+    async def status(self, key: str) -> AnalysisStatus:
         """Where the analysis of ``key`` stands: running (done of total), done (with it),
         failed, or none (never asked)."""
         job = self.jobs.get(key)
@@ -247,12 +285,14 @@ class Analyses:
         kept = await self.store.load_analysis(key)
         if kept is None:
             return {"key": key, "status": "none", "done": 0, "total": 0, "analysis": None}
-        a = json.loads(kept)
-        n = len(a.get("actions", []))
-        return {"key": key, "table": a.get("table"), "deal": a.get("deal"), "status": "done",
+        a: dict[str, object] = json.loads(kept)  # as _run saved it
+        actions, table, deal = a.get("actions", []), a.get("table"), a.get("deal")
+        n = len(actions) if isinstance(actions, list) else 0
+        return {"key": key, "table": table if isinstance(table, str) else None,
+                "deal": deal if isinstance(deal, int) else None, "status": "done",
                 "done": n, "total": n, "error": None, "analysis": a}
 
-    async def start(self, rec: dict[str, Json], deal: int, table_id: str | None) -> JsonObject:
+    async def start(self, rec: Record, deal: int, table_id: str | None) -> AnalysisStatus:
         """Analyse deal ``deal`` of a checked record, unless it is kept or under way."""
         key = analysis_key(rec, deal, self.solver_time)
         now = await self.status(key)
@@ -266,7 +306,7 @@ class Analyses:
         job.task = asyncio.ensure_future(self._run(job, rec))
         return job.as_json()
 
-    async def _analyse(self, job: Job, rec: dict[str, Json]) -> str:
+    async def _analyse(self, job: Job, rec: Record) -> str:
         """The analysis in a new worker process; its end awaited, its death noticed."""
         self._loop = asyncio.get_running_loop()
         job.result = self._loop.create_future()
@@ -294,7 +334,7 @@ class Analyses:
                 proc.terminate()
             self.proc = None
 
-    async def _run(self, job: Job, rec: dict[str, Json]) -> None:
+    async def _run(self, job: Job, rec: Record) -> None:
         loop = asyncio.get_running_loop()
         try:
             async with self.one_at_a_time:
@@ -320,7 +360,7 @@ class Analyses:
         if self.proc is not None and self.proc.is_alive():
             self.proc.terminate()
 
-    async def for_table(self, room: Room, deal: int | None, start: bool) -> JsonObject:
+    async def for_table(self, room: Room, deal: int | None, start: bool) -> AnalysisStatus:
         """A table's finished deal: its analysis started (``start``) or where it stands."""
         rec, d = finished_record(room, deal)
         checked_record(rec)
@@ -328,9 +368,9 @@ class Analyses:
             return await self.start(rec, d, room.id)
         return await self.status(analysis_key(rec, d, self.solver_time))
 
-    async def for_record(self, body: bytes, deal: int | None) -> JsonObject:
+    async def for_record(self, body: bytes, deal: int | None) -> AnalysisStatus:
         rec, _ = checked_record(body)
-        n = len(rec["deals"])
+        n = len(deals_of(rec))
         if n == 0:
             raise BadRequest("the record has no deals to analyse")
         d = n - 1 if deal is None else deal

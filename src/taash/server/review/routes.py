@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from taash.games.base import Json
 from taash.server.errors import BadRequest
-from taash.server.review.analyses import record_review, table_review
+from taash.server.review.analyses import AnalysisStatus, record_review, table_review
 from taash.server.review.deps import AnalysesDep
 from taash.server.tables.deps import RoomsDep
 
@@ -16,7 +15,7 @@ router = APIRouter()
 
 @router.get("/api/tables/{table_id}/review", tags=["review"])
 async def review_of_table(rooms: RoomsDep, request: Request, table_id: str,
-                       deal: int | None = None) -> dict[str, Json]:
+                       deal: int | None = None) -> dict[str, object]:
     """A finished deal step by step for the review screen (default: the last one over);
     409 for a deal still being played."""
     return table_review(await rooms.room(table_id), deal)
@@ -24,7 +23,7 @@ async def review_of_table(rooms: RoomsDep, request: Request, table_id: str,
 
 @router.get("/api/tables/{table_id}/analysis", tags=["review"])
 async def table_analysis(analyses: AnalysesDep, rooms: RoomsDep, request: Request, table_id: str,
-                         deal: int | None = None) -> dict[str, Json]:
+                         deal: int | None = None) -> AnalysisStatus:
     """Where the analysis of a finished deal stands: none, running (done of total
     actions), done (with it) or failed."""
     return await analyses.for_table(await rooms.room(table_id), deal, start=False)
@@ -32,13 +31,13 @@ async def table_analysis(analyses: AnalysesDep, rooms: RoomsDep, request: Reques
 
 @router.post("/api/tables/{table_id}/analysis", tags=["review"])
 async def analyse_table(analyses: AnalysesDep, rooms: RoomsDep, request: Request, table_id: str,
-                        deal: int | None = None) -> dict[str, Json]:
+                        deal: int | None = None) -> AnalysisStatus:
     """Analyse a finished deal in the server's worker (once: then it is kept)."""
     return await analyses.for_table(await rooms.room(table_id), deal, start=True)
 
 
 @router.post("/api/review", tags=["review"])
-async def review_of_record(request: Request, deal: int | None = None) -> dict[str, Json]:
+async def review_of_record(request: Request, deal: int | None = None) -> dict[str, object]:
     """A deal (default: the last) of the taash-record/1 in the body, step by step; 400
     with the record's error for a malformed one."""
     return record_review(await request.body(), deal)
@@ -46,13 +45,13 @@ async def review_of_record(request: Request, deal: int | None = None) -> dict[st
 
 @router.post("/api/review/analysis", tags=["review"])
 async def analyse_record(analyses: AnalysesDep, request: Request, deal: int | None = None
-) -> dict[str, Json]:
+) -> AnalysisStatus:
     """Analyse a deal of the record in the body, as for a table's."""
     return await analyses.for_record(await request.body(), deal)
 
 
 @router.get("/api/analyses/{key}", tags=["review"])
-async def analysis(analyses: AnalysesDep, request: Request, key: str) -> dict[str, Json]:
+async def analysis(analyses: AnalysesDep, request: Request, key: str) -> AnalysisStatus:
     """Where the analysis of this key (as the analysis answers gave it) stands."""
     if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
         raise BadRequest("an analysis key is 64 hex digits")

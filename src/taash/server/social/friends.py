@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, NotRequired, Protocol
+
+from typing_extensions import TypedDict
 
 from taash.bots import LEVELS
 from taash.games import GAMES
-from taash.games.base import Json
 from taash.server.accounts.link import ALPHABET, CODE_LEN, normal
 from taash.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from taash.server.store.friends import ChallengeRow, FriendStore, Invite, Link
@@ -49,6 +50,71 @@ LIVE_S = 600.0
 ANYTIME_S = 3 * 86400.0
 ANSWERED_S = 86400.0  # an answered challenge is listed to its challenger a day past its expiry
 MAX_OPEN = 10  # open challenges a player may have sent to one friend at a time
+
+
+class FriendLink(TypedDict):
+    """Another player in one's list: ``online`` (seen here lately), ``last_seen``."""
+
+    player: str
+    name: str
+    since: str
+    online: bool
+    last_seen: str | None
+
+
+class FriendsList(TypedDict):
+    """One's friend code and link, and the players by the state of their link."""
+
+    code: str
+    url: str
+    friends: list[FriendLink]
+    asked: list[FriendLink]
+    asking: list[FriendLink]
+    blocked: list[FriendLink]
+
+
+class FriendState(TypedDict):
+    """A link's state now (null: there is none)."""
+
+    player: str
+    state: str | None
+
+
+class Someone(TypedDict):
+    player: str
+    name: str
+
+
+class Invited(Someone):
+    seat: int
+    state: str
+
+
+# A challenge as the API shows it ("from" is a Python keyword: the functional form)
+ChallengeJson = TypedDict("ChallengeJson", {
+    "id": str, "from": Someone, "to": Someone, "invited": list[Invited], "bots": str,
+    "game": str, "options": dict[str, object], "live": bool, "state": str, "created": str,
+    "expires": str, "table": str | None})
+
+
+class Challenges(TypedDict):
+    received: list[ChallengeJson]
+    sent: list[ChallengeJson]
+    answered: list[ChallengeJson]
+
+
+class ChallengeAnswer(TypedDict):
+    """A challenge declined or withdrawn (``id``, ``state``), accepted and waiting for the
+    other invited friends (``seat``, ``waiting``, no table yet), or accepted and started
+    (the table, the seat's ``token`` and ``url``)."""
+
+    id: str
+    state: str
+    seat: NotRequired[int]
+    table: NotRequired[str | None]
+    token: NotRequired[str]
+    url: NotRequired[str]
+    waiting: NotRequired[list[str]]
 
 
 def _new_code() -> str:
@@ -90,24 +156,26 @@ class Friends:
     def seen(self, player_id: str) -> None:
         self.active[player_id] = time.time()
 
-    def link_json(self, k: Link, now: float) -> dict[str, Json]:
+    def link_json(self, k: Link, now: float) -> FriendLink:
         mine = self.active.get(k.player_id)
         last = max(x for x in (mine, k.last_seen, 0.0) if x is not None)
         return {"player": k.player_id, "name": k.name, "since": wire.iso(k.since),
                 "online": mine is not None and now - mine < ONLINE_S,
                 "last_seen": wire.iso(last) if last else None}
 
-    async def listing(self, me: PlayerRow) -> dict[str, Json]:
+    async def listing(self, me: PlayerRow) -> FriendsList:
         self.seen(me.id)
         now = time.time()
         code = await self.store.code_of(me.id, _new_code())
-        out: dict[str, Json] = {"code": code, "url": f"/friend/{code}"}
         links = await self.store.links(me.id)
-        for state in ("friends", "asked", "asking", "blocked"):
-            out[state] = [self.link_json(k, now) for k in links if k.state == state]
-        return out
 
-    async def add(self, me: PlayerRow, code: object) -> dict[str, Json]:
+        def state(name: str) -> list[FriendLink]:
+            return [self.link_json(k, now) for k in links if k.state == name]
+
+        return {"code": code, "url": f"/friend/{code}", "friends": state("friends"),
+                "asked": state("asked"), "asking": state("asking"), "blocked": state("blocked")}
+
+    async def add(self, me: PlayerRow, code: object) -> FriendState:
         raw = normal(code)
         other = await self.store.player_of_code(raw) if raw is not None else None
         if other is None:
@@ -119,13 +187,13 @@ class Friends:
             raise Forbidden("you cannot add this player")
         return {"player": other, "state": state}
 
-    async def accept(self, me: PlayerRow, other: str) -> dict[str, Json]:
+    async def accept(self, me: PlayerRow, other: str) -> FriendState:
         _, theirs = await self.store.states(me.id, other)
         if theirs != "asked":
             raise Conflict("this player has not asked to be your friend")
         return {"player": other, "state": await self.store.ask(me.id, other, time.time())}
 
-    async def ask_player(self, me: PlayerRow, other: str) -> dict[str, Json]:
+    async def ask_player(self, me: PlayerRow, other: str) -> FriendState:
         """Ask a player by their id (the "Add friend" of their profile)."""
         if other == me.id:
             raise BadRequest("you cannot add yourself")
@@ -169,7 +237,7 @@ class Friends:
 
     async def challenge(self, me: PlayerRow, to: str | None, game: str, options: object,
                         live: bool, seats: dict[int, str] | None = None,
-                        bots: str | None = None) -> dict[str, Json]:
+                        bots: str | None = None) -> ChallengeJson:
         if game not in GAMES:
             raise BadRequest(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         try:
@@ -195,7 +263,7 @@ class Friends:
         for i in invites:
             seen = self.active.get(i.player_id)
             if seen is None or now - seen >= ONLINE_S:  # away: through their notice channels
-                await self._tell(me, c, i.player_id, str(out["expires"]))
+                await self._tell(me, c, i.player_id, out["expires"])
         return out
 
     async def _tell(self, me: PlayerRow, c: ChallengeRow, to: str, expires: str) -> None:
@@ -211,7 +279,7 @@ class Friends:
             f"Accept or decline on your home page: {url}\n")
         self.hub.push.challenge(to, c.id, me.name, c.game, c.live)
 
-    async def challenge_json(self, c: ChallengeRow) -> dict[str, Json]:
+    async def challenge_json(self, c: ChallengeRow) -> ChallengeJson:
         names = {}
         for p in c.people():
             found = await self.hub.social.store.player(p)
@@ -225,7 +293,7 @@ class Friends:
                 "created": wire.iso(c.created), "expires": wire.iso(c.expires),
                 "table": c.table_id}
 
-    async def challenges(self, me: PlayerRow) -> dict[str, Json]:
+    async def challenges(self, me: PlayerRow) -> Challenges:
         self.seen(me.id)
         rows = await self.store.challenges_of(me.id, time.time())
         return {"received": [await self.challenge_json(c) for c in rows
@@ -236,7 +304,7 @@ class Friends:
                 "answered": [await self.challenge_json(c) for c in
                              await self.store.answered_of(me.id, time.time() - ANSWERED_S)]}
 
-    async def answer(self, me: PlayerRow, challenge_id: str, accept: bool) -> dict[str, Json]:
+    async def answer(self, me: PlayerRow, challenge_id: str, accept: bool) -> ChallengeAnswer:
         c = await self.store.challenge(challenge_id)
         mine = c.invite_of(me.id) if c is not None else None
         if c is None or (mine is None and me.id != c.from_id):
@@ -267,7 +335,7 @@ class Friends:
         challenger = PlayerRow(c.from_id, found[0], "en", found[1])
         seated = {i.seat: i.player_id for i in c.invites}
         n = GAMES[c.game].num_seats
-        specs: list[dict[str, Any]] = [
+        specs: list[dict[str, str | None]] = [
             {"type": "human"} if s == 0 or s in seated else {"type": "bot", "level": c.bots}
             for s in range(n)]
         t, tokens = await self.hub.tables.create(c.game, c.options, specs, c.live, False,

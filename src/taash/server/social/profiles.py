@@ -15,11 +15,12 @@ start (``Hub.sweep``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from taash.games import GAMES
-from taash.games.base import Json
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
 from taash.server.accounts.countries import flag
 from taash.server.errors import BadRequest, NotFound
@@ -36,6 +37,56 @@ log = logging.getLogger("taash.server")
 
 HISTORY_PAGE = 20
 RECENT = 10
+
+
+class RatingJson(TypedDict):
+    """A rating as the API shows it (``shown``: as the page does, ``1500?`` while
+    provisional); ``matches``: the rated matches, where counted."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    shown: str
+    matches: NotRequired[int]
+
+
+class LeaderRow(RatingJson):
+    rank: int
+    player: str
+    name: str
+
+
+class BotSeat(TypedDict):
+    type: Literal["bot"]
+    level: str | None
+    name: str | None
+
+
+class HumanSeat(TypedDict):
+    type: Literal["human"]
+    name: str | None
+    player: str | None
+
+
+class ProfileJson(TypedDict):
+    """A player's public profile: ``recent``, their last matches as ``history`` lists them."""
+
+    id: str
+    name: str
+    country: str | None
+    flag: str | None
+    member_since: str
+    ratings: dict[str, RatingJson]
+    stats: dict[str, dict[str, object]]
+    recent: list[dict[str, object]]
+
+
+class History(TypedDict):
+    """A page of a player's matches (each the store's history row with the API's fields);
+    ``next``: the ``before`` of the next page, null at the last."""
+
+    matches: list[dict[str, object]]
+    next: float | None
 
 
 def rated_seats(meta: TableRow) -> list[Rating | None] | None:
@@ -57,23 +108,23 @@ def rated_seats(meta: TableRow) -> list[Rating | None] | None:
     return out if people else None
 
 
-def rating_json(r: Rating, matches: int | None = None) -> dict[str, Json]:
-    out: dict[str, Json] = {"rating": round(SCALE * r.mu), "deviation": round(SCALE * r.sigma),
-                            "provisional": r.provisional, "shown": r.shown()}
+def rating_json(r: Rating, matches: int | None = None) -> RatingJson:
+    out: RatingJson = {"rating": round(SCALE * r.mu), "deviation": round(SCALE * r.sigma),
+                       "provisional": r.provisional, "shown": r.shown()}
     if matches is not None:
         out["matches"] = matches
     return out
 
 
-def _who(s: SeatRow) -> dict[str, Json]:
+def _who(s: SeatRow) -> BotSeat | HumanSeat:
     if s.type == "bot":
         return {"type": "bot", "level": s.level, "name": s.name}
     return {"type": "human", "name": s.name, "player": s.player_id}
 
 
-def history_lines(rows: list[dict[str, Json]]) -> list[Json]:
+def history_lines(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """The store's history rows as the API gives them."""
-    out: list[Json] = []
+    out: list[dict[str, object]] = []
     for r in rows:
         mu, sigma = r.pop("mu"), r.pop("sigma")
         ended = r["ended"]
@@ -118,7 +169,7 @@ class Social:
             seen.add(s.player_id)
             side = side_of(game, s.seat)
             result = 0 if outcome.draw else 1 if outcome.winner == side else -1
-            entry: dict[str, Json] = {
+            entry: dict[str, object] = {
                 "options": meta.options,
                 "partners": [_who(o) for o in meta.seats
                              if o.seat != s.seat and side_of(game, o.seat) == side],
@@ -160,7 +211,7 @@ class Social:
                 except Exception:
                     log.exception("table %s: match results", table_id)
 
-    async def profile(self, player_id: str) -> dict[str, Json]:
+    async def profile(self, player_id: str) -> ProfileJson:
         p = await self.store.profile(player_id, RECENT)
         if p is None:
             raise NotFound(f"no player {player_id!r}")
@@ -172,15 +223,17 @@ class Social:
                 "recent": history_lines(p.recent)}
 
     async def history(self, player_id: str, before: float | None,
-                      limit: int) -> dict[str, Json]:
+                      limit: int) -> History:
         rows = await self.store.history(player_id, before, limit + 1)
         if rows is None:
             raise NotFound(f"no player {player_id!r}")
         more = len(rows) > limit
         rows = rows[:limit]
-        return {"matches": history_lines(rows), "next": rows[-1]["ended"] if more else None}
+        last = rows[-1]["ended"] if more else None
+        assert last is None or isinstance(last, float)  # match_results.ended: a Float column
+        return {"matches": history_lines(rows), "next": last}
 
-    async def leaderboard(self, game: str, limit: int) -> list[Mapping[str, Json]]:
+    async def leaderboard(self, game: str, limit: int) -> list[LeaderRow]:
         if game not in GAMES:
             raise BadRequest(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         rows = await self.store.leaderboard(game, PROVISIONAL_SIGMA, limit)

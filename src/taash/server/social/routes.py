@@ -4,18 +4,22 @@ cookie's player), public profiles, match history and leaderboards."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from taash.games.base import Json
 from taash.server.accounts.me import signed_in  # me imports the hub, which holds Friends
 from taash.server.errors import BadRequest, NotFound
 from taash.server.http.deps import SettingsDep
 from taash.server.social.deps import FriendsDep, SocialDep
-from taash.server.social.profiles import HISTORY_PAGE
+from taash.server.social.friends import (
+    ChallengeAnswer,
+    ChallengeJson,
+    Challenges,
+    FriendsList,
+    FriendState,
+)
+from taash.server.social.profiles import HISTORY_PAGE, History, LeaderRow, ProfileJson
 
 
 class FriendBody(BaseModel):
@@ -36,7 +40,7 @@ class ChallengeBody(BaseModel):
     bots: str | None = Field(None, description="the bot level of the seats no friend takes "
                              "(easy unless given)")
     game: str
-    options: dict[str, Any] | None = None
+    options: dict[str, object] | None = None  # the game's options, checked by the core
     live: bool = False
 
 
@@ -49,7 +53,7 @@ router = APIRouter()
 
 @router.get("/api/me/friends", tags=["friends"])
 async def list_friends(friends: FriendsDep, settings: SettingsDep, request: Request,
-                       response: Response) -> dict[str, Json]:
+                       response: Response) -> FriendsList:
     """The player's friend code and link, friends (online, last seen), requests sent
     (``asked``) and received (``asking``), and blocked players."""
     response.headers["Cache-Control"] = "no-store"
@@ -59,7 +63,7 @@ async def list_friends(friends: FriendsDep, settings: SettingsDep, request: Requ
 
 @router.post("/api/me/friends", tags=["friends"])
 async def add_friend(friends: FriendsDep, settings: SettingsDep, request: Request, body: FriendBody
-) -> dict[str, Json]:
+) -> FriendState:
     """Ask the player of that friend code (or of that id) to be friends (``"asked"``); if
     they had asked you, you are friends now (``"friends"``)."""
     who = await signed_in(request, settings)
@@ -72,7 +76,7 @@ async def add_friend(friends: FriendsDep, settings: SettingsDep, request: Reques
 
 @router.post("/api/me/friends/{player_id}/accept", tags=["friends"])
 async def accept_friend(friends: FriendsDep, settings: SettingsDep, request: Request, player_id: str
-) -> dict[str, Json]:
+) -> FriendState:
     """Accept that player's request: you are friends."""
     who = await signed_in(request, settings)
     return await friends.accept(who.player, player_id)
@@ -80,7 +84,7 @@ async def accept_friend(friends: FriendsDep, settings: SettingsDep, request: Req
 
 @router.delete("/api/me/friends/{player_id}", tags=["friends"])
 async def remove_friend(friends: FriendsDep, settings: SettingsDep, request: Request, player_id: str
-) -> dict[str, Json]:
+) -> FriendState:
     """End a friendship, withdraw or decline a request, or lift a block."""
     who = await signed_in(request, settings)
     await friends.store.remove(who.player.id, player_id)
@@ -89,7 +93,7 @@ async def remove_friend(friends: FriendsDep, settings: SettingsDep, request: Req
 
 @router.post("/api/me/friends/{player_id}/block", tags=["friends"])
 async def block_player(friends: FriendsDep, social: SocialDep, settings: SettingsDep,
-                       request: Request, player_id: str) -> dict[str, Json]:
+                       request: Request, player_id: str) -> FriendState:
     """Block a player: no friendship, no request, no challenge between you, and they
     cannot join your open tables."""
     who = await signed_in(request, settings)
@@ -103,7 +107,7 @@ async def block_player(friends: FriendsDep, social: SocialDep, settings: Setting
 
 @router.get("/api/me/challenges", tags=["friends"])
 async def list_challenges(friends: FriendsDep, settings: SettingsDep, request: Request,
-                          response: Response) -> dict[str, Json]:
+                          response: Response) -> Challenges:
     """Open challenges, received and sent, the newest first."""
     response.headers["Cache-Control"] = "no-store"
     who = await signed_in(request, settings)
@@ -112,7 +116,7 @@ async def list_challenges(friends: FriendsDep, settings: SettingsDep, request: R
 
 @router.post("/api/me/challenges", tags=["friends"], status_code=201)
 async def make_challenge(friends: FriendsDep, settings: SettingsDep, request: Request,
-                         body: ChallengeBody) -> dict[str, Json]:
+                         body: ChallengeBody) -> ChallengeJson:
     """Challenge a friend (``to``), or friends by seat (``seats``: up to three at the
     four-player games), to a table, live or play-anytime; the other seats are bots."""
     who = await signed_in(request, settings)
@@ -122,7 +126,7 @@ async def make_challenge(friends: FriendsDep, settings: SettingsDep, request: Re
 
 @router.post("/api/me/challenges/{challenge_id}/accept", tags=["friends"])
 async def accept_challenge(friends: FriendsDep, settings: SettingsDep, request: Request,
-                           challenge_id: str) -> dict[str, Json]:
+                           challenge_id: str) -> ChallengeAnswer:
     """Accept a challenge.  When every invited friend has, the table is made: your seat,
     its token and its link; until then ``table`` is null and ``waiting`` names those who
     have not answered."""
@@ -132,7 +136,7 @@ async def accept_challenge(friends: FriendsDep, settings: SettingsDep, request: 
 
 @router.post("/api/me/challenges/{challenge_id}/decline", tags=["friends"])
 async def decline_challenge(friends: FriendsDep, settings: SettingsDep, request: Request,
-                            challenge_id: str) -> dict[str, Json]:
+                            challenge_id: str) -> ChallengeAnswer:
     """Decline a challenge received (it ends for every friend it invited), or withdraw
     one sent."""
     who = await signed_in(request, settings)
@@ -144,7 +148,7 @@ async def decline_challenge(friends: FriendsDep, settings: SettingsDep, request:
 
 
 @router.get("/api/players/{player_id}", tags=["players"])
-async def player_profile(social: SocialDep, request: Request, player_id: str) -> dict[str, Json]:
+async def player_profile(social: SocialDep, request: Request, player_id: str) -> ProfileJson:
     """A player's public profile: name, country (and its flag) if they gave one, member
     since, ratings, stats, recent matches."""
     return await social.profile(player_id)
@@ -154,7 +158,7 @@ async def player_profile(social: SocialDep, request: Request, player_id: str) ->
 async def player_history(
         social: SocialDep, request: Request, player_id: str,
         before: float | None = Query(None, description="the `next` of the page before"),
-        limit: int = Query(HISTORY_PAGE, ge=1, le=100)) -> dict[str, Json]:
+        limit: int = Query(HISTORY_PAGE, ge=1, le=100)) -> History:
     """A player's finished matches, newest first, a page at a time (``next``: pass it as
     ``before`` for the next page; null on the last)."""
     return await social.history(player_id, before, limit)
@@ -162,6 +166,6 @@ async def player_history(
 
 @router.get("/api/leaderboard/{game}", tags=["players"])
 async def leaderboard(social: SocialDep, request: Request, game: str,
-                      limit: int = Query(50, ge=1, le=200)) -> list[Mapping[str, Json]]:
+                      limit: int = Query(50, ge=1, le=200)) -> list[LeaderRow]:
     """The game's rated players whose rating is no longer provisional, best first."""
     return await social.leaderboard(game, limit)

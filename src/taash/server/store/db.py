@@ -23,7 +23,6 @@ from sqlalchemy import Connection, and_, event, select, text, update
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from taash.games.base import Json
 from taash.server.store.group_commit import (
     INTEGRITY,
     Pending,
@@ -242,7 +241,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
                     for r in rows]
 
     async def append_action(self, table_id: str, expected: int, seat: int, action: str,
-                            client_id: str | None, events: Sequence[Mapping[str, Json]],
+                            client_id: str | None, events: Sequence[Mapping[str, object]],
                             to_move: int | None, over: bool) -> float:
         """Commit action number ``expected + 1``; VersionConflict if another writer took it
         (or this seat already used ``client_id``).  Returns the commit time.
@@ -316,7 +315,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             assert r is not None and r.rematch_id is not None
             return str(r.rematch_id)
 
-    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, Json]]:
+    async def my_tables(self, hashes: Sequence[str]) -> list[dict[str, object]]:
         """The seats of these token hashes, as ``player_tables`` gives a player's."""
         if not hashes:
             return []

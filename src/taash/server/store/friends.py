@@ -16,7 +16,6 @@ from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from taash.games.base import Json
 from taash.server.store.db import Store
 from taash.server.store.schema import (
     challenge_invites,
@@ -56,7 +55,7 @@ class ChallengeRow:
     from_id: str
     to_id: str  # the invited friend in the lowest seat (the only one of a 0010 challenge)
     game: str
-    options: dict[str, Json]
+    options: dict[str, object]
     live: bool
     state: str
     created: float

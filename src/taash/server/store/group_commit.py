@@ -16,11 +16,13 @@ import os
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from sqlalchemy import Connection, and_, bindparam, select, update
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 from taash.server.store.schema import actions, game_tables
 
@@ -92,13 +94,27 @@ def _action_rows(won: list[Pending], now: float) -> list[dict[str, object]]:
              "created": now} for i in won]
 
 
-def _positional(stmt: Any) -> tuple[str, list[str]]:
+def _positional(stmt: ClauseElement) -> tuple[str, list[str]]:
     """A statement's SQLite text and the order of its parameters' names."""
     c = stmt.compile(dialect=sqlite_dialect())
+    assert isinstance(c, SQLCompiler)  # a statement's compiler (positiontup is its)
     return str(c), list(c.positiontup or [])
 
 
-def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
+class _Cursor(Protocol):
+    def execute(self, sql: str, /) -> object: ...
+
+    def close(self) -> object: ...
+
+
+class _Connection(Protocol):
+    """What the pragmas need of a DB-API connection (sqlite3's, or SQLAlchemy's adapted
+    aiosqlite one that its "connect" event hands over)."""
+
+    def cursor(self) -> _Cursor: ...
+
+
+def sqlite_pragmas(dbapi_conn: _Connection, _record: object = None) -> None:
     """Every SQLite connection's settings (the engine's and the writer's)."""
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")

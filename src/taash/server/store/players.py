@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, and_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from taash.games.base import Json
 from taash.server.store.rows import PlayerRow, SessionRow
 from taash.server.store.schema import game_tables, link_codes, players, seats, sessions
 
@@ -62,12 +61,12 @@ class PlayerQueries:
     def _writing(self) -> AbstractAsyncContextManager[None]:
         raise NotImplementedError  # the Store's: one writer at a time on SQLite
 
-    async def player_tables(self, player_id: str) -> list[dict[str, Json]]:
+    async def player_tables(self, player_id: str) -> list[dict[str, object]]:
         """Every seat of this player's, with its table and who sits at it, the last changed
         first."""
         return await self.seats_with_tables(seats.c.player_id == player_id)
 
-    async def seats_with_tables(self, where: ColumnElement[bool]) -> list[dict[str, Json]]:
+    async def seats_with_tables(self, where: ColumnElement[bool]) -> list[dict[str, object]]:
         """The seats ``where`` chooses, each with its table's row and, in ``table_seats``,
         every seat of that table as anyone sees it (seat, type, name, level), in one query
         (the table's seats joined a second time); the last changed table first."""
@@ -80,7 +79,7 @@ class PlayerQueries:
                  .where(where)
                  .order_by(game_tables.c.updated.desc(), game_tables.c.id, seats.c.seat,
                            everyone.c.seat))
-        out: dict[tuple[str, int], dict[str, Json]] = {}
+        out: dict[tuple[str, int], dict[str, object]] = {}
         async with self.engine.connect() as conn:
             for r in await conn.execute(query):
                 row = dict(r._mapping)

@@ -7,8 +7,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from taash.games.base import Json
-
 
 @dataclass
 class SeatRow:
@@ -27,7 +25,7 @@ class SeatRow:
 class TableRow:
     id: str
     game: str
-    options: dict[str, Json]
+    options: dict[str, object]
     seed: int
     first_seat: int
     live: bool
@@ -91,10 +89,10 @@ class ActionRow:
     seat: int
     action: str
     client_id: str | None
-    events: list[dict[str, Json]]
+    events: list[dict[str, object]]
 
 
-def table_row_of(r: Any) -> TableRow:
+def table_row_of(r: Any) -> TableRow:  # Any: a SQLAlchemy Row, its columns as attributes
     return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
                     first_seat=r.first_seat, live=bool(r.live), open=bool(r.open),
                     bot_delay_ms=r.bot_delay_ms, turn_timer_s=r.turn_timer_s,
@@ -104,7 +102,7 @@ def table_row_of(r: Any) -> TableRow:
                     pass_and_play=bool(r.pass_and_play), waiting=bool(r.waiting))
 
 
-def seat_row_of(r: Any) -> SeatRow:
+def seat_row_of(r: Any) -> SeatRow:  # Any: as table_row_of
     return SeatRow(seat=r.seat, type=r.type, level=r.level, name=r.name,
                    token_hash=r.token_hash, claimed=bool(r.claimed), webhook=r.webhook,
                    email=r.email, player_id=r.player_id)

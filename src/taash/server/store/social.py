@@ -15,7 +15,6 @@ from sqlalchemy import and_, delete, desc, exists, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from taash.games.base import Json
 from taash.ratings import NEW, Rating
 from taash.server.store.db import Store
 from taash.server.store.schema import (
@@ -34,7 +33,7 @@ class ResultRow:
     player_id: str
     seat: int
     result: int  # 1 won, 0 drawn, -1 lost
-    entry: Mapping[str, Json]  # options, partners, opponents
+    entry: Mapping[str, object]  # options, partners, opponents
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ class Profile:
     country: str | None
     ratings: list[RatingRow]
     stats: list[GameStats]
-    recent: list[dict[str, Json]]
+    recent: list[dict[str, object]]
 
 
 class SocialStore:
@@ -156,7 +155,7 @@ class SocialStore:
                                .values(country=country))
 
     async def history(self, player_id: str, before: float | None,
-                      limit: int) -> list[dict[str, Json]] | None:
+                      limit: int) -> list[dict[str, object]] | None:
         """The player's finished matches ended before ``before`` (None: all), newest first;
         None if the player is unknown or deleted."""
         async with self.store.engine.connect() as conn:
@@ -166,7 +165,7 @@ class SocialStore:
 
     @staticmethod
     async def _history(conn: AsyncConnection, player_id: str, before: float | None,
-                       limit: int) -> list[dict[str, Json]]:
+                       limit: int) -> list[dict[str, object]]:
         q = select(match_results).where(match_results.c.player_id == player_id)
         if before is not None:
             q = q.where(match_results.c.ended < before)

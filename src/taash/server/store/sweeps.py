@@ -7,16 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any
 
-from sqlalchemy import and_, func, select, true, update
+from sqlalchemy import Exists, and_, func, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from taash.server.store.schema import actions, analyses, game_tables, push_subscriptions, seats
 
 
-def _push_for_seat() -> Any:
+def _push_for_seat() -> Exists:
     """The seat row has a Web Push subscription of its own or of its player's (0007)."""
     ps = push_subscriptions
     return select(ps.c.id).where(

@@ -15,13 +15,121 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
-
-from taash.games.base import Json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Literal, TypedDict
 
 log = logging.getLogger("taash.server")
 
-Handler = Callable[[dict[str, Json]], Awaitable[None]]
+# -- the messages, one TypedDict per kind ``k`` (``t``: the table, ``i``: the sender) ------------
+
+
+class ActMessage(TypedDict):
+    """A table's action committed: its version is now ``v``."""
+
+    k: Literal["act"]
+    t: str
+    v: int
+
+
+class MetaMessage(TypedDict):
+    """A table's seats changed: read them again from the database."""
+
+    k: Literal["meta"]
+    t: str
+
+
+class ChatMessage(TypedDict):
+    """A chat message said at instance ``i``: ``m`` is the live message's text."""
+
+    k: Literal["chat"]
+    t: str
+    i: str
+    m: str
+
+
+class HereMessage(TypedDict):
+    """Which seats of which tables are connected to instance ``i`` (its ``n``-th say)."""
+
+    k: Literal["here"]
+    i: str
+    n: int
+    rooms: dict[str, list[int]]
+
+
+class WhoMessage(TypedDict):
+    """Instance ``i`` just opened table ``t``: who is connected to it elsewhere?"""
+
+    k: Literal["who"]
+    t: str
+    i: str
+
+
+class GoneMessage(TypedDict):
+    """Instance ``i`` stops."""
+
+    k: Literal["gone"]
+    i: str
+
+
+class WithdrawnMessage(TypedDict):
+    """Tokens of table ``t`` withdrawn (their hashes ``h``); confirm nonce ``n``."""
+
+    k: Literal["withdrawn"]
+    t: str
+    h: list[str]
+    n: str
+    i: str
+
+
+class WithdrawnOkMessage(TypedDict):
+    """Instance ``i`` confirms ``to``'s withdrawal ``n``."""
+
+    k: Literal["withdrawn_ok"]
+    n: str
+    to: str
+    i: str
+
+
+class RevokedMessage(TypedDict):
+    """Session ``s`` revoked: its live connections end."""
+
+    k: Literal["revoked"]
+    s: str
+
+
+class VoiceSeatsMessage(TypedDict):
+    """The seats ``s`` of table ``t`` with voice on at instance ``i``."""
+
+    k: Literal["vp"]
+    t: str
+    i: str
+    s: list[int]
+
+
+class VoiceSignalMessage(TypedDict):
+    """A voice signal ``d`` (the client's, as it sent it) from seat ``f`` to seat ``to``."""
+
+    k: Literal["vs"]
+    t: str
+    i: str
+    f: int
+    to: int
+    d: object
+
+
+class RejoinedMessage(TypedDict):
+    """Not sent: told to this instance's handler when the bus is back after a break."""
+
+    k: Literal["rejoined"]
+
+
+Message = (ActMessage | MetaMessage | ChatMessage | HereMessage | WhoMessage | GoneMessage
+           | WithdrawnMessage | WithdrawnOkMessage | RevokedMessage | VoiceSeatsMessage
+           | VoiceSignalMessage | RejoinedMessage)
+# A message as heard: JSON from another instance (another version, perhaps), so each field is
+# narrowed where it is read
+Heard = Mapping[str, object]
+Handler = Callable[[Heard], Awaitable[None]]
 
 
 class Bus:
@@ -37,10 +145,10 @@ class Bus:
     async def start(self, handler: Handler) -> None:
         return None
 
-    async def publish(self, message: dict[str, Json]) -> None:
+    async def publish(self, message: Message) -> None:
         return None
 
-    async def publish_counted(self, message: dict[str, Json]) -> int:
+    async def publish_counted(self, message: Message) -> int:
         """Publish; how many subscribers (this instance's too) it reached, 0 if none."""
         return 0
 
@@ -89,14 +197,17 @@ class RedisBus(Bus):
                     self.live = True
                     self._ready.set()
                     if not first:  # what was said while away is lost: read the store again
-                        await handler({"k": "rejoined"})
+                        rejoined: RejoinedMessage = {"k": "rejoined"}
+                        await handler(rejoined)
                     first = False
                     async for msg in ps.listen():
                         if msg.get("type") != "message":
                             continue
                         try:
-                            data = json.loads(msg["data"])
+                            data: object = json.loads(msg["data"])
                         except ValueError:
+                            continue
+                        if not isinstance(data, dict):
                             continue
                         try:
                             await handler(data)
@@ -109,13 +220,13 @@ class RedisBus(Bus):
                 log.warning("event bus: %s; reconnecting", e)
                 await asyncio.sleep(1)
 
-    async def publish(self, message: dict[str, Json]) -> None:
+    async def publish(self, message: Message) -> None:
         try:
             await self.redis.publish(self.channel, json.dumps(message))
         except Exception as e:  # the action is committed: others catch up from the store
             log.warning("event bus: could not publish: %s", e)
 
-    async def publish_counted(self, message: dict[str, Json]) -> int:
+    async def publish_counted(self, message: Message) -> int:
         try:
             return int(await self.redis.publish(self.channel, json.dumps(message)))
         except Exception as e:

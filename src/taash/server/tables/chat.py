@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NotRequired
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.errors import BadRequest, Forbidden, RateLimited
 from taash.server.http.deps import SettingsDep
 from taash.server.http.guard import TokenBuckets
@@ -50,6 +50,34 @@ class ChatBody(BaseModel):
                                          "table allows it (chat_text)")
 
 
+class Said(TypedDict):
+    """What a chat message says: exactly one of these."""
+
+    phrase: NotRequired[str]
+    emoji: NotRequired[str]
+    text: NotRequired[str]
+
+
+class ChatLive(Said):
+    """The live ``chat`` message every connection to the table gets."""
+
+    type: Literal["chat"]
+    seat: int
+    at: str
+
+
+class ChatSet(TypedDict):
+    phrases: list[str]
+    emoji: list[str]
+    max_text: int
+
+
+class ChatSent(TypedDict):
+    id: str
+    seat: int
+    sent: ChatLive
+
+
 def clean_text(raw: str) -> str:
     """Free text as a chat line takes it: trimmed, 1 to MAX_TEXT characters, no control or
     direction characters (BadRequest saying which rule)."""
@@ -65,7 +93,7 @@ def clean_text(raw: str) -> str:
     return text
 
 
-def message_of(body: ChatBody, allow_text: bool) -> dict[str, Json]:
+def message_of(body: ChatBody, allow_text: bool) -> Said:
     """What a chat request says: exactly one of a known phrase, a known emoji, or free text
     where the table allows it."""
     given = [k for k in ("phrase", "emoji", "text") if getattr(body, k) is not None]
@@ -97,14 +125,14 @@ def chat_buckets() -> TokenBuckets:
     return TokenBuckets(RATE, BURST)
 
 @router.get("/api/chat", tags=["seats"])
-async def chat_set() -> dict[str, Json]:
+async def chat_set() -> ChatSet:
     """The quick chat's phrase ids and emoji, and the most characters of free text."""
     return {"phrases": list(PHRASES), "emoji": list(EMOJI), "max_text": MAX_TEXT}
 
 @router.post("/api/tables/{table_id}/chat", tags=["seats"])
 async def chat(bus: BusDep, rooms: RoomsDep, settings: SettingsDep, request: Request, table_id: str,
                body: ChatBody, token: str | None = None, seat: int | None = None
-) -> dict[str, Json]:
+) -> ChatSent:
     """Say a phrase, an emoji or (where the table allows it) a line of text to the table:
     every live connection to it gets a ``chat`` message."""
     room, s = await seat_of(request, settings, table_id, token, seat)
@@ -112,8 +140,8 @@ async def chat(bus: BusDep, rooms: RoomsDep, settings: SettingsDep, request: Req
     if not request.app.state.chat_buckets.allow(f"{room.id}:{s}"):
         raise RateLimited("too many chat messages from this seat: wait a few seconds",
                           retry_after=1 / RATE)
-    msg: dict[str, Json] = {"type": "chat", "seat": s, **said,
-                            "at": wire.iso(time.time(), "milliseconds")}
+    msg: ChatLive = {"type": "chat", "seat": s, **said,
+                     "at": wire.iso(time.time(), "milliseconds")}
     text = wire.dumps(msg)
     room.tell_all(text)
     if bus.shared:

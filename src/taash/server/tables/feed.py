@@ -12,6 +12,7 @@ from taash.server.errors import RateLimited
 from taash.server.tables import wire
 from taash.server.tables.connections import Subscriber as Subscriber  # its old home: re-exported
 from taash.server.tables.match import Step, build_match, deal_next
+from taash.server.tables.shapes import TableInfo
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
@@ -77,7 +78,7 @@ async def catch_up(room: Fed, seat: int | None, since: int | None) -> tuple[list
     return out, v
 
 
-def _event_messages(room: Fed, seat: int | None, steps: list[Step], info: wire.JsonObject,
+def _event_messages(room: Fed, seat: int | None, steps: list[Step], info: TableInfo,
                     budget: int) -> list[str] | None:
     out: list[str] = []
     size = 0
@@ -90,7 +91,7 @@ def _event_messages(room: Fed, seat: int | None, steps: list[Step], info: wire.J
 
 
 def _replayed_messages(room: Fed, seat: int | None, rows: list[ActionRow], since: int,
-                       v: int, info: wire.JsonObject, budget: int) -> list[str] | None:
+                       v: int, info: TableInfo, budget: int) -> list[str] | None:
     """The event messages after ``since``, from the match replayed from its stored actions."""
     state = build_match(room.meta)
     out: list[str] = []

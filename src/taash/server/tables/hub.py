@@ -16,11 +16,12 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
-from taash.games.base import Json, MatchState
+from taash.games.base import MatchState
 from taash.server.config import Settings
 from taash.server.errors import DomainError, NotFound
 from taash.server.store.db import Store, TableRow
-from taash.server.tables.bus import Bus
+from taash.server.tables.bus import Bus, Handler
+from taash.server.tables.bus import Heard as BusHeard
 from taash.server.tables.match import build_match, deal_next
 from taash.server.tables.pool import BotPool
 from taash.server.tables.presence import Presence
@@ -31,7 +32,7 @@ log = logging.getLogger("taash.server")
 
 IDLE_S = 600  # a room with nothing going on is dropped from memory after this long
 
-Heard = Callable[[dict[str, Json]], Awaitable[None]]  # a bus message's listener
+Heard = Handler  # a bus message's listener
 Chore = Callable[[bool], Awaitable[None]]  # one more job of each sweep (True: the first)
 
 
@@ -180,7 +181,7 @@ class Hub:
         return room
 
     # -- the bus -----------------------------------------------------------------------------
-    async def on_bus(self, msg: dict[str, Json]) -> None:
+    async def on_bus(self, msg: BusHeard) -> None:
         kind = str(msg.get("k"))
         if kind in ("here", "gone", "who"):
             self.presence.on_message(msg)
@@ -196,18 +197,19 @@ class Hub:
         for heard in self.listeners.get(kind, ()):
             await heard(msg)
 
-    async def _on_table(self, kind: str, msg: dict[str, Json]) -> None:
+    async def _on_table(self, kind: str, msg: BusHeard) -> None:
         room = self.rooms.get(str(msg.get("t")))
         if room is None:
             return
         if kind == "chat":  # a chat message said at another instance (chat.py)
-            if msg.get("i") != self.instance and isinstance(msg.get("m"), str):
-                room.tell_all(str(msg["m"]))
+            text = msg.get("m")
+            if msg.get("i") != self.instance and isinstance(text, str):
+                room.tell_all(text)
         elif kind == "act":
             # each room catches up on its own: one message's read of the store does not hold
             # up the next ones (read one after another, a busy bus fell seconds behind)
-            v = int(msg.get("v", 0))
-            if v > room.version:
+            v = msg.get("v", 0)
+            if isinstance(v, int) and v > room.version:
                 self.spawn(self._caught_up(room, v))
         elif kind == "meta":
             await room.reload_meta()

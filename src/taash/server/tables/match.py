@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from taash import fair
 from taash.games import game_class, new_match
-from taash.games.base import Json, MatchState, RecordError
+from taash.games.base import MatchState, RecordError
 from taash.server.errors import BadRequest
 from taash.server.store.db import TableRow
 from taash.server.store.rows import FairRow
+from taash.server.tables.shapes import Event, FairProof, FairView
 
 
 @dataclass
@@ -24,7 +25,7 @@ class Step:
     """One accepted action: the version it made, its events, the match after it."""
 
     version: int
-    events: Sequence[Mapping[str, Json]]
+    events: Sequence[Event]
     state: MatchState
 
 
@@ -74,7 +75,7 @@ def next_fair_row(t: TableRow) -> FairRow | None:
     return next((f for f in t.fair if not f.dealt), None)
 
 
-def fair_view(t: TableRow, deal: int) -> dict[str, Json] | None:
+def fair_view(t: TableRow, deal: int) -> FairView | None:
     """What a view says of deal ``deal``'s proof: its commit and seeds, and the next deal's
     commit (``next_commit``); never a secret of a deal not over."""
     if not 0 <= deal < len(t.fair):
@@ -86,14 +87,16 @@ def fair_view(t: TableRow, deal: int) -> dict[str, Json] | None:
             "next_commit": fair.commit(nxt.secret) if nxt is not None else None}
 
 
-def fair_record(t: TableRow, rec: dict[str, Json]) -> None:
+def fair_record(t: TableRow, rec: Mapping[str, object]) -> None:
     """Add each deal's ``fair`` object to a record (hiding the current deal): with its
     ``secret`` only for a deal that is over."""
-    for i, d in enumerate(rec["deals"]):
+    deals = rec["deals"]
+    assert isinstance(deals, list)  # the core's record
+    for i, d in enumerate(deals):
         if i >= len(t.fair):
             break
         row = t.fair[i]
-        obj: dict[str, Json] = {"scheme": fair.SCHEME, "table": t.id,
+        obj: FairProof = {"scheme": fair.SCHEME, "table": t.id,
                                 "commit": fair.commit(row.secret), "seeds": list(row.seeds)}
         if not d.get("hidden"):
             obj["secret"] = row.secret

@@ -19,12 +19,15 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar, TypeVarTuple, cast
 
 log = logging.getLogger("taash.server")
 
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
+
 # runs ``fn(*args)`` somewhere and answers its result (tests pass their own)
-Runner = Callable[[Callable[..., Any], tuple[Any, ...]], "asyncio.Future[Any]"]
+Runner = Callable[[Callable[..., object], tuple[object, ...]], "asyncio.Future[object]"]
 
 
 class DeadlineExceeded(TimeoutError):
@@ -39,10 +42,10 @@ def default_workers() -> int:
 @dataclass(eq=False)
 class Job:
     key: str
-    fn: Callable[..., Any]
-    args: tuple[Any, ...]
+    fn: Callable[..., object]
+    args: tuple[object, ...]
     deadline: float
-    done: asyncio.Future[Any]
+    done: asyncio.Future[object]
     started: bool = False
 
 
@@ -74,8 +77,8 @@ class BotPool:
         self.stats = PoolStats()
 
     # -- submitting --------------------------------------------------------------------------
-    async def submit(self, key: str, fn: Callable[..., Any], args: tuple[Any, ...],
-                     deadline: float) -> Any:
+    async def submit(self, key: str, fn: Callable[[*Ts], T], args: tuple[*Ts],
+                     deadline: float) -> T:
         """``fn(*args)``'s result; DeadlineExceeded if it is not ready by ``deadline``."""
         if self.closed:
             raise DeadlineExceeded("the pool is closed")
@@ -83,8 +86,9 @@ class BotPool:
         self.queues.setdefault(key, deque()).append(job)
         self._pump()
         try:
-            return await asyncio.wait_for(asyncio.shield(job.done),
+            done = await asyncio.wait_for(asyncio.shield(job.done),
                                           max(0.0, deadline - self.clock()))
+            return cast(T, done)  # what fn(*args) gave: the queue holds jobs of every type
         except TimeoutError:
             self._expire(job)
             raise DeadlineExceeded(f"no answer by the deadline for {key}") from None
@@ -131,7 +135,7 @@ class BotPool:
             fut = self._run(job.fn, job.args)
             fut.add_done_callback(lambda f, j=job: self._finished(j, f))  # type: ignore[misc]
 
-    def _finished(self, job: Job, fut: asyncio.Future[Any]) -> None:
+    def _finished(self, job: Job, fut: asyncio.Future[object]) -> None:
         self.running -= 1
         if not fut.cancelled() and isinstance(fut.exception(), BrokenProcessPool):
             log.warning("bot workers: a worker process died; starting new ones")
@@ -162,7 +166,7 @@ class BotPool:
                 del self.queues[job.key]
 
     # -- the workers -------------------------------------------------------------------------
-    def _run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
+    def _run(self, fn: Callable[..., object], args: tuple[object, ...]) -> asyncio.Future[object]:
         if self._runner is not None:
             return self._runner(fn, args)
         loop = asyncio.get_running_loop()

@@ -13,11 +13,9 @@ import time
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from taash.games.base import Json
-
 if TYPE_CHECKING:
     from taash.server.config import Settings
-    from taash.server.tables.bus import Bus
+    from taash.server.tables.bus import Bus, Heard, HereMessage
     from taash.server.tables.connections import Connections
 
 log = logging.getLogger("taash.server")
@@ -93,11 +91,11 @@ class Presence:
         if hub.bus.shared and not hub.closing:
             hub.spawn(hub.bus.publish(self.here({room.id: local_seats(room)})))
 
-    def here(self, rooms: dict[str, list[int]]) -> dict[str, Json]:
+    def here(self, rooms: dict[str, list[int]]) -> HereMessage:
         self.n += 1
         return {"k": "here", "i": self.hub.instance, "n": self.n, "rooms": rooms}
 
-    def on_message(self, msg: dict[str, Json]) -> None:
+    def on_message(self, msg: Heard) -> None:
         """A ``here``, ``gone`` or ``who`` message from the bus."""
         hub = self.hub
         inst = str(msg.get("i"))

@@ -11,16 +11,17 @@ import asyncio
 import hmac
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from taash.games.base import IllegalAction, Json, MalformedAction, MatchState, RecordError
+from taash.games.base import IllegalAction, MalformedAction, MatchState, RecordError
 from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
-from taash.server.tables import waiting, wire
+from taash.server.tables import shapes, waiting, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
 from taash.server.tables.match import Step, deal_next, fork, turn_of
+from taash.server.tables.shapes import Event, TableInfo
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 HISTORY = 24  # versions kept in memory per room, for clients that reconnect (the rest: replay)
 
-Answer = dict[str, Json]  # {"version", "events"}: what a submitted action is answered
+Answer = shapes.Answer  # {"version", "events"}: what a submitted action is answered
 
 
 def _retrieve(task: asyncio.Future[Answer]) -> None:
@@ -168,7 +169,7 @@ class Room:
                 self.live.end(s.seat)
 
     def _fan_out(self, step: Step) -> None:
-        info: dict[str, Json] | None = None
+        info: TableInfo | None = None
         for seat, subs in self.live.subs.items():
             if not subs:
                 continue
@@ -179,7 +180,7 @@ class Room:
                 sub.push(step.version, text)
 
     # -- applying actions --------------------------------------------------------------------
-    def _advance(self, seat: int, client_id: str | None, events: Sequence[Mapping[str, Json]],
+    def _advance(self, seat: int, client_id: str | None, events: Sequence[Event],
                  state: MatchState, updated: float, by_human: bool = False) -> Step:
         if by_human or (client_id is not None and self.seat_row(seat).type == "human"):
             self.human_seen = time.time()  # bots and timers never send a client id

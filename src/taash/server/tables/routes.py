@@ -10,7 +10,6 @@ from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from taash.games import describe_games
-from taash.games.base import Json
 from taash.server.errors import BadRequest, Unauthorized
 from taash.server.http.deps import SettingsDep
 from taash.server.store.deps import StoreDep
@@ -18,6 +17,19 @@ from taash.server.tables import waiting, wire
 from taash.server.tables.access import Callers, acting_player, bearer, callers, holder_of, seat_of
 from taash.server.tables.deps import RoomsDep, TablesDep
 from taash.server.tables.seeds import set_seed
+from taash.server.tables.shapes import (
+    Answer,
+    Away,
+    Created,
+    CreatedSeat,
+    Hint,
+    Left,
+    LobbyRow,
+    MyTable,
+    SeatLink,
+    SeedTaken,
+    Started,
+)
 
 AWAY_MAX = 200  # the moves a "while you were away" recap lists at most (the latest)
 
@@ -34,7 +46,7 @@ class SeatSpec(BaseModel):
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=32, examples=["court-piece"])
-    options: dict[str, Json] | None = Field(None, examples=[{"sar": "double"}])
+    options: dict[str, object] | None = Field(None, examples=[{"sar": "double"}])
     seats: list[SeatSpec] | None = Field(None, max_length=8)
     live: bool = True
     open: bool = False
@@ -97,7 +109,7 @@ def seat_name(names: Callers, raw: str | None, where: str) -> str | None:
         raise BadRequest(f"{where}: {e.message}") from None
 
 
-# The API's routes; their answers are JSON objects (``Json``, untyped to the schema).
+# The API's routes; their answers are typed (tables/shapes.py) but for the core's views and record.
 router = APIRouter()
 
 
@@ -105,7 +117,7 @@ router = APIRouter()
 
 
 @router.get("/api/games", tags=["server"])
-async def games() -> list[dict[str, Json]]:
+async def games() -> list[dict[str, object]]:
     """The games as the core states them: id, name, seats, teams, the first seat's role,
     the default options (``options``) and each option's kind, default, bounds and words
     (``fields``), from which the page builds its new-table form."""
@@ -113,7 +125,7 @@ async def games() -> list[dict[str, Json]]:
 
 @router.post("/api/tables", status_code=201, tags=["tables"])
 async def create(tables: TablesDep, settings: SettingsDep, request: Request, body: CreateTable
-) -> dict[str, Json]:
+) -> Created:
     """A new table; a token and invite url for each human seat."""
     specs = None
     if body.seats is not None:
@@ -132,7 +144,7 @@ async def create(tables: TablesDep, settings: SettingsDep, request: Request, bod
                                         else None)
     seats = []
     for s in t.seats:
-        item: dict[str, Json] = {"seat": s.seat, "type": s.type}
+        item: CreatedSeat = {"seat": s.seat, "type": s.type}
         if s.type == "bot":
             item["level"] = s.level
         if s.seat in tokens:
@@ -142,13 +154,13 @@ async def create(tables: TablesDep, settings: SettingsDep, request: Request, bod
     return {"id": t.id, "url": f"/t/{t.id}", "seats": seats}
 
 @router.get("/api/lobby", tags=["tables"])
-async def lobby(tables: TablesDep, request: Request) -> list[dict[str, Json]]:
+async def lobby(tables: TablesDep, request: Request) -> list[LobbyRow]:
     """Open tables with a free human seat."""
     return await tables.lobby()
 
 @router.post("/api/tables/{table_id}/join", tags=["tables"])
 async def join(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-               body: Annotated[JoinBody | None, Body()] = None) -> dict[str, Json]:
+               body: Annotated[JoinBody | None, Body()] = None) -> SeatLink:
     """Claim a free seat of an open table."""
     b = body or JoinBody(seat=None, name=None)
     seat, token = await tables.join(
@@ -158,33 +170,33 @@ async def join(tables: TablesDep, settings: SettingsDep, request: Request, table
             "url": f"/t/{table_id}?seat={seat}&token={token}"}
 
 @router.post("/api/my-tables", tags=["tables"])
-async def my_tables(tables: TablesDep, request: Request, body: TokensBody) -> list[dict[str, Json]]:
+async def my_tables(tables: TablesDep, request: Request, body: TokensBody) -> list[MyTable]:
     """The tables of these seat tokens, with whose turn it is."""
     return await tables.mine(body.tokens)
 
 @router.get("/api/tables/{table_id}", tags=["tables"])
-async def public(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, Json]:
+async def public(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, object]:
     """What anyone may see: the core's public view, the version and the table's info."""
     room = await rooms.room(table_id)
     return wire.public(room)
 
 @router.get("/api/tables/{table_id}/view", tags=["seats"])
 async def seat_view(settings: SettingsDep, request: Request, table_id: str,
-                    token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+                    token: str | None = None, seat: int | None = None) -> dict[str, object]:
     """The seat's view (its own hand, its legal actions) with the version."""
     room, s = await seat_of(request, settings, table_id, token, seat, "read")
     return wire.seat_view(room, s)
 
 @router.post("/api/tables/{table_id}/actions", tags=["seats"])
 async def act(settings: SettingsDep, request: Request, table_id: str, body: ActionBody,
-              token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+              token: str | None = None, seat: int | None = None) -> Answer:
     """Take an action for the token's seat; 409 with the rule if it is illegal."""
     room, s = await seat_of(request, settings, table_id, token, seat)
     return await room.submit(s, body.action, body.id, body.version)
 
 @router.post("/api/tables/{table_id}/seed", tags=["seats"])
 async def seed(settings: SettingsDep, request: Request, table_id: str, body: SeedBody,
-               token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+               token: str | None = None, seat: int | None = None) -> SeedTaken:
     """The seat's seed for the next deal (fair deals: the last one sent before it is dealt
     counts); 400 if it is not "" or 1-64 characters from ! to ~."""
     room, s = await seat_of(request, settings, table_id, token, seat)
@@ -192,7 +204,7 @@ async def seed(settings: SettingsDep, request: Request, table_id: str, body: See
 
 @router.get("/api/tables/{table_id}/hint", tags=["seats"])
 async def hint(settings: SettingsDep, request: Request, table_id: str, token: str | None = None,
-               seat: int | None = None) -> dict[str, Json]:
+               seat: int | None = None) -> Hint:
     """What the easy bot would do for this seat now."""
     from taash.bots import make_bot, trump_hint
 
@@ -208,13 +220,13 @@ async def hint(settings: SettingsDep, request: Request, table_id: str, token: st
     return {"action": action, "trump_hint": th, "version": room.version}
 
 @router.get("/api/tables/{table_id}/record", tags=["tables"])
-async def record(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, Json]:
+async def record(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, object]:
     """taash-record/1 of the match; an unfinished deal without its deck."""
     return wire.record(await rooms.room(table_id))
 
 @router.get("/api/tables/{table_id}/away", tags=["seats"])
 async def away(store: StoreDep, settings: SettingsDep, request: Request, table_id: str,
-               token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+               token: str | None = None, seat: int | None = None) -> Away:
     """The moves made since this seat's own last one (the "while you were away" recap),
     as the public events each brought; the last ``AWAY_MAX`` of them."""
     room, s = await seat_of(request, settings, table_id, token, seat, "read")
@@ -235,7 +247,7 @@ async def away(store: StoreDep, settings: SettingsDep, request: Request, table_i
 
 @router.post("/api/tables/{table_id}/rematch", tags=["seats"])
 async def rematch(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                  token: str | None = None) -> dict[str, Json]:
+                  token: str | None = None) -> SeatLink:
     """The rematch table (made once) and this seat's token there."""
     tables = tables
     tok = bearer(request, token)
@@ -247,7 +259,7 @@ async def rematch(tables: TablesDep, settings: SettingsDep, request: Request, ta
 
 @router.post("/api/tables/{table_id}/claim", tags=["seats"])
 async def claim(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                token: str | None = None) -> dict[str, Json]:
+                token: str | None = None) -> SeatLink:
     """Claim the seat of an invite token for the session's player, once: the seat is
     theirs, with a new token; the invite link stops working."""
     tok = bearer(request, token)
@@ -270,7 +282,7 @@ async def claim(tables: TablesDep, settings: SettingsDep, request: Request, tabl
 
 @router.post("/api/tables/{table_id}/start", tags=["seats"])
 async def start(settings: SettingsDep, request: Request, table_id: str,
-                token: str | None = None, seat: int | None = None) -> dict[str, Json]:
+                token: str | None = None, seat: int | None = None) -> Started:
     """Start a table that waits for its invited friends without them (a player at it asks):
     its bots move and its turn timer counts from now, playing for whoever has not come.
     ``started``: whether it was waiting."""
@@ -280,7 +292,7 @@ async def start(settings: SettingsDep, request: Request, table_id: str,
 
 @router.post("/api/tables/{table_id}/invite", tags=["seats"])
 async def invite(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                 body: InviteBody, token: str | None = None) -> dict[str, Json]:
+                 body: InviteBody, token: str | None = None) -> SeatLink:
     """A new invite link for a seat no player has taken (the creator's seat asks); its
     old link stops working."""
     room, s = await seat_of(request, settings, table_id, token, None)
@@ -290,7 +302,7 @@ async def invite(tables: TablesDep, settings: SettingsDep, request: Request, tab
 
 @router.post("/api/tables/{table_id}/leave", tags=["seats"])
 async def leave(tables: TablesDep, settings: SettingsDep, request: Request, table_id: str,
-                token: str | None = None) -> dict[str, Json]:
+                token: str | None = None) -> Left:
     """Give the seat to a bot; the token stops working."""
     tables = tables
     room, s = await seat_of(request, settings, table_id, token, None)

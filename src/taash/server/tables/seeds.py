@@ -7,9 +7,10 @@ import asyncio
 from typing import TYPE_CHECKING, Protocol
 
 from taash import fair
-from taash.games.base import Json, MatchState
+from taash.games.base import MatchState
 from taash.server.errors import BadRequest, Conflict
 from taash.server.tables.match import check_seed, next_fair_row
+from taash.server.tables.shapes import SeedTaken
 
 if TYPE_CHECKING:
     from taash.server.store.db import Store
@@ -43,7 +44,7 @@ class Seeded(Protocol):
     def seat_row(self, seat: int) -> SeatRow: ...
 
 
-async def set_seed(room: Seeded, seat: int, seed: str) -> dict[str, Json]:
+async def set_seed(room: Seeded, seat: int, seed: str) -> SeedTaken:
     """The seat's seed for the next deal (the last one sent before it is dealt counts;
     ``""`` withdraws it): ``{"deal", "commit", "seed"}``."""
     check_seed(seed)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from taash.bots import LEVELS
 from taash.games import game_class
-from taash.games.base import Json, RecordError
+from taash.games.base import RecordError
 from taash.server.errors import (
     BadRequest,
     Conflict,
@@ -23,6 +23,7 @@ from taash.server.tables.host import Host
 from taash.server.tables.match import build_match, check_seed, new_fair_row, turn_of
 from taash.server.tables.seat_tokens import derived_token, new_token, token_hash
 from taash.server.tables.seating import Seating
+from taash.server.tables.shapes import LobbyRow
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
@@ -191,13 +192,13 @@ class Tables(Authorization, Seating):
             await hub.meta_changed(target)
         return rid, tok
 
-    async def mine(self, tokens: Sequence[str]) -> list[dict[str, Json]]:
+    async def mine(self, tokens: Sequence[str]) -> list[dict[str, object]]:
         """The tables of these seat tokens, with whose turn it is."""
         rows = await self.hub.store.my_tables([token_hash(t) for t in tokens])
         return [self.my_row(r) for r in rows]
 
     @staticmethod
-    def my_row(r: Mapping[str, Json]) -> dict[str, Json]:
+    def my_row(r: Mapping[str, object]) -> dict[str, object]:
         """One seat of a player's at a table (a row of the store's), as "my tables" say it:
         with whose turn it is (``to_move``, null when over) and who sits at each seat (as the
         public view names them; nothing private)."""
@@ -210,7 +211,7 @@ class Tables(Authorization, Seating):
                 "updated": iso(updated), "to_move": None if over else r["to_move"],
                 "seats": r.get("table_seats", [])}
 
-    async def lobby(self) -> list[dict[str, Json]]:
+    async def lobby(self) -> list[LobbyRow]:
         """Open tables with a free human seat."""
         return [{"id": t.id, "game": t.game, "options": t.options, "free_seats": free,
                  "created": iso(t.created), "live": t.live}

@@ -8,17 +8,18 @@ from typing import TYPE_CHECKING, Protocol
 
 import orjson
 
-from taash.games.base import Json, MatchState
+from taash.games.base import MatchState
 from taash.server.tables.autoplay import turn_deadline
 from taash.server.tables.match import fair_record, fair_view
 from taash.server.tables.presence import Seen, connected
+from taash.server.tables.shapes import RecordSeat, TableInfo
 
 if TYPE_CHECKING:
     from taash.server.store.rows import TableRow
     from taash.server.tables.autoplay import Autoplay
     from taash.server.tables.match import Step
 
-JsonObject = dict[str, Json]
+JsonObject = dict[str, object]  # a view, a record: the core's, with the server's fields
 
 
 class Shown(Seen, Protocol):
@@ -62,7 +63,7 @@ def turn_ends(room: Shown) -> str | None:
     return None if deadline is None else iso(deadline, "milliseconds")
 
 
-def table_info(room: Shown) -> JsonObject:
+def table_info(room: Shown) -> TableInfo:
     """The table's info (in every view); ``fair``: the current deal's commit and seeds and the
     next deal's commit, on a table that deals fair (else null)."""
     m = room.meta
@@ -87,7 +88,7 @@ def table_info(room: Shown) -> JsonObject:
 
 
 def public(room: Shown, state: MatchState | None = None, version: int | None = None,
-           info: JsonObject | None = None) -> JsonObject:
+           info: TableInfo | None = None) -> JsonObject:
     """What anyone may see: the core's public view, the version, the table's info."""
     st = room.state if state is None else state
     v = dict(st.public_view())
@@ -98,7 +99,7 @@ def public(room: Shown, state: MatchState | None = None, version: int | None = N
 
 
 def seat_view(room: Shown, seat: int, state: MatchState | None = None,
-              version: int | None = None, info: JsonObject | None = None) -> JsonObject:
+              version: int | None = None, info: TableInfo | None = None) -> JsonObject:
     """The seat's view (its own hand, its legal actions), the version, the table's info."""
     st = room.state if state is None else state
     v = dict(st.view(seat))
@@ -108,7 +109,7 @@ def seat_view(room: Shown, seat: int, state: MatchState | None = None,
 
 
 def view_of(room: Shown, seat: int | None, state: MatchState | None = None,
-            version: int | None = None, info: JsonObject | None = None) -> JsonObject:
+            version: int | None = None, info: TableInfo | None = None) -> JsonObject:
     """A seat's view, or (``None``) the public view."""
     if seat is None:
         return public(room, state, version, info)
@@ -120,12 +121,12 @@ def view_message(room: Shown, seat: int | None) -> str:
 
 
 def event_message(room: Shown, seat: int | None, step: Step,
-                  info: JsonObject | None = None) -> str:
+                  info: TableInfo | None = None) -> str:
     return dumps({"type": "event", "version": step.version, "events": step.events,
                   "view": view_of(room, seat, step.state, step.version, info)})
 
 
-def table_message(room: Shown, info: JsonObject | None = None) -> str:
+def table_message(room: Shown, info: TableInfo | None = None) -> str:
     return dumps({"type": "table", "version": room.version,
                   "table": table_info(room) if info is None else info})
 
@@ -145,7 +146,7 @@ def record(room: Shown) -> JsonObject:
     return rec
 
 
-def seats_record(room: Shown) -> list[Json]:
+def seats_record(room: Shown) -> list[RecordSeat]:
     """Who sat where, for stats by opponent kind (taash.stats): each seat's type, bot level,
     name and player id (public: a profile's address; no token, no contact)."""
     return [{"type": s.type, "level": s.level, "name": s.name, "player": s.player_id}

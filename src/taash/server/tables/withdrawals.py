@@ -12,10 +12,8 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from taash.games.base import Json
-
 if TYPE_CHECKING:
-    from taash.server.tables.bus import Bus
+    from taash.server.tables.bus import Bus, Heard
     from taash.server.tables.room import Room
 
 log = logging.getLogger("taash.server")
@@ -58,7 +56,7 @@ class Withdrawals:
         finally:
             del self.pending[nonce]
 
-    async def on_withdrawn(self, msg: dict[str, Json]) -> None:
+    async def on_withdrawn(self, msg: Heard) -> None:
         """Another instance withdrew tokens: forget them here, and confirm."""
         sender = msg.get("i")
         if sender == self.instance:
@@ -67,10 +65,12 @@ class Withdrawals:
         room = self.rooms.get(str(msg.get("t")))
         if room is not None and isinstance(hashes, list):
             room.forget_tokens({str(h) for h in hashes})
-        await self.bus.publish({"k": "withdrawn_ok", "n": msg.get("n"), "to": sender,
-                                "i": self.instance})
+        nonce = msg.get("n")
+        if isinstance(nonce, str) and isinstance(sender, str):  # else no one waits for it
+            await self.bus.publish({"k": "withdrawn_ok", "n": nonce, "to": sender,
+                                    "i": self.instance})
 
-    def on_confirmed(self, msg: dict[str, Json]) -> None:
+    def on_confirmed(self, msg: Heard) -> None:
         """An instance confirmed one of this instance's withdrawals."""
         if msg.get("to") == self.instance:
             waiting = self.pending.get(str(msg.get("n")))

@@ -16,16 +16,15 @@ import base64
 import hashlib
 import hmac
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from taash.games.base import Json
 from taash.server.errors import ErrorBody
 from taash.server.http.guard import TokenBuckets
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
-    from taash.server.tables.bus import Bus
+    from taash.server.tables.bus import Bus, Heard
     from taash.server.tables.feed import Subscriber
     from taash.server.tables.room import Room
 
@@ -46,11 +45,11 @@ def turn_credential(secret: str, user: str, ttl: float,
     return username, base64.b64encode(digest).decode()
 
 
-def ice_for(servers: list[dict[str, Json]], secret: str | None, ttl: float,
-            user: str) -> list[dict[str, Json]]:
+def ice_for(servers: Sequence[Mapping[str, object]], secret: str | None, ttl: float,
+            user: str) -> list[dict[str, object]]:
     """The ICE servers handed to one seat: TURN servers without a username of their own get
     a fresh credential when a TURN secret is configured."""
-    out: list[dict[str, Json]] = []
+    out: list[dict[str, object]] = []
     for s in servers:
         urls = s["urls"]
         assert isinstance(urls, list)
@@ -203,7 +202,7 @@ class Voice:
         return True
 
     # -- the bus -----------------------------------------------------------------------------
-    async def on_bus(self, msg: dict[str, Json]) -> None:
+    async def on_bus(self, msg: Heard) -> None:
         """``vp``/``vs`` from another instance; ``here``, ``who`` and ``gone`` after presence
         has heard them."""
         inst = str(msg.get("i"))

@@ -4,8 +4,8 @@ connections."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from typing_extensions import TypedDict
 
-from taash.games.base import Json
 from taash.server.http.deps import SettingsDep
 from taash.server.tables.access import seat_of
 from taash.server.voice.relay import ice_for
@@ -14,9 +14,18 @@ from taash.server.voice.relay import ice_for
 router = APIRouter()
 
 
+class Ice(TypedDict):
+    """``ice_servers``: RTCIceServer objects (``urls``, and ``username`` and ``credential``
+    where the server has them); ``ttl``: seconds a TURN credential holds (null: none made)."""
+
+    ice_servers: list[dict[str, object]]
+    ttl: int | None
+    same_network_only: bool
+
+
 @router.get("/api/tables/{table_id}/ice", tags=["seats"])
 async def ice(settings: SettingsDep, request: Request, table_id: str, token: str | None = None,
-              seat: int | None = None) -> dict[str, Json]:
+              seat: int | None = None) -> Ice:
     """The ICE servers (RTCIceServer objects) for voice at the table, for a seat only;
     TURN servers carry a credential valid ``ttl`` seconds when a TURN secret is
     configured.  None configured: ``ice_servers`` is empty and voice works between

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from taash.bots import Bot, make_bot
-from taash.games.base import IllegalAction, Json, MalformedAction, MatchState
+from taash.games.base import IllegalAction, MalformedAction, MatchState
 from taash.server.errors import DomainError, Stale
 from taash.server.store.db import SeatRow, TableRow
 from taash.server.tables.pool import BotPool, DeadlineExceeded
@@ -36,7 +36,7 @@ def turn_deadline(meta: TableRow, state: MatchState) -> float | None:
     return meta.updated + meta.turn_timer_s
 
 
-def hard_move(game: str, seed: int, view: Mapping[str, Json]) -> str | None:
+def hard_move(game: str, seed: int, view: Mapping[str, object]) -> str | None:
     """One move of the hard bot (run in a worker process)."""
     action = make_bot(game, "hard", seed=seed).act(view)
     return None if action is None else str(action)
@@ -168,7 +168,7 @@ class Autoplay:
         return None if action is None else str(action)
 
     async def _search(self, seat: int, state: MatchState,
-                      view: Mapping[str, Json]) -> str | None:
+                      view: Mapping[str, object]) -> str | None:
         """The hard bot's move, from the hub's worker pool, by its deadline; past it, the
         easy bot's (the table never waits longer than the deadline for a search)."""
         room = self.room

@@ -19,6 +19,7 @@ from taash.games.base import IllegalAction, MalformedAction, MatchState
 from taash.server.errors import DomainError, Stale
 from taash.server.store.db import SeatRow, TableRow
 from taash.server.tables.pool import BotPool, DeadlineExceeded
+from taash.server.tables.roomish import Played
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
@@ -62,24 +63,12 @@ class AutoplayHost(Protocol):
     def closing(self) -> bool: ...
 
 
-class Driven(Protocol):
+class Driven(Played, Protocol):
     """What autoplay needs of its room (``tables.room.Room`` is one): it reads the table and
     submits moves like any client."""
 
     @property
     def host(self) -> AutoplayHost: ...
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def meta(self) -> TableRow: ...
-
-    @property
-    def state(self) -> MatchState: ...
-
-    @property
-    def version(self) -> int: ...
 
     @property
     def human_seen(self) -> float: ...

@@ -7,14 +7,14 @@ import asyncio
 from typing import TYPE_CHECKING, Protocol
 
 from taash import fair
-from taash.games.base import MatchState
 from taash.server.errors import BadRequest, Conflict
 from taash.server.tables.match import check_seed, next_fair_row
+from taash.server.tables.roomish import Played
 from taash.server.tables.shapes import SeedTaken
 
 if TYPE_CHECKING:
     from taash.server.store.db import Store
-    from taash.server.store.rows import SeatRow, TableRow
+    from taash.server.store.rows import SeatRow
 
 
 class SeedHost(Protocol):
@@ -22,21 +22,12 @@ class SeedHost(Protocol):
     def store(self) -> Store: ...
 
 
-class Seeded(Protocol):
+class Seeded(Played, Protocol):
     """A room, as its seeds are set (``tables.room.Room`` is one): its lock serializes them
     with its actions."""
 
     @property
     def host(self) -> SeedHost: ...
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def meta(self) -> TableRow: ...
-
-    @property
-    def state(self) -> MatchState: ...
 
     @property
     def lock(self) -> asyncio.Lock: ...

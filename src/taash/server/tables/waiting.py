@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from taash.server.errors import Waiting
 from taash.server.store.db import TableRow
+from taash.server.tables.roomish import Tabled
 
 if TYPE_CHECKING:
     from taash.server.store.db import Store
@@ -24,14 +25,8 @@ class WaitHost(Protocol):
     def bus(self) -> Bus: ...
 
 
-class Waits(Protocol):
+class Waits(Tabled, Protocol):
     """What this needs of a room (``tables.room.Room`` is one)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def meta(self) -> TableRow: ...
 
     @property
     def host(self) -> WaitHost: ...

@@ -12,31 +12,19 @@ from taash.games.base import MatchState
 from taash.server.tables.autoplay import turn_deadline
 from taash.server.tables.match import fair_record, fair_view
 from taash.server.tables.presence import Seen, connected
+from taash.server.tables.roomish import Played
 from taash.server.tables.shapes import RecordSeat, TableInfo
 
 if TYPE_CHECKING:
-    from taash.server.store.rows import TableRow
     from taash.server.tables.autoplay import Autoplay
     from taash.server.tables.match import Step
 
 JsonObject = dict[str, object]  # a view, a record: the core's, with the server's fields
 
 
-class Shown(Seen, Protocol):
+class Shown(Seen, Played, Protocol):
     """What the wire reads of a room (``tables.room.Room`` is one): its table, its match and
     version, whether its bots play, and who is connected."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def meta(self) -> TableRow: ...
-
-    @property
-    def state(self) -> MatchState: ...
-
-    @property
-    def version(self) -> int: ...
 
     @property
     def autoplay(self) -> Autoplay: ...

@@ -146,7 +146,7 @@ def test_cookies_are_secure_behind_a_trusted_https_proxy_only(tmp_path: Path) ->
     for trusted, secure in (("127.0.0.1", True), ("", False), (None, False)):
         args = ("--forwarded-allow-ips", trusted) if trusted is not None else ()
         db = f"sqlite:///{tmp_path / (trusted or str(trusted))}.db"
-        said = serve_check("--db", db, *args).stdout
+        said = CliRunner().invoke(app, ["serve", "--check-config", "--db", db, *args]).stdout
         assert f"trusted proxies: {trusted or 'none'}\n" in said, said
         srv = Server(db, *args).start()
         try:

@@ -7,8 +7,9 @@ move, a refusal worded as the server's ``error`` object) and ``taash.record.veri
 ``taash record verify`` does.  One message in, one answer out, both JSON objects; an answer
 holds ``error`` (``code``, ``rule``, ``message``) where the request was refused::
 
+    >>> from taash.games import Goat
     >>> e = Engine()
-    >>> m = e.handle({"op": "new", "game": "goat", "seed": 3, "first_seat": 0})["match"]
+    >>> m = e.handle({"op": "new", "game": Goat.game_id, "seed": 3, "first_seat": 0})["match"]
     >>> seat = e.handle({"op": "actors", "match": m})["actors"][0]
     >>> e.handle({"op": "apply", "match": m, "seat": seat, "action": "play:2S"})["error"]["rule"]
     'GT-7'

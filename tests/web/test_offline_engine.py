@@ -234,3 +234,33 @@ def test_the_conformance_scenarios_give_what_record_verify_gives(in_page: InPage
             _assert_contains(expect["summary"], got[name]["summary"])
         else:
             assert got[name]["error"]["exit"] == expect["error"]["exit"], name
+
+
+def strict(route: Any) -> None:
+    """The worker's script with the page's own policy: no 'wasm-unsafe-eval'."""
+    res = route.fetch()
+    headers = dict(res.headers)
+    headers["content-security-policy"] = headers["content-security-policy"].replace(
+        " 'wasm-unsafe-eval'", "")
+    route.fulfill(response=res, headers=headers)
+
+
+@pytest.mark.parametrize(("path", "answer", "said"), [
+    ("**/assets/offline_worker.js", strict, "WebAssembly cannot run here"),
+    ("**/assets/offline/pyodide/pyodide.asm.wasm", lambda r: r.fulfill(status=404),
+     "pyodide.asm.wasm: 404"),
+], ids=["no-wasm-unsafe-eval", "no-interpreter"])
+def test_an_engine_that_cannot_start_says_why(
+        browser: Any, server: Server, offline_files: None, path: str, answer: Any,
+        said: str) -> None:
+    """Pyodide's loader would wait for ever (it only warns): the engine answers instead."""
+    ctx = browser.new_context(base_url=server.base, service_workers="block")
+    try:
+        ctx.route(path, answer)
+        page = ctx.new_page()
+        page.goto("/assets/fair.html")
+        about = page.evaluate(START)
+        assert about.get("error", {}).get("code") == "unavailable", about
+        assert said in about["error"]["message"], about
+    finally:
+        ctx.close()

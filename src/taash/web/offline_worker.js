@@ -8,8 +8,22 @@ const LIB = '/home/pyodide/taash';
 
 const ready = start();
 
+// Pyodide's loader waits for ever when its WebAssembly cannot be compiled or fetched (it only
+// warns on the console), so both are tried first: an empty module compiled (a policy without
+// 'wasm-unsafe-eval' refuses it) and the interpreter's file asked for its headers.
+async function usable(wasm) {
+  try {
+    await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  } catch (e) {
+    throw new Error(`WebAssembly cannot run here: ${e.message}`);
+  }
+  const res = await fetch(wasm, { method: 'HEAD' });
+  if (!res.ok) throw new Error(`${wasm.pathname}: ${res.status}`);
+}
+
 async function start() {
   const t0 = performance.now();
+  await usable(new URL('pyodide/pyodide.asm.wasm', HERE));
   const { loadPyodide } = await import(new URL('pyodide/pyodide.mjs', HERE).href);
   const py = await loadPyodide({ indexURL: new URL('pyodide/', HERE).href });
   const t1 = performance.now();

@@ -152,13 +152,19 @@ CSP_API_DOCS = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://c
                 "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
                 "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
                 "frame-ancestors 'none'")
+# Offline play's engine (issue 46): the worker compiles Pyodide's WebAssembly, which script-src
+# refuses without 'wasm-unsafe-eval' (it allows WebAssembly, never JavaScript's eval); a worker
+# runs under its own script's policy, so only that script's answer carries it.
+OFFLINE_WORKER = "/assets/offline_worker.js"
+CSP_OFFLINE_WORKER = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                     (b"referrer-policy", b"strict-origin-when-cross-origin")]
 
 
 def security_headers(path: str) -> list[tuple[bytes, bytes]]:
     """The headers every answer carries (pages, assets and the API alike)."""
-    csp = CSP_API_DOCS if path in ("/docs", "/redoc") else CSP
+    csp = CSP_API_DOCS if path in ("/docs", "/redoc") else \
+        CSP_OFFLINE_WORKER if path == OFFLINE_WORKER else CSP
     return [(b"content-security-policy", csp.encode()), *SECURITY_HEADERS]
 
 

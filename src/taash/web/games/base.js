@@ -15,6 +15,8 @@
 //   actions(v)                 the action buttons under the status line, and their row's class
 //   handItems(v, cards, marks) the hand's cards with their marks (see hand.js)
 //   cardActivated(code), posted(cards), hinted(action), update(v)  the player's gestures
+//   clearSelection()           Escape: the cards picked (or the card lifted) let go; whether any was
+//   turnSentence(v)            on this seat's turn, what the rules ask of it now, said (keys.js)
 //   mark(el, v)                the table element's data-* marks of this game
 //   dealTitle(n), dealRows(deal, match), historyLine(d, pair)  the end-of-deal summaries
 //   sheetHead(), sheetRow(d, run)  the score sheet: its column headings, and a finished deal's
@@ -80,6 +82,10 @@ export class GameRenderer {
   posted() {}
 
   hinted() {}
+
+  clearSelection() { return false; }
+
+  turnSentence(v) { return `${this.turnText(v)}.`; }
 
   dealTitle(n) { return t('deal_over_n', { n }); }
 

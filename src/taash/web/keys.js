@@ -36,11 +36,24 @@ export class TableKeys {
     this.used = false; // the keyboard is in use (a pointer's press says it is not)
     this.onKey = (e) => this.key(e);
     this.onPointer = () => { this.used = false; };
+    // a dialog closed (a deal's summary, the chat) leaves the focus nowhere: to the table.
+    // The page's dialogs are the body's children, removed once closed.
+    this.dialogs = new MutationObserver((records) => {
+      if (!records.some((r) => [...r.removedNodes].some((n) => n.nodeName === 'DIALOG'))) return;
+      setTimeout(() => {
+        const a = document.activeElement;
+        if (this.used && !tb.dead && (!a || a === document.body) && !document.querySelector('dialog[open]')) {
+          focusSomewhere(tb);
+        }
+      });
+    });
+    this.dialogs.observe(document.body, { childList: true });
     document.addEventListener('keydown', this.onKey);
     document.addEventListener('pointerdown', this.onPointer, true);
   }
 
   destroy() {
+    this.dialogs.disconnect();
     document.removeEventListener('keydown', this.onKey);
     document.removeEventListener('pointerdown', this.onPointer, true);
   }
@@ -123,12 +136,16 @@ function trumpButton(tb) {
 }
 
 /** The focus to the hand, else the first action, else a button of the status line (the
- * rematch), else the score sheet's. */
+ * rematch), else the score sheet's: the first that takes it (the status line hides while a
+ * message shows over it). */
 function focusSomewhere(tb) {
   if (tb.hand.focus()) return;
-  const b = tb.actions.querySelector('button:not([disabled])') || tb.status.querySelector('button')
-    || tb.sheetBtn;
-  if (b) b.focus({ preventScroll: true });
+  const next = [tb.actions.querySelector('button:not([disabled])'), tb.status.querySelector('button'), tb.sheetBtn];
+  for (const b of next) {
+    if (!b) continue;
+    b.focus({ preventScroll: true });
+    if (document.activeElement === b) return;
+  }
 }
 
 // -- the table read aloud ------------------------------------------------------------------------

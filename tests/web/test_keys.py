@@ -186,6 +186,7 @@ def test_a_court_piece_deal_is_played_by_keyboard_alone(new_page: Any, server: S
     keys = page.locator("dialog[data-dialog='keys'][open]")
     keys.wait_for()
     assert "Read your hand by suit" in keys.inner_text()
+    assert "Lead, beat or pass" not in keys.inner_text()  # Goat's verbs: not here
     # a key of the table does nothing while a dialog is open
     lines = page.locator("[data-announce] p").count()
     page.keyboard.press("h")
@@ -264,6 +265,14 @@ def test_a_goat_trick_of_several_cards_by_keyboard_alone(new_page: Any, server: 
     token = seat_token(page, tid, 0)
     page.evaluate(HEAR)
     tab_into_hand(page)
+    # Goat's list of keys has its verbs; Escape closes it, the focus back in the hand
+    page.keyboard.press("?")
+    keys = page.locator("dialog[data-dialog='keys'][open]")
+    keys.wait_for()
+    assert "Lead, beat or pass the cards selected" in keys.inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog[data-dialog='keys']", state="detached")
+    assert focus(page)["inHand"]
     cleared = False
     for _ in range(40):
         wait_turn(page)

@@ -16,15 +16,17 @@ import { h, showDialog } from './ui.js';
 const READS = { KeyT: trickSentence, KeyS: scoreSentence, KeyH: handSentence, KeyW: turnSentence };
 const VERBS = { KeyL: 'lead', KeyB: 'beat', KeyP: 'pass', KeyM: 'molodka' };
 
-/** The keys the list shows: what is pressed, and what it does. */
-export function keyList(game) {
+/** The keys the list shows: what is pressed, and what it does (a game whose cards are
+ * picked, then played by a verb, has the verbs' keys: its renderer says). */
+export function keyList(renderer) {
+  const picks = renderer.picksCards;
   const rows = [
     ['Tab', 'keys_tab'],
     ['← →', 'keys_arrows'],
     ['Home End', 'keys_ends'],
-    ['Enter Space', game === 'goat' ? 'keys_select' : 'keys_play'],
+    ['Enter Space', picks ? 'keys_select' : 'keys_play'],
   ];
-  if (game === 'goat') rows.push(['L B P', 'keys_verbs'], ['M', 'keys_molodka']);
+  if (picks) rows.push(['L B P', 'keys_verbs'], ['M', 'keys_molodka']);
   rows.push(['Escape', 'keys_clear'], ['T', 'keys_trick'], ['S', 'keys_score'], ['H', 'keys_hand'],
     ['W', 'keys_turn'], ['?', 'keys_help']);
   return rows;
@@ -77,7 +79,8 @@ export class TableKeys {
     } else if (READS[e.code]) {
       e.preventDefault();
       say(tb, READS[e.code](tb));
-    } else if (VERBS[e.code] && tb.view.game === 'goat') {
+    } else if (VERBS[e.code]) {
+      // the game's own button of that verb, where it has one (Goat's)
       const b = tb.actions.querySelector(`[data-action='${VERBS[e.code]}']`);
       if (!b) return;
       e.preventDefault();
@@ -88,7 +91,7 @@ export class TableKeys {
   /** The list of keys, in the page's own dialog; closed, the focus goes back where it was. */
   showKeys() {
     const back = document.activeElement;
-    const body = h('dl', { class: 'keys-list' }, keyList(this.tb.view.game).map(([k, key]) => [
+    const body = h('dl', { class: 'keys-list' }, keyList(this.tb.game).map(([k, key]) => [
       h('dt', null, k.split(' ').map((x) => h('kbd', null, x))), h('dd', null, t(key))]));
     showDialog({
       name: 'keys', title: t('keys_title'), body,

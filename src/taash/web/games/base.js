@@ -15,6 +15,7 @@
 //   actions(v)                 the action buttons under the status line, and their row's class
 //   handItems(v, cards, marks) the hand's cards with their marks (see hand.js)
 //   cardActivated(code), posted(cards), hinted(action), update(v)  the player's gestures
+//   picksCards                 cards picked, then played by a verb (the keys' list says so)
 //   clearSelection()           Escape: the cards picked (or the card lifted) let go; whether any was
 //   turnSentence(v)            on this seat's turn, what the rules ask of it now, said (keys.js)
 //   mark(el, v)                the table element's data-* marks of this game
@@ -60,6 +61,9 @@ export class GameRenderer {
   }
 
   get seats() { return 4; }
+
+  /** Are cards picked, then played by a verb's button (Goat), rather than played by a tap? */
+  get picksCards() { return false; }
 
   /** This seat's side (team, or seat in a two-seat game); side 0 when watching. */
   mySide() {

@@ -25,6 +25,8 @@ export class Goat extends GameRenderer {
     this.selected = new Set(); // the cards the player has picked for the next action
   }
 
+  get picksCards() { return true; }
+
   dealText(o, n) { return t('game_no', { n }); }
 
   goalText(o) { return o.target ? t('goat_at_n', { n: o.target }) : null; }

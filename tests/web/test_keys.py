@@ -77,13 +77,13 @@ def read_key(page: Any, key: str) -> str:
 
 
 def hand_said(text: str) -> dict[str, list[str]]:
-    """'5 cards. Hearts, trumps: Queen, 10; Spades: Ace.' as {suit name: [ranks]}."""
-    head, _, rest = text.partition(". ")
+    """'5 cards. Hearts, trumps: Queen and 10. Spades: Ace, 9, and 7.' as {suit: [ranks]}."""
+    head, *groups = [x for x in text.split(".") if x.strip()]
     assert re.fullmatch(r"\d+ cards?", head), text
     out = {}
-    for part in rest.rstrip(".").split("; "):
-        suit, _, ranks = part.partition(": ")
-        out[suit.removesuffix(", trumps")] = ranks.split(", ")
+    for part in groups:
+        suit, _, ranks = part.strip().partition(": ")
+        out[suit.removesuffix(", trumps")] = re.split(r", and |, | and ", ranks)
     return out
 
 
@@ -164,6 +164,11 @@ def test_a_court_piece_deal_is_played_by_keyboard_alone(new_page: Any, server: S
     page.wait_for_function("() => !document.querySelector(\"[data-action^='trump:']\")")
     f = assert_focus_on_table(page)
     assert f["inHand"], f
+    # S reads the score chips, the trump named in words (no suit sign)
+    trump = view_of(server, tid, token)["trump"]
+    score = read_key(page, "s")
+    assert score.startswith(f"Trump: {SUIT[trump]}. Tricks: You 0") and "Points: 0" in score, score
+    assert not re.search("[\u2660-\u2667]", score), score
     # the hand is one Tab stop: Tab leaves it at once, either way
     page.keyboard.press("Tab")
     assert not focus(page)["inHand"]

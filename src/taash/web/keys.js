@@ -7,7 +7,7 @@
 // (table_board.js, hand.js), and one that went away gives it to the hand or to the next
 // control that makes sense (keepFocus).  `tb` is the table (table.js).
 import { cardName, SUIT_SIGN, sortHand } from './cards.js';
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { say } from './table_news.js';
 import { h, showDialog } from './ui.js';
 
@@ -152,8 +152,10 @@ function focusSomewhere(tb) {
 }
 
 // -- the table read aloud ------------------------------------------------------------------------
-const SIGNS = new RegExp(`[${Object.values(SUIT_SIGN).map((s) => s[0]).join('')}]\uFE0E?`, 'g');
+// Each part is a sentence of the language's own (its full stop, its word for "and").
+const SIGNS = new RegExp(`[${Object.values(SUIT_SIGN).map((x) => x[0]).join('')}]\uFE0E?`, 'g');
 const spoken = (el) => el.textContent.replace(SIGNS, '').replace(/\s+/g, ' ').trim();
+const list = (words) => new Intl.ListFormat(lang(), { type: 'conjunction' }).format(words);
 
 /** T: the cards on the table, each play with its player (Goat: and its verb; a pass face
  * down as its count); a trick just won says who won it. */
@@ -162,27 +164,28 @@ export function trickSentence(tb) {
   const done = tb.shownTrick;
   const plays = done ? done.plays : tb.game.trick(v);
   if (!plays.length) return t('say_trick_empty');
-  const parts = plays.map((p) => {
+  const said = [t('say_on_table'), ...plays.map((p) => {
     const verb = tb.game.playLabel(p);
-    const who = verb ? `${tb.name(p.seat)} (${verb})` : tb.name(p.seat);
-    const what = !p.cards || p.verb === 'pass' ? t('say_face_down', { n: p.count })
-      : p.cards.map(cardName).join(', ');
-    return `${who}: ${what}`;
-  });
-  const text = t('say_trick', { plays: parts.join('; ') });
-  return done ? `${text} ${t('won_by', { name: tb.name(done.winner) })}.` : text;
+    const cards = !p.cards || p.verb === 'pass' ? t('say_face_down', { n: p.count })
+      : list(p.cards.map(cardName));
+    return verb ? t('say_play_verb', { name: tb.name(p.seat), verb, cards })
+      : t('say_play', { name: tb.name(p.seat), cards });
+  })];
+  if (done) said.push(t('say_sentence', { text: t('won_by', { name: tb.name(done.winner) }) }));
+  return said.join(' ');
 }
 
-/** S: the score chips above the felt, read as "label: value" (no suit signs). */
+/** S: the score chips above the felt, each read as "label: value." (no suit signs). */
 export function scoreSentence(tb) {
   return tb.game.scoreChips(tb.view).map((c) => {
     const label = c.querySelector('.chip-label');
     const value = c.querySelector('.chip-value');
-    return label && value ? `${spoken(label)}: ${spoken(value)}` : spoken(c);
-  }).join('. ').concat('.');
+    return label && value ? t('say_chip', { label: spoken(label), value: spoken(value) })
+      : t('say_sentence', { text: spoken(c) });
+  }).join(' ');
 }
 
-/** H: the hand by suit, in the order it shows: "13 cards. Hearts: Queen, 10; Spades: …". */
+/** H: the hand by suit, in the order it shows: "13 cards. Hearts: Queen and 10. …". */
 export function handSentence(tb) {
   const v = tb.view;
   const cards = sortHand(v.hand || [], v.game, v.trump || null);
@@ -193,17 +196,16 @@ export function handSentence(tb) {
     if (last && last.suit === c[1]) last.ranks.push(t(`rank_${c[0]}`));
     else groups.push({ suit: c[1], ranks: [t(`rank_${c[0]}`)] });
   }
-  const said = groups.map((g) => t(g.suit === v.trump ? 'say_suit_trump' : 'say_suit',
-    { suit: t(`suit_${g.suit}`), cards: g.ranks.join(', ') }));
-  return `${t('n_cards', { n: cards.length })}. ${said.join('; ')}.`;
+  return [t('say_hand_n', { n: cards.length }), ...groups.map((g) => t(
+    g.suit === v.trump ? 'say_suit_trump' : 'say_suit', { suit: t(`suit_${g.suit}`), cards: list(g.ranks) }))].join(' ');
 }
 
 /** W: whose turn it is; on this seat's turn, what the rules ask of it now (the game's
  * renderer says). */
 export function turnSentence(tb) {
   const v = tb.view;
-  if (v.over) return `${tb.game.resultText(v)}.`;
+  if (v.over) return t('say_sentence', { text: tb.game.resultText(v) });
   if (tb.yourTurn()) return tb.game.turnSentence(v);
   const line = tb.status.querySelector('span');
-  return `${line ? spoken(line) : t('dealing')}.`;
+  return t('say_sentence', { text: line ? spoken(line) : t('dealing') });
 }

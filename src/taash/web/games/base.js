@@ -89,7 +89,7 @@ export class GameRenderer {
 
   clearSelection() { return false; }
 
-  turnSentence(v) { return `${this.turnText(v)}.`; }
+  turnSentence(v) { return t('say_sentence', { text: this.turnText(v) }); }
 
   dealTitle(n) { return t('deal_over_n', { n }); }
 

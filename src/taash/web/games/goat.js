@@ -2,7 +2,7 @@
 // cards on top winning it; the player selects k cards, then taps lead, beat or pass.  A
 // molodka may be played at any moment.
 import { backEl, cardEl, cardName } from '../cards.js';
-import { t } from '../i18n.js';
+import { lang, t } from '../i18n.js';
 import { h, toast } from '../ui.js';
 import { cardsOf, chip, GameRenderer, pair, scoreTable, trumpChip, verbOf } from './base.js';
 
@@ -85,7 +85,8 @@ export class Goat extends GameRenderer {
   /** Said on this seat's turn: lead or answer, and the cards picked so far. */
   turnSentence(v) {
     const said = [(v.trick || []).length ? t('say_goat_answer', { n: v.k }) : t('say_goat_lead')];
-    if (this.selected.size) said.push(t('say_selected', { cards: [...this.selected].map(cardName).join(', ') }));
+    const list = new Intl.ListFormat(lang(), { type: 'conjunction' });
+    if (this.selected.size) said.push(t('say_selected', { cards: list.format([...this.selected].map(cardName)) }));
     return said.join(' ');
   }
 

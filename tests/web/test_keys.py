@@ -20,6 +20,7 @@ from tests.web.helpers import (
     seat_token,
     wait_version_after,
 )
+from tests.web.test_a11y import assert_clean
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -192,6 +193,7 @@ def test_a_court_piece_deal_is_played_by_keyboard_alone(new_page: Any, server: S
     keys.wait_for()
     assert "Read your hand by suit" in keys.inner_text()
     assert "Lead, beat or pass" not in keys.inner_text()  # Goat's verbs: not here
+    assert_clean(page)  # axe: the list is a dialog with a title, its keys named
     # a key of the table does nothing while a dialog is open
     lines = page.locator("[data-announce] p").count()
     page.keyboard.press("h")

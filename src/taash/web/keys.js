@@ -138,10 +138,15 @@ function trumpButton(tb) {
     || tb.actions.querySelector("[data-action^='trump:'][aria-disabled='false']");
 }
 
-/** The focus to the hand, else the first action, else a button of the status line (the
- * rematch), else the score sheet's: the first that takes it (the status line hides while a
- * message shows over it). */
+/** The focus to the trump call while it is this seat's, else the hand, else the first
+ * action, else a button of the status line (the rematch), else the score sheet's: the first
+ * that takes it (the status line hides while a message shows over it). */
 function focusSomewhere(tb) {
+  const call = trumpButton(tb);
+  if (call) {
+    call.focus({ preventScroll: true });
+    return;
+  }
   if (tb.hand.focus()) return;
   const next = [tb.actions.querySelector('button:not([disabled])'), tb.status.querySelector('button'), tb.sheetBtn];
   for (const b of next) {

@@ -117,8 +117,9 @@ REACHED = """() => {
   return a ? (a.dataset.card || a.dataset.action || a.dataset.mode || a.dataset.option
               || a.dataset.field || a.getAttribute('aria-label') || a.tagName) : null;
 }"""
+# the hand is one Tab stop (issue 50): of its cards only the one with tabindex 0 is reached
 CONTROLS = """() => [...document.querySelectorAll('main.table button')]
-  .filter((b) => !b.disabled && b.getClientRects().length
+  .filter((b) => !b.disabled && b.tabIndex >= 0 && b.getClientRects().length
           && getComputedStyle(b).visibility !== 'hidden')
   .map((b) => b.dataset.card || b.dataset.action || b.getAttribute('aria-label'))"""
 
@@ -150,6 +151,9 @@ def test_a_match_is_played_from_the_keyboard_and_heard(new_page: Any, server: Se
             || document.querySelector("[data-action^='trump:'][aria-disabled='false']")""")
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         want = set(page.evaluate(CONTROLS))
+        assert page.locator("[data-hand] [data-card]").count() > 1
+        assert page.evaluate("""() => [...document.querySelectorAll('[data-hand] [data-card]')]
+            .filter((c) => c.tabIndex >= 0).length""") == 1
         seen: set[str] = set()
         for _ in range(60):
             page.keyboard.press("Tab")

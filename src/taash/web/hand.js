@@ -5,6 +5,10 @@
 // elsewhere to cancel.  Pointer capture keeps the pointer's events coming to the pressed card
 // wherever the pointer goes, so the release point is known.  Enter or Space on a focused card
 // uses it too.
+//
+// From the keyboard the hand is one Tab stop (a roving tabindex, issue 50): one card, the
+// last one focused (at first the first), is reached by Tab; the arrows, Home and End move
+// between the cards.
 import { cardEl } from './cards.js';
 
 export class Hand {
@@ -14,9 +18,14 @@ export class Hand {
     this.els = new Map();
     this.press = null;
     this.codes = [];
+    this.current = null; // the card the hand's Tab stop is on
     this.drawn = false; // the first update shows the hand as it was before the page: not new
     this.box.addEventListener('contextmenu', (e) => e.preventDefault());
     this.box.addEventListener('keydown', (e) => this.keydown(e));
+    this.box.addEventListener('focusin', (e) => {
+      const code = e.target.dataset && e.target.dataset.card;
+      if (code && this.els.get(code) === e.target) this.rove(code);
+    });
     this.size = null; // the box's width and a card's size, kept until the box is resized
     this.resize = new ResizeObserver(() => { this.size = null; this.layout(); });
     this.resize.observe(this.box);
@@ -34,6 +43,21 @@ export class Hand {
     this.els.clear();
     this.press = null;
     this.codes = [];
+    this.current = null;
+  }
+
+  /** Put the hand's Tab stop on a card (tabindex 0 there, -1 on the others). */
+  rove(code) {
+    this.current = code;
+    for (const [c, el] of this.els) el.tabIndex = c === code ? 0 : -1;
+  }
+
+  /** Focus the hand (its Tab stop's card); false when it holds no card. */
+  focus() {
+    const el = this.els.get(this.current) || this.els.get(this.codes[0]);
+    if (!el) return false;
+    el.focus({ preventScroll: true });
+    return true;
   }
 
   /** cards: [{code, playable, dim, selected, trump, pending, hinted, lifted}] in display
@@ -75,7 +99,15 @@ export class Hand {
       else el.removeAttribute('aria-pressed');
       if (this.box.children[i] !== el) this.box.insertBefore(el, this.box.children[i] || null);
     });
+    // the Tab stop stays on its card; a card gone gives it to its neighbour
+    const stop = this.current === null ? -1 : this.codes.indexOf(this.current);
     this.codes = cards.map((c) => c.code);
+    if (this.codes.length) {
+      this.rove(this.els.has(this.current) ? this.current
+        : this.codes[Math.min(Math.max(stop, 0), this.codes.length - 1)]);
+    } else {
+      this.current = null;
+    }
     if (wasIn && !this.box.contains(document.activeElement) && this.codes.length) {
       this.els.get(this.codes[Math.min(focused, this.codes.length - 1)]).focus({ preventScroll: true });
     }
@@ -169,11 +201,15 @@ export class Hand {
     try { p.el.releasePointerCapture(p.id); } catch { /* gone */ }
   }
 
+  /** The arrows move to the next card (the hand is laid out left to right whatever the
+   * page's direction), Home and End to the first and the last. */
   keydown(e) {
-    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(e.key in moves) || e.altKey || e.ctrlKey || e.metaKey) return;
     const i = this.codes.indexOf(document.activeElement && document.activeElement.dataset.card);
     if (i < 0) return;
-    const j = Math.max(0, Math.min(this.codes.length - 1, i + (e.key === 'ArrowRight' ? 1 : -1)));
+    const j = Math.max(0, Math.min(this.codes.length - 1, i + moves[e.key]));
+    this.rove(this.codes[j]);
     this.els.get(this.codes[j]).focus();
     e.preventDefault();
   }

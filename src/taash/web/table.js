@@ -5,8 +5,8 @@
 // TableView keeps the table's life (the connection, the view, the timers) and composes its
 // parts: who sits where (table_seating.js, which it extends), the messages in order
 // (table_feed.js), the board and the hand drawn (table_board.js), what it says beside them
-// (table_news.js: the rematch notice, the screen reader's log, the sounds) and the player's
-// acts (acting.js).
+// (table_news.js: the rematch notice, the screen reader's log, the sounds), the player's
+// acts (acting.js) and the keys of the table (keys.js).
 import { act as sendAction, askHint, askRematch } from './acting.js';
 import { api, knownMe, Live, seatAt, forgetSeat, setting } from './api.js';
 import { watchChallenges } from './challenge_notice.js';
@@ -15,6 +15,7 @@ import { FairWatch } from './fair.js';
 import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
 import { Chat } from './chat.js';
+import { TableKeys } from './keys.js';
 import { ForcedPlay } from './play_options.js';
 import { showRefusal } from './refusal.js';
 import { renderStatus } from './render.js';
@@ -61,6 +62,7 @@ class TableView extends TableSeating {
     this.clockOffset = 0; // the server's clock minus this one (pings bring the server's time)
     this.pace = Number(setting('pace', '1500')); // a finished trick's stay (issue 43: 0.9 s was too short to see)
     buildBoard(this);
+    this.keys = new TableKeys(this); // the table from the keyboard (keys.js)
   }
 
   // -- life -----------------------------------------------------------------------------------
@@ -144,6 +146,7 @@ class TableView extends TableSeating {
     document.removeEventListener('visibilitychange', this.onVisibility);
     this.forced.stop();
     this.chat.destroy();
+    this.keys.destroy();
     if (this.hand) this.hand.destroy();
     if (this.guide) this.guide.destroy();
     if (this.trickFit) this.trickFit.disconnect();

@@ -6,6 +6,7 @@ import { cardsOf } from './games/base.js';
 import { sortHand } from './cards.js';
 import { Hand } from './hand.js';
 import { t } from './i18n.js';
+import { focusBefore, keepFocus } from './keys.js';
 import { openMenu } from './menu.js';
 import { dealIn } from './motion.js';
 import { fitTrick, flightOrigins, renderBar, renderStatus, renderTrick } from './render.js';
@@ -78,6 +79,7 @@ export function drawTable(tb) {
   if (!v || tb.dead) return;
   const m = tb.main;
   tb.flyFrom = flightOrigins(tb); // read before anything is written: no extra layout
+  const focus = focusBefore(tb);
   const turn = tb.yourTurn();
   if (turn && m.dataset.yourTurn === 'false' && document.visibilityState === 'visible' && navigator.vibrate) {
     try { navigator.vibrate(25); } catch { /* not allowed yet */ }
@@ -105,6 +107,7 @@ export function drawTable(tb) {
   if (tb.guide) tb.guide.render();
   noticeRematch(tb);
   tb.forced.check();
+  keepFocus(tb, focus); // a focused control gone: the focus to the hand, or the next control
 }
 
 export function drawActions(tb) {

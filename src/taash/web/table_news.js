@@ -46,10 +46,14 @@ export function announce(tb, events) {
       lines.push(`${tb.name(e.seat)}: ${what}`);
     }
   }
-  if (!lines.length) return;
+  say(tb, ...lines);
+}
+
+/** Lines said to a screen reader through the table's live log: the moves, and what the
+ * keys read (keys.js).  The last few lines stay (a screen reader reads what is added; a
+ * reader's review finds the latest moves). */
+export function say(tb, ...lines) {
   for (const line of lines) tb.announcer.append(h('p', null, line));
-  // the last few lines stay (a screen reader reads what is added; a reader's review finds
-  // the latest moves)
   while (tb.announcer.childElementCount > 6) tb.announcer.firstElementChild.remove();
 }
 

@@ -15,6 +15,9 @@
 //   actions(v)                 the action buttons under the status line, and their row's class
 //   handItems(v, cards, marks) the hand's cards with their marks (see hand.js)
 //   cardActivated(code), posted(cards), hinted(action), update(v)  the player's gestures
+//   picksCards                 cards picked, then played by a verb (the keys' list says so)
+//   clearSelection()           Escape: the cards picked (or the card lifted) let go; whether any was
+//   turnSentence(v)            on this seat's turn, what the rules ask of it now, said (keys.js)
 //   mark(el, v)                the table element's data-* marks of this game
 //   dealTitle(n), dealRows(deal, match), historyLine(d, pair)  the end-of-deal summaries
 //   sheetHead(), sheetRow(d, run)  the score sheet: its column headings, and a finished deal's
@@ -59,6 +62,9 @@ export class GameRenderer {
 
   get seats() { return 4; }
 
+  /** Are cards picked, then played by a verb's button (Goat), rather than played by a tap? */
+  get picksCards() { return false; }
+
   /** This seat's side (team, or seat in a two-seat game); side 0 when watching. */
   mySide() {
     const me = this.table.me();
@@ -80,6 +86,10 @@ export class GameRenderer {
   posted() {}
 
   hinted() {}
+
+  clearSelection() { return false; }
+
+  turnSentence(v) { return t('say_sentence', { text: this.turnText(v) }); }
 
   dealTitle(n) { return t('deal_over_n', { n }); }
 

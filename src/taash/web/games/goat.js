@@ -1,8 +1,8 @@
 // Goat (Kozel): a trick is a lead of k cards that each seat beats or passes face down, the
 // cards on top winning it; the player selects k cards, then taps lead, beat or pass.  A
 // molodka may be played at any moment.
-import { backEl, cardEl } from '../cards.js';
-import { t } from '../i18n.js';
+import { backEl, cardEl, cardName } from '../cards.js';
+import { lang, t } from '../i18n.js';
 import { h, toast } from '../ui.js';
 import { cardsOf, chip, GameRenderer, pair, scoreTable, trumpChip, verbOf } from './base.js';
 
@@ -24,6 +24,8 @@ export class Goat extends GameRenderer {
     super(table);
     this.selected = new Set(); // the cards the player has picked for the next action
   }
+
+  get picksCards() { return true; }
 
   dealText(o, n) { return t('game_no', { n }); }
 
@@ -78,6 +80,22 @@ export class Goat extends GameRenderer {
 
   turnText(v) {
     return (v.trick || []).length ? t('goat_answer', { n: v.k }) : t('goat_lead');
+  }
+
+  /** Said on this seat's turn: lead or answer, and the cards picked so far. */
+  turnSentence(v) {
+    const said = [(v.trick || []).length ? t('say_goat_answer', { n: v.k }) : t('say_goat_lead')];
+    const list = new Intl.ListFormat(lang(), { type: 'conjunction' });
+    if (this.selected.size) said.push(t('say_selected', { cards: list.format([...this.selected].map(cardName)) }));
+    return said.join(' ');
+  }
+
+  /** Escape: the cards picked are let go. */
+  clearSelection() {
+    if (!this.selected.size) return false;
+    this.selected.clear();
+    this.table.hint = null;
+    return true;
   }
 
   waitingText(v, text) {

@@ -40,6 +40,27 @@ export class TrickGame extends GameRenderer {
     return restricted ? t('your_turn_follow', { suit: t(`suit_${led.card[1]}`) }) : t('your_turn_play');
   }
 
+  /** Said on this seat's turn: the call, or the card the rules allow ("Your turn. You must
+   * follow hearts: you hold 3."). */
+  turnSentence(v) {
+    if (v.phase === 'trump') return t('say_turn_call');
+    const hand = v.hand || [];
+    const legal = (v.legal_actions || []).filter((a) => a.startsWith('play:')).length;
+    const led = (v.trick || [])[0];
+    if (!led) return legal < hand.length ? t('say_turn_lead_some', { n: legal }) : t('say_turn_lead');
+    const suit = t(`suit_${led.card[1]}_of`);
+    const held = hand.filter((c) => c[1] === led.card[1]).length;
+    if (!held) return t('say_turn_void', { suit });
+    return legal < hand.length ? t('say_turn_follow', { suit, n: held }) : t('say_turn_any');
+  }
+
+  /** Escape: a card lifted ("tap to lift") goes back. */
+  clearSelection() {
+    if (!this.lifted) return false;
+    this.lifted = null;
+    return true;
+  }
+
   resultText(v) {
     const mt = v.match || {};
     if (mt.winner === 'draw') return t('draw');

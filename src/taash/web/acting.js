@@ -109,7 +109,6 @@ export async function askHint(tb) {
   }
 }
 
-/** Join the rematch: its new table opens at this seat. */
 /** Start a table that waits for its invited friends without them: bots and the turn timer
  * play for whoever has not come (the table's next message draws it). */
 export async function startTable(tb) {
@@ -120,6 +119,7 @@ export async function startTable(tb) {
   }
 }
 
+/** Join the rematch: its new table opens at this seat. */
 export async function askRematch(tb) {
   try {
     const r = await api('POST', `/api/tables/${tb.id}/rematch`, { token: tb.token });

@@ -169,7 +169,7 @@ export function renderStatus(tb) {
     return;
   }
   const mover = v.phase === 'trump' ? v.caller : v.to_move;
-  if (me !== null && mover !== me && mover !== null && mover !== undefined && awayAt(tb, mover)) {
+  if (me !== null && awayAt(tb, mover)) { // never this seat, nor a seat that is not there
     // the table does not stall: the turn timer's bot plays for a friend who left
     text = t(tb.info.turn_ends ? 'waiting_away_timer' : 'waiting_away', { name: tb.name(mover) });
   } else if (v.phase === 'trump') {

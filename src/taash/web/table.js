@@ -209,7 +209,7 @@ class TableView extends TableSeating {
       if (ev) done = this.game.completedTrick(prev, v, events, ev);
     }
     if (prev && events) {
-      announce(this, events);
+      announce(this, events, prev);
       hear(this, events);
     }
     this.summaries.seen(prev, v, done);

@@ -71,6 +71,7 @@ test('on this seat\'s turn the rule is said after the moves, once a view', async
   const v = cp({ to_move: 0, trick: [{ seat: 1, card: 'QH' }], legal_actions: ['play:AH', 'play:TH'] });
   const tb = table(CourtPiece2p, v, { turn: true });
   announce(tb, [{ type: 'action', seat: 1, action: 'play:QH' }], cp());
+  sayTurn(tb);
   sayTurn(tb); // a summary closed over the same view: not said again
   assert.deepEqual(heard(tb), ['Bilal plays the queen of hearts.', 'Your turn. You must follow hearts: you hold 2.']);
   tb.view = cp({ to_move: 0, version: 6, legal_actions: ['play:AH', 'play:TH', 'play:7C'] });

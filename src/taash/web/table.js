@@ -24,7 +24,7 @@ import { renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { buildBoard, drawActions, drawHand, drawTable } from './table_board.js';
 import { handleMessage, pumpFeed } from './table_feed.js';
-import { announce, hear, noticeRematch } from './table_news.js';
+import { announce, hear, noticeRematch, sayTurn } from './table_news.js';
 import { TableSeating } from './table_seating.js';
 import { Voice } from './voice.js';
 import { h, fill, closeDialogs } from './ui.js';
@@ -213,6 +213,7 @@ class TableView extends TableSeating {
       hear(this, events);
     }
     this.summaries.seen(prev, v, done);
+    sayTurn(this); // on this seat's turn, what the rules ask: after the moves, unless a summary opens first
     this.summaries.refreshSheet();
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;

@@ -32,8 +32,8 @@ export function noticeRematch(tb) {
  * once, as sentences of the page's language: each play with its player and cards ("Bilal
  * plays the king of spades."; a pass as its count, face down), the trump called and then
  * what is trump ("Spades are trump.": a Goat deal's trump as its deal begins), who won the
- * trick, and then, on this seat's turn, what the rules ask of it (sayTurn).  `prev`: the view
- * before these events. */
+ * trick (then, on this seat's turn, table.js says what the rules ask of it: sayTurn).
+ * `prev`: the view before these events. */
 export function announce(tb, events, prev) {
   const lines = [];
   for (const e of events) {
@@ -48,7 +48,6 @@ export function announce(tb, events, prev) {
     lines.push(t('ann_trump', { suit: t(`suit_${v.trump}`) }));
   }
   say(tb, ...lines);
-  sayTurn(tb);
 }
 
 /** A sentence of a seat's: "You …" for this seat, else "{name} …". */
@@ -77,8 +76,8 @@ function playSentence(tb, e) {
 }
 
 /** On this seat's turn, once for each view: what the rules ask of it now ("Your turn. You
- * must follow hearts: you hold 3.").  Said after the moves that made it this seat's turn, and
- * after a deal's summary closes over a turn that waited behind it. */
+ * must follow hearts: you hold 3.").  Said as the table opens on it, after the moves that
+ * made it this seat's turn, and after a deal's summary closes over a turn that waited behind it. */
 export function sayTurn(tb) {
   const v = tb.view;
   if (!v || !tb.yourTurn() || tb.turnSaid === v.version) return;

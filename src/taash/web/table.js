@@ -213,11 +213,11 @@ class TableView extends TableSeating {
       hear(this, events);
     }
     this.summaries.seen(prev, v, done);
-    sayTurn(this); // on this seat's turn, what the rules ask: after the moves, unless a summary opens first
     this.summaries.refreshSheet();
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
     this.game.update(v);
+    sayTurn(this); // on this seat's turn, what the rules ask now (its selection updated): after the moves
     this.guideSaw(prev, v, events);
     if (done && this.pace > 0) {
       this.shownTrick = done;

@@ -59,15 +59,14 @@ export function toast(message, kind = 'info', ms = kind === 'error' ? 5000 : 250
   return el;
 }
 
-/**
- * A modal dialog.  `actions`: [{label, action, primary, onClick}] — onClick may return false
- * to keep the dialog open.  Returns {el, close}.
- */
 let dialogs = 0; // the ids that tie a dialog to its title and its text
 
-/** A modal dialog of the page's own.  `described`: its body is text to be read whole (a
- * deal's or the match's summary): a screen reader reads it with the title as the focus moves
- * into the dialog (aria-describedby). */
+/**
+ * A modal dialog, named by its title.  `actions`: [{label, action, primary, onClick}] —
+ * onClick may return false to keep the dialog open.  `described`: its body is text to be read
+ * whole (a deal's or the match's summary): a screen reader reads it after the title as the
+ * focus moves into the dialog (aria-describedby).  Returns {el, close}.
+ */
 export function showDialog({ name, title, body, actions = [], onClose, dismissible = true, described = false }) {
   const id = `dialog-${++dialogs}`;
   const dlg = h('dialog', { class: 'dialog', 'data-dialog': name, 'aria-labelledby': title ? `${id}-title` : null,

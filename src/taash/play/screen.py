@@ -4,7 +4,7 @@ Plain Rich text, one line at a time, so a transcript of piped input reads like a
 ``--plain`` (issue 50) is for a screen reader, which reads a terminal line by line: no colour
 and no escape code at all, lines never broken by the console's width, cards and suits in words
 ("king of spades", not a red or black symbol), and nothing meant by colour alone: a card that
-may not be played is said so, the trick's leader is said in words, not by an arrow.
+may not be played is said so, and the play winning the trick is marked in words, not by an arrow.
 """
 
 from __future__ import annotations

@@ -177,10 +177,10 @@ def test_a_match_is_played_from_the_keyboard_and_heard(new_page: Any, server: Se
             break
     log = page.locator("[data-announce]")
     assert log.get_attribute("aria-live") == "polite"
-    page.wait_for_function("""() => /won the trick/.test(
+    page.wait_for_function("""() => /wins? the trick\\./.test(
         document.querySelector('[data-announce]').textContent)""")
     text = log.inner_text()
-    assert "You: Play: " in text and "won the trick" in text, text
+    assert "You play the " in text and " the trick." in text, text
     assert page.js_errors == []
 
 

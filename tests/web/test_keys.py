@@ -323,8 +323,9 @@ def test_a_goat_trick_of_several_cards_by_keyboard_alone(new_page: Any, server: 
         if len(cards) > 1:
             # the play of several cards was made, and said in the log
             # (a pass lies face down: its count is said)
-            said = [f"You: {verb.capitalize()}: "]
-            said += [f"{len(cards)} cards"] if verb == "pass" else [card_name(c) for c in cards]
+            said = [{"lead": "You lead ", "beat": "You beat with ", "pass": "You pass "}[verb]]
+            said += ([f"{len(cards)} cards face down."] if verb == "pass"
+                     else [card_name(c).lower() for c in cards])
             page.wait_for_function("(s) => window.heard.some((line) => line.startsWith(s[0])"
                                    " && s.every((w) => line.includes(w)))", arg=said)
             break

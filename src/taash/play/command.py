@@ -61,6 +61,9 @@ def play(
         help="at a server: the table's id", show_default=False)] = None,
     invite: Annotated[str | None, typer.Option(
         help="at a server: an invite link; its seat becomes yours", show_default=False)] = None,
+    plain: Annotated[bool, typer.Option(
+        help="for a screen reader: no colour or escape codes, cards in words, line by line")]
+    = False,
 ) -> None:
     """Play a whole match in the terminal against bots, or at a server's table.
 
@@ -79,7 +82,7 @@ def play(
         from taash.play.remote import play_remote
 
         raise typer.Exit(play_remote(server, token, table, seat, invite,
-                                     0.0 if pause is None else pause))
+                                     0.0 if pause is None else pause, plain=plain))
     if table is not None:
         fail("play: --table is for a server's table: add --server URL")
     seat = 0 if seat is None else seat
@@ -100,7 +103,7 @@ def play(
     base = seed if seed is not None else random.randrange(1 << 30)
     bots: dict[int, Bot] = {s: make_bot(game, level.value, base * 10 + s + 1)
                             for s in range(seats) if s != seat}
-    screen = Screen(make_console(), seat, seats, pause)
+    screen = Screen(make_console(plain), seat, seats, pause, plain=plain)
     board = Table(match, screen, bots, hint_seed=base * 10)
     try:
         code = board.run()

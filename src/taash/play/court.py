@@ -9,6 +9,7 @@ from rich.text import Text
 
 from taash.bots import trump_hint
 from taash.play.narrate import Event, Narration, View
+from taash.play.screen import ARROW
 
 
 def plural(n: int, word: str) -> str:
@@ -47,7 +48,7 @@ class CourtNarration(Narration):
         winner = sc.name(ev["winner"])
         after, still = self.after_trick(before)
         card = ev["cards"][(ev["winner"] - ev["leader"]) % sc.seats]
-        text = Text.assemble("  \u2192 ", (f"{winner} {sc.does(ev['winner'], 'wins')} "
+        text = Text.assemble("  " + sc.sign(ARROW), (f"{winner} {sc.does(ev['winner'], 'wins')} "
                                            "the trick", "bold"), " with ", sc.card(card), ".")
         if still:
             self.trick_tail(text, ev, card, before, after)
@@ -74,7 +75,7 @@ class CourtNarration(Narration):
         for p in v["trick"]:
             part = Text.assemble(f"{sc.name(p['seat'])} ", sc.card(p["card"]))
             if p["seat"] == v["winning"]:  # the core's word for who would take the trick now
-                part.append("  \u2190 winning", style="bold")
+                part.append(sc.marker("winning"), style="bold")
             parts.append(part)
         sc.console.print(Text.assemble("Table: ", Text(" \u00b7 ").join(parts)))
 

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from taash.play.court import plural
 from taash.play.narrate import Event, Narration, View
+from taash.play.screen import ARROW
 
 PLAYED = {"lead": "led", "beat": "beat with", "pass": "passed", "molodka": "played a molodka"}
 HELP_ORDER = {"lead": 0, "beat": 1, "molodka": 2, "pass": 3}
@@ -59,7 +60,8 @@ class GoatNarration(Narration):
     def tell_trick(self, ev: Event, before: View) -> None:
         sc = self.screen
         after, still = self.after_trick(before)
-        line = f"  \u2192 {sc.name(ev['winner'])} {sc.does(ev['winner'], 'takes')} the trick."
+        who = sc.name(ev["winner"])
+        line = f"  {sc.sign(ARROW)}{who} {sc.does(ev['winner'], 'takes')} the trick."
         if still:
             line += f" Tricks: {sc.sides(after['tricks'])}."
             if before["stock"]:
@@ -119,7 +121,7 @@ class GoatNarration(Narration):
             if p["verb"] == "pass":
                 t.append(" face down")
             elif p["seat"] == v["top_seat"]:
-                t.append("  \u2190 on top", style="bold")
+                t.append(sc.marker("on top"), style="bold")
             sc.console.print(t)
 
     def prompt(self, v: View, suit_menu: Sequence[str]) -> Text:

@@ -268,11 +268,11 @@ def first_view(client: Client, seat: Seat) -> dict[str, Json]:
 
 
 def play_remote(server: str | None, token: str | None, table: str | None, seat: int | None,
-                invite: str | None, pause: float) -> int:
+                invite: str | None, pause: float, plain: bool = False) -> int:
     """`taash play --server`: sit, follow and play until the match is over or the player
     leaves; the exit code (1: the server refused or could not be reached, with one line on
-    stderr; 2: bad flags)."""
-    console = make_console()
+    stderr; 2: bad flags).  ``plain``: for a screen reader (screen.py)."""
+    console = make_console(plain)
     link = None
     if invite is not None:
         try:
@@ -297,7 +297,7 @@ def play_remote(server: str | None, token: str | None, table: str | None, seat: 
         remote = RemoteMatch(v)
         here = Seat(where.table, remote.seat)
         screen = Screen(console, remote.seat, remote.num_seats, pause,
-                        opponent=opponent_name(remote.info, remote.seat))
+                        opponent=opponent_name(remote.info, remote.seat), plain=plain)
         follower = Follower(client, here, remote.version)
         follower.start()
         return RemoteTable(remote, client, here, follower, screen=screen, bots={}).run()

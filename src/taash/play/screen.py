@@ -1,6 +1,10 @@
 """How `taash play` writes: seat names from the player's chair, cards and suits in colour, the hand.
 
 Plain Rich text, one line at a time, so a transcript of piped input reads like a terminal.
+``--plain`` (issue 50) is for a screen reader, which reads a terminal line by line: no colour
+and no escape code at all, lines never broken by the console's width, cards and suits in words
+("king of spades", not a red or black symbol), and nothing meant by colour alone: a card that
+may not be played is said so, and the play winning the trick is marked in words, not by an arrow.
 """
 
 from __future__ import annotations
@@ -20,10 +24,17 @@ BLACK_STYLE = "bold black on grey93"
 Part = str | Text | tuple[str, str]
 
 
-def make_console() -> Console:
+ARROW = "\u2192"  # a trick won: the line that says who takes it
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+
+
+def make_console(plain: bool = False) -> Console:
     """The console to play on.  A terminal that cannot show the suit symbols gets letters for
     suits, and any other character it cannot show (a dash in a title) written as ``?``, rather
-    than a traceback."""
+    than a traceback.  Plain: no colour system (Rich then writes no escape code, even where a
+    terminal is forced), and a long line left whole for the terminal to wrap."""
+    if plain:
+        return Console(highlight=False, emoji=False, color_system=None, soft_wrap=True)
     if not can_write_symbols():
         reconfigure = getattr(sys.stdout, "reconfigure", None)
         if reconfigure is not None:
@@ -60,6 +71,8 @@ class Screen:
     symbols: bool = field(default_factory=can_write_symbols)
     #: the other player's name in a two-player game at a server table (None: the bot)
     opponent: str | None = None
+    #: for a screen reader (``--plain``): words for cards and suits, nothing said by colour alone
+    plain: bool = False
 
     @property
     def teams(self) -> bool:
@@ -108,15 +121,43 @@ class Screen:
 
     def suit(self, s: str) -> str:
         i = SUITS.index(s)
+        if self.plain:
+            return SUIT_NAMES[i]
         return f"{SUIT_SYMBOLS[i] if self.symbols else s} {SUIT_NAMES[i]}"
 
     def card(self, code: str) -> Text:
+        """A card: "K♠" in colour, or in words ("king of spades") when plain.
+
+        >>> Screen(Console(), 0, 2, plain=True).card("TH").plain
+        '10 of hearts'
+        """
+        if self.plain:
+            return Text(f"{RANK_WORDS.get(code[0], code[0])} of {SUIT_NAMES[SUITS.index(code[1])]}")
         rank = "10" if code[0] == "T" else code[0]
         sym = SUIT_SYMBOLS[SUITS.index(code[1])] if self.symbols else code[1]
         return Text(f"{rank}{sym}", style=RED_STYLE if code[1] in "HD" else BLACK_STYLE)
 
     def cards(self, codes: Sequence[str]) -> Text:
-        return Text(" ").join(self.card(c) for c in codes)
+        return Text(", " if self.plain else " ").join(self.card(c) for c in codes)
+
+    def marker(self, words: str) -> str:
+        """What a play is now (winning, on top), after it: an arrow, or words in brackets."""
+        return f"  ({words})" if self.plain else f"  \u2190 {words}"
+
+    def sign(self, symbol: str, words: str = "") -> str:
+        """A sign that starts a line (an arrow, a cross), or when plain its words (or nothing):
+        a screen reader reads "rightwards arrow" aloud."""
+        if self.plain:
+            return f"{words} " if words else ""
+        return f"{symbol} "
+
+    def heading(self, title: str) -> None:
+        """A part's title: a rule across the terminal, or (plain) the title as a line of its own
+        (a screen reader would read every dash of the rule)."""
+        if self.plain:
+            self.console.print(f"{title}.")
+        else:
+            self.console.rule(title)
 
     def say(self, *parts: Part) -> None:
         self.console.print(Text.assemble(*parts))
@@ -131,6 +172,8 @@ class Screen:
         numbered unless ``numbered`` is false; the cards as numbered (empty when not)."""
         order = [c for s in suit_order(trump) for c in hand if c[1] == s]
         legal_set = set(legal)
+        if self.plain:
+            return self.show_hand_plain(order, trump, numbered, legal_set, dim_illegal)
         self.say((f"Your hand ({len(order)}):", "bold"))
         i = 0
         for s in suit_order(trump):
@@ -148,4 +191,26 @@ class Screen:
                     card.stylize("dim")
                 line.append_text(card)
             self.console.print(line)
+        return order if numbered else []
+
+    def show_hand_plain(self, order: list[str], trump: str | None, numbered: bool,
+                        legal: set[str], restricted: bool) -> list[str]:
+        """The hand for a screen reader: a line a suit, each card's number then its rank; a
+        card that may not be played now is said so, and how many may be."""
+        self.say(f"Your hand, {len(order)} card{'' if len(order) == 1 else 's'}:")
+        may = [c for c in order if f"play:{c}" in legal]
+        i = 0
+        for s in suit_order(trump):
+            parts = []
+            for c in (c for c in order if c[1] == s):
+                i += 1
+                word = RANK_WORDS.get(c[0], c[0])
+                no = restricted and numbered and c not in may
+                said = (f"{i}: " if numbered else "") + word
+                parts.append(said + (" (may not be played)" if no else ""))
+            if parts:
+                self.say(f"  {SUIT_NAMES[SUITS.index(s)].capitalize()}"
+                         f"{' (trump)' if s == trump else ''}: {', '.join(parts)}.")
+        if restricted and numbered and 0 < len(may) < len(order):
+            self.say(f"You may play {len(may)} of your {len(order)} cards.")
         return order if numbered else []

@@ -71,7 +71,7 @@ class Table(PlayerTurn):
         if n == self.announced or v["phase"] in ("over", "waiting"):
             return
         self.announced = n
-        self.screen.console.rule(f"{self.narration.deal_word.capitalize()} {n + 1}")
+        self.screen.heading(f"{self.narration.deal_word.capitalize()} {n + 1}")
         self.narration.announce(v)
 
     def step(self) -> None:
@@ -135,7 +135,7 @@ class Table(PlayerTurn):
                 self.narration.tell_deal_over(ev)
                 self.next_deal()
             elif kind == "match_over":
-                self.screen.console.rule("Match over")
+                self.screen.heading("Match over")
                 self.narration.tell_match_over(ev)
 
     def next_deal(self) -> None:

@@ -100,7 +100,7 @@ class PlayerTurn:
             return
 
     def refused(self, why: str) -> None:
-        self.say(("\u2717 ", "bold red"), why)
+        self.say((self.screen.sign("\u2717", "Not allowed:"), "bold red"), why)
 
     def understand(self, answer: str, v: View) -> str | None:
         """Action text for what the player typed, or None after a command (Unreadable when it

@@ -5,6 +5,7 @@
 // another device is played through the session cookie (the `{seat}` credential of api.js).
 import { claimInvite, getMeNamed, myServerTables, saveSeat, seatAt } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
+import { applyComfort } from './comfort.js';
 import { mountHome } from './home.js';
 import { mountReview } from './review.js';
 import { mountTable } from './table.js';
@@ -176,6 +177,7 @@ function offline() {
 }
 
 async function start() {
+  applyComfort(); // large cards, where this device asked for them (comfort.js)
   await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
   if (await reachable()) route();
   else offline();

@@ -1,10 +1,13 @@
 // The home screen's player: "Playing as <name>" (their own profile a click away) and the
-// settings: the name, the public profile's country and the speed of the bots and the table.
+// settings: the name, the public profile's country, the speed of the bots and the table (calm the
+// slowest), and large cards (comfort.js).
 import { api, setting, setSetting, knownMe, updateMe } from './api.js';
+import { largeCards, setLargeCards } from './comfort.js';
 import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
 
 const SPEEDS = {
+  calm: { bot: 2500, pace: 4000 }, // a slower pace (issue 50): time to hear and to see each play
   relaxed: { bot: 1200, pace: 2200 },
   normal: { bot: 600, pace: 1500 }, // a finished trick stays about 1.5 s (issue 43)
   fast: { bot: 150, pace: 350 },
@@ -43,7 +46,9 @@ export class PlayerSettings {
       h('h2', null, t('settings')),
       h('label', { class: 'field' }, h('span', null, t('your_name')), name),
       h('label', { class: 'field' }, h('span', null, t('country')), this.countryInput),
-      h('label', { class: 'field' }, h('span', null, t('speed')), speed));
+      h('label', { class: 'field' }, h('span', null, t('speed')), speed),
+      h('label', { class: 'check-row' }, h('input', { type: 'checkbox', 'data-field': 'large-cards', checked: largeCards(),
+        onchange: (e) => setLargeCards(e.target.checked) }), h('span', null, t('large_cards'))));
   }
 
   async setCountry(input) {

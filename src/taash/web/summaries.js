@@ -5,6 +5,7 @@ import { t } from './i18n.js';
 import { scoreTable } from './games/base.js';
 import { h, fill, toast, showDialog, closeDialogs } from './ui.js';
 import { reviewUrl } from './review.js';
+import { sayTurn } from './table_news.js';
 
 export const completeDeals = (v) => (v.deals || []).filter((d) => d.complete).length;
 
@@ -50,12 +51,14 @@ export class Summaries {
       title: this.table.game.dealTitle(s.index + 1),
       body: this.dealBody(s),
       actions: [{ label: t('continue'), action: 'continue', primary: true }],
+      described: true,
       onClose: () => {
         this.open = false;
         this.holding = false;
         this.show();
         // the next deal's call or play, now offered: drawn by the next view if one waited
         if (!this.holding && !this.table.pump()) this.table.render();
+        sayTurn(this.table); // a turn that waited behind the summary, said now
       },
     });
   }
@@ -143,7 +146,7 @@ export class Summaries {
     actions.push({ label: t('home'), action: 'home', onClick: () => tb.navigate('/') });
     actions.push({ label: t('close'), action: 'close' });
     this.open = true;
-    showDialog({ name: 'match-summary', title: t('match_over'), body, actions,
+    showDialog({ name: 'match-summary', title: t('match_over'), body, actions, described: true,
       onClose: () => { this.open = false; } });
     tb.noticeRematch(); // asked for already: said at the top
   }

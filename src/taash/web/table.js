@@ -24,7 +24,7 @@ import { renderSeats, tickTimers } from './seats.js';
 import { Summaries } from './summaries.js';
 import { buildBoard, drawActions, drawHand, drawTable } from './table_board.js';
 import { handleMessage, pumpFeed } from './table_feed.js';
-import { announce, hear, noticeRematch } from './table_news.js';
+import { announce, hear, noticeRematch, sayTurn } from './table_news.js';
 import { TableSeating } from './table_seating.js';
 import { Voice } from './voice.js';
 import { h, fill, closeDialogs } from './ui.js';
@@ -209,7 +209,7 @@ class TableView extends TableSeating {
       if (ev) done = this.game.completedTrick(prev, v, events, ev);
     }
     if (prev && events) {
-      announce(this, events);
+      announce(this, events, prev);
       hear(this, events);
     }
     this.summaries.seen(prev, v, done);
@@ -217,6 +217,7 @@ class TableView extends TableSeating {
     if (this.pending && v.version > this.pending.from) this.pending = null;
     if (prev && (prev.version !== v.version)) this.hint = null;
     this.game.update(v);
+    sayTurn(this); // on this seat's turn, what the rules ask now (its selection updated): after the moves
     this.guideSaw(prev, v, events);
     if (done && this.pace > 0) {
       this.shownTrick = done;

@@ -3,7 +3,7 @@
 // message and the sound button.  Each takes the table view (`tb`).
 import { cardName } from './cards.js';
 import { cardsOf, verbOf } from './games/base.js';
-import { t } from './i18n.js';
+import { hasWord, lang, t } from './i18n.js';
 import { setSound, sound, soundOn } from './sound.js';
 import { h } from './ui.js';
 
@@ -28,25 +28,61 @@ export function noticeRematch(tb) {
   if (body && !body.querySelector('[data-rematch-notice]')) body.prepend(make(true));
 }
 
-/** Tell a screen reader what just happened (the live region under the table): each play
- * with its player and cards (a pass as its count, face down), the trump called, who won
- * the trick.  The seats' own lines are read as they come, in order. */
-export function announce(tb, events) {
+/** Tell a screen reader what just happened (the live region under the table), each event
+ * once, as sentences of the page's language: each play with its player and cards ("Bilal
+ * plays the king of spades."; a pass as its count, face down), the trump called and then
+ * what is trump ("Spades are trump.": a Goat deal's trump as its deal begins), who won the
+ * trick (then, on this seat's turn, table.js says what the rules ask of it: sayTurn).
+ * `prev`: the view before these events. */
+export function announce(tb, events, prev) {
   const lines = [];
   for (const e of events) {
     if (e.type === 'trick' && typeof e.winner === 'number') {
-      lines.push(t('won_by', { name: tb.name(e.winner) }));
+      lines.push(bySeat(tb, e.winner, 'ann_trick'));
     } else if (e.type === 'action' && typeof e.seat === 'number') {
-      const verb = e.verb || verbOf(e.action || '');
-      const cards = e.action ? cardsOf(e.action) : [];
-      let what;
-      if (verb === 'trump') what = `${t('trump')}: ${t(`suit_${(e.action || '').slice(6)}`)}`;
-      else if (!cards.length || verb === 'pass') what = `${t(`verb_${verb}`)}: ${t('n_cards', { n: e.count ?? cards.length })}`;
-      else what = `${t(`verb_${verb}`)}: ${cards.map(cardName).join(', ')}`;
-      lines.push(`${tb.name(e.seat)}: ${what}`);
+      lines.push(playSentence(tb, e));
     }
   }
+  const v = tb.view;
+  if (v && v.trump && prev && (v.trump !== prev.trump || v.deal_number !== prev.deal_number)) {
+    lines.push(t('ann_trump', { suit: t(`suit_${v.trump}`) }));
+  }
   say(tb, ...lines);
+}
+
+/** A sentence of a seat's: "You …" for this seat, else "{name} …". */
+function bySeat(tb, seat, base, params = {}) {
+  return seat === tb.me() ? t(`${base}_you`, params) : t(`${base}_name`, { ...params, name: tb.name(seat) });
+}
+
+/** A card in a sentence: "the king of spades" (its name's first letter made small where the
+ * language has small letters). */
+export function cardSaid(code) {
+  const name = cardName(code);
+  return t('card_said', { card: name.charAt(0).toLocaleLowerCase(lang()) + name.slice(1) });
+}
+
+/** One action event as its sentence. */
+function playSentence(tb, e) {
+  const verb = e.verb || verbOf(e.action || '');
+  if (verb === 'trump') {
+    const s = (e.action || '').slice(6);
+    return bySeat(tb, e.seat, 'ann_call', { suit: t(`suit_${s}`), suit_of: t(`suit_${s}_of`) });
+  }
+  const cards = e.action ? cardsOf(e.action) : [];
+  if (!cards.length || verb === 'pass') return bySeat(tb, e.seat, 'ann_pass', { n: e.count ?? cards.length });
+  const list = new Intl.ListFormat(lang(), { type: 'conjunction' }).format(cards.map(cardSaid));
+  return bySeat(tb, e.seat, hasWord(`ann_${verb}_you`) ? `ann_${verb}` : 'ann_play', { cards: list });
+}
+
+/** On this seat's turn, once for each view: what the rules ask of it now ("Your turn. You
+ * must follow hearts: you hold 3.").  Said as the table opens on it, after the moves that
+ * made it this seat's turn, and after a deal's summary closes over a turn that waited behind it. */
+export function sayTurn(tb) {
+  const v = tb.view;
+  if (!v || !tb.yourTurn() || tb.turnSaid === v.version) return;
+  tb.turnSaid = v.version;
+  say(tb, tb.game.turnSentence(v));
 }
 
 /** Lines said to a screen reader through the table's live log: the moves, and what the

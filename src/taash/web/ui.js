@@ -59,12 +59,18 @@ export function toast(message, kind = 'info', ms = kind === 'error' ? 5000 : 250
   return el;
 }
 
+let dialogs = 0; // the ids that tie a dialog to its title and its text
+
 /**
- * A modal dialog.  `actions`: [{label, action, primary, onClick}] — onClick may return false
- * to keep the dialog open.  Returns {el, close}.
+ * A modal dialog, named by its title.  `actions`: [{label, action, primary, onClick}] —
+ * onClick may return false to keep the dialog open.  `described`: its body is text to be read
+ * whole (a deal's or the match's summary): a screen reader reads it after the title as the
+ * focus moves into the dialog (aria-describedby).  Returns {el, close}.
  */
-export function showDialog({ name, title, body, actions = [], onClose, dismissible = true }) {
-  const dlg = h('dialog', { class: 'dialog', 'data-dialog': name });
+export function showDialog({ name, title, body, actions = [], onClose, dismissible = true, described = false }) {
+  const id = `dialog-${++dialogs}`;
+  const dlg = h('dialog', { class: 'dialog', 'data-dialog': name, 'aria-labelledby': title ? `${id}-title` : null,
+    'aria-describedby': described ? `${id}-body` : null });
   const close = () => {
     if (!dlg.isConnected) return;
     if (dlg.open) dlg.close();
@@ -80,8 +86,8 @@ export function showDialog({ name, title, body, actions = [], onClose, dismissib
     },
   }, a.label));
   dlg.append(
-    title ? h('h2', { class: 'dialog-title' }, title) : null,
-    h('div', { class: 'dialog-body' }, body),
+    title ? h('h2', { class: 'dialog-title', id: `${id}-title` }, title) : null,
+    h('div', { class: 'dialog-body', id: `${id}-body` }, body),
     buttons.length ? h('div', { class: 'dialog-actions' }, buttons) : null,
   );
   dlg.addEventListener('cancel', (e) => {

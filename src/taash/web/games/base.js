@@ -41,8 +41,9 @@ export function chip(label, value, extra = {}) {
 /** The trump chip: the suit, or while it is being called, "calling". */
 export function trumpChip(v) {
   if (v.trump) {
+    // the sign hidden from a screen reader: the suit's name follows it
     return chip(t('trump'), h('span', { class: `suit-sign suit-${v.trump}` },
-      SUIT_SIGN[v.trump], ' ', t(`suit_${v.trump}`)), { 'data-trump': v.trump });
+      h('span', { 'aria-hidden': 'true' }, SUIT_SIGN[v.trump]), ' ', t(`suit_${v.trump}`)), { 'data-trump': v.trump });
   }
   return chip(t('trump'), v.phase === 'trump' ? t('calling') : '—');
 }

@@ -87,6 +87,7 @@ export class Goat extends GameRenderer {
     const said = [(v.trick || []).length ? t('say_goat_answer', { n: v.k }) : t('say_goat_lead')];
     const list = new Intl.ListFormat(lang(), { type: 'conjunction' });
     if (this.selected.size) said.push(t('say_selected', { cards: list.format([...this.selected].map(cardName)) }));
+    if (v.can_molodka) said.push(t('say_molodka_ready'));
     return said.join(' ');
   }
 

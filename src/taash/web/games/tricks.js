@@ -33,25 +33,32 @@ export class TrickGame extends GameRenderer {
     return [h('div', { class: `trump-sign suit-${v.trump}`, title: t('trump') }, SUIT_SIGN[v.trump]), out];
   }
 
-  turnText(v) {
+  /** What the rules ask of this seat's play now, for the status line and the sentence said
+   * alike: the suit led (null: this seat leads), how many of it the hand holds, how many cards
+   * may be played, and whether that is fewer than the hand (the follow rule binds). */
+  playRule(v) {
+    const hand = v.hand || [];
+    const legal = (v.legal_actions || []).filter((a) => a.startsWith('play:')).length;
     const led = (v.trick || [])[0];
-    const legal = (v.legal_actions || []).length;
-    const restricted = led && legal < (v.hand || []).length;
-    return restricted ? t('your_turn_follow', { suit: t(`suit_${led.card[1]}`) }) : t('your_turn_play');
+    const suit = led ? led.card[1] : null;
+    return { suit, held: suit ? hand.filter((c) => c[1] === suit).length : 0, legal,
+      restricted: legal < hand.length };
+  }
+
+  turnText(v) {
+    const r = this.playRule(v);
+    return r.suit && r.restricted ? t('your_turn_follow', { suit: t(`suit_${r.suit}`) }) : t('your_turn_play');
   }
 
   /** Said on this seat's turn: the call, or the card the rules allow ("Your turn. You must
    * follow hearts: you hold 3."). */
   turnSentence(v) {
     if (v.phase === 'trump') return t('say_turn_call');
-    const hand = v.hand || [];
-    const legal = (v.legal_actions || []).filter((a) => a.startsWith('play:')).length;
-    const led = (v.trick || [])[0];
-    if (!led) return legal < hand.length ? t('say_turn_lead_some', { n: legal }) : t('say_turn_lead');
-    const suit = t(`suit_${led.card[1]}_of`);
-    const held = hand.filter((c) => c[1] === led.card[1]).length;
-    if (!held) return t('say_turn_void', { suit });
-    return legal < hand.length ? t('say_turn_follow', { suit, n: held }) : t('say_turn_any');
+    const r = this.playRule(v);
+    if (!r.suit) return r.restricted ? t('say_turn_lead_some', { n: r.legal }) : t('say_turn_lead');
+    const suit = t(`suit_${r.suit}_of`);
+    if (!r.held) return t('say_turn_void', { suit });
+    return r.restricted ? t('say_turn_follow', { suit, n: r.held }) : t('say_turn_any');
   }
 
   /** Escape: a card lifted ("tap to lift") goes back. */
@@ -82,7 +89,7 @@ export class TrickGame extends GameRenderer {
         class: `btn suit-btn suit-${s}${hinted.has(s) ? ' suggested' : ''}${tb.hint && tb.hint.action === `trump:${s}` ? ' hinted' : ''}`,
         type: 'button', 'data-action': `trump:${s}`, 'aria-disabled': ok ? 'false' : 'true',
         onclick: () => tb.act(`trump:${s}`),
-      }, h('span', { class: 'suit-sign' }, SUIT_SIGN[s]), h('span', null, t(`suit_${s}`)),
+      }, h('span', { class: 'suit-sign', 'aria-hidden': 'true' }, SUIT_SIGN[s]), h('span', null, t(`suit_${s}`)),
       hinted.has(s) ? h('small', null, t('most_held')) : null);
     });
     return { className: 'actions trump-call', buttons };
@@ -121,7 +128,7 @@ export class TrickGame extends GameRenderer {
     if (d.coat) head += ` · ${t('coat')}!`;
     if (d.court) head += ` · ${t('court')}!`;
     const rows = [h('p', { class: 'headline' }, head)];
-    if (d.trump) rows.push(h('p', null, `${t('trump')}: `, h('span', { class: `suit-sign suit-${d.trump}` }, SUIT_SIGN[d.trump]), ` ${t(`suit_${d.trump}`)}`));
+    if (d.trump) rows.push(h('p', null, `${t('trump')}: `, h('span', { class: `suit-sign suit-${d.trump}`, 'aria-hidden': 'true' }, SUIT_SIGN[d.trump]), ` ${t(`suit_${d.trump}`)}`));
     rows.push(scoreTable([['', tb.sideName(my), tb.sideName(1 - my)], [t('tricks'), tr[my], tr[1 - my]],
       ...this.matchRows(d, match, my)]));
     return rows;

@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 
 from taash.bots import LEVELS
 from taash.games import game_class
-from taash.games.base import Json, is_int
+from taash.games.base import is_int
 from taash.offline import checked
 from taash.server.errors import NotFound, RecordRefused
 from taash.server.store.social import ResultRow, SocialStore
@@ -45,7 +45,7 @@ def canonical(record: object) -> bytes:
                       ensure_ascii=False).encode()
 
 
-def verified(text: str, seat: object) -> dict[str, Json]:
+def verified(text: str, seat: object) -> dict[str, object]:
     """The summary of a finished match's record in which ``seat`` is a seat; RecordRefused
     (with ``taash record verify``'s words and exit code) otherwise."""
     out = checked(text)
@@ -69,7 +69,7 @@ def verified(text: str, seat: object) -> dict[str, Json]:
     return summary
 
 
-def _levels(record: dict[str, Json], n: int) -> list[str | None]:
+def _levels(record: dict[str, object], n: int) -> list[str | None]:
     """Each seat's bot level as the record's ``seats`` names it (None where it names none)."""
     seats = record.get("seats")
     out: list[str | None] = [None] * n
@@ -105,7 +105,7 @@ async def upload(store: SocialStore, player_id: str, record: object,
     result = match_result(game, match, me)
     assert result is not None  # verified: the match is over
     # stats by opponent kind read the record's seats: the ones the server stands by
-    counted: dict[str, Json] = {k: v for k, v in record.items() if k != "seats"}
+    counted: dict[str, object] = {k: v for k, v in record.items() if k != "seats"}
     if all(level is not None for i, level in enumerate(levels) if i != seat):
         counted["seats"] = [{"type": "human", "player": player_id} if i == seat
                             else {"type": "bot", "level": levels[i]}

@@ -149,6 +149,23 @@ async def test_who_sat_where_is_not_taken_from_the_record(tmp_path: Path) -> Non
     assert "people" not in by
 
 
+async def test_the_export_holds_them_and_a_deleted_account_takes_them(tmp_path: Path) -> None:
+    rec = offline_match(CourtPiece2P.game_id, seed=2)
+    async with served(f"sqlite+aiosqlite:///{tmp_path / 'd.db'}") as c:
+        kept_id = (await post(c, {"record": rec, "seat": 1})).json()["id"]
+        data = (await c.get("/api/me/export")).json()
+        assert [(x["id"], x["seat"], x["record"]) for x in data["offline_records"]] == [
+            (kept_id, 1, rec)]
+        pid = await me(c)
+        r = await c.request("DELETE", "/api/me", json={"confirm": "delete"}, headers=ORIGIN)
+        assert r.status_code == 200, r.text
+        assert (await c.get(f"/api/records/{kept_id}")).status_code == 404
+        assert (await c.get(f"/api/players/{pid}/history")).status_code == 404
+        c.cookies.clear()
+        await c.get("/api/me")  # a new guest: the same record is theirs to bring
+        assert (await post(c, {"record": rec, "seat": 1})).status_code == 201
+
+
 def cli_verify(rec: Any) -> tuple[int, str]:
     """``taash record verify -`` on a record: its exit code and its line on stderr."""
     out = CliRunner().invoke(cli_app, ["record", "verify", "-"], input=json.dumps(rec))

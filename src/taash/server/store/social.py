@@ -106,6 +106,16 @@ class SocialStore:
                                        .where(offline_records.c.id == record_id))).scalar()
         return None if text is None else str(text)
 
+    async def offline_records_of(self, player_id: str) -> list[tuple[str, str, int, float, str]]:
+        """(id, game, seat, uploaded, record's JSON text) of each offline record the player
+        brought home, the earliest first."""
+        q = (select(offline_records.c.id, offline_records.c.game, offline_records.c.seat,
+                    offline_records.c.uploaded, offline_records.c.record)
+             .where(offline_records.c.player_id == player_id)
+             .order_by(offline_records.c.uploaded))
+        async with self.store.engine.connect() as conn:
+            return [(r.id, r.game, r.seat, r.uploaded, r.record) for r in await conn.execute(q)]
+
     async def _finish(self, conn: AsyncConnection, table_id: str, game: str, ended: float,
                       rows: Sequence[ResultRow],
                       rate: Callable[[dict[str, Rating]], dict[str, Rating]] | None,

@@ -151,12 +151,15 @@ class RecordRefused(BadRequest):
 
     code = "record_refused"
 
-    def __init__(self, message: str, exit: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, rule: str | None = None, exit: int | None = None) -> None:
+        super().__init__(message, rule)
         self.exit = exit
 
     def error(self) -> ErrorBody:
-        return {**super().error(), "exit": self.exit}
+        err = super().error()
+        if self.exit is not None:
+            err["exit"] = self.exit
+        return err
 
 
 def error_of(e: DomainError | IllegalAction | MalformedAction) -> ErrorBody:

@@ -52,13 +52,13 @@ def offline_match(game: str, seed: int = 5, level: str = "random") -> dict[str, 
 
 
 @asynccontextmanager
-async def served(db_url: str) -> AsyncIterator[httpx.AsyncClient]:
+async def served(db_url: str, **settings_given: Any) -> AsyncIterator[httpx.AsyncClient]:
     """A client of the app over ``db_url``, with a guest's session cookie."""
     from taash.server.app import Services, create_app
     from taash.server.config import Settings
     from taash.server.store.db import Store
 
-    settings = Settings(db_url=db_url, sweep_s=60)
+    settings = Settings(db_url=db_url, sweep_s=60, **settings_given)
     store = Store(settings.resolved_db_url())
     await store.migrate()
     services = Services(settings, store)
@@ -164,6 +164,27 @@ async def test_the_export_holds_them_and_a_deleted_account_takes_them(tmp_path: 
         c.cookies.clear()
         await c.get("/api/me")  # a new guest: the same record is theirs to bring
         assert (await post(c, {"record": rec, "seat": 1})).status_code == 201
+
+
+@pytest.mark.slow
+async def test_a_long_match_is_brought_home_past_the_other_routes_bound(tmp_path: Path) -> None:
+    """Court Piece to two coats (its default) runs to many deals: its record passes the 64 KiB
+    that bounds other bodies, and is taken up to its own bound."""
+    rec = random_record(CourtPiece.game_id, seed=1)
+    size = len(json.dumps({"record": rec, "seat": 0}, separators=(",", ":")))  # as sent
+    assert 64 * 1024 < size < 1024 * 1024
+    async with served(f"sqlite+aiosqlite:///{tmp_path / 'l.db'}",
+                      max_record_body=size + 100) as c:
+        r = await c.patch("/api/me", json={"name": "x" * size}, headers=ORIGIN)
+        assert r.status_code == 413  # other routes keep their bound
+        r = await post(c, {"record": rec, "seat": 0})
+        assert r.status_code == 201, r.text
+        assert len(r.json()["summary"]["deals"]) == len(rec["deals"])
+        rec["padding"] = "x" * 200  # an engine's own field: still a record, now too long
+        r = await post(c, {"record": rec, "seat": 0})
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+        history, _ = await kept(c)
+        assert len(history) == 1
 
 
 def cli_verify(rec: Any) -> tuple[int, str]:

@@ -53,19 +53,19 @@ def verified(text: str, seat: object) -> dict[str, object]:
     if isinstance(error, dict):
         exit_code = error["exit"]
         assert isinstance(exit_code, int)
-        raise RecordRefused(str(error["message"]), exit_code)
+        raise RecordRefused(str(error["message"]), exit=exit_code)
     summary = out["summary"]
     assert isinstance(summary, dict)
     game = str(summary["game"])
     n = game_class(game).num_seats
     if not is_int(seat) or not 0 <= seat < n:
         raise RecordRefused(f"seat: must be your seat in the record, 0..{n - 1}, not "
-                            f"{json.dumps(seat)}", 2)
+                            f"{json.dumps(seat)}", exit=2)
     match = summary["match"]
     assert isinstance(match, dict)
     if not match.get("over"):
         raise RecordRefused("the match is not over: only a finished match joins your history",
-                            2)
+                            exit=2)
     return summary
 
 

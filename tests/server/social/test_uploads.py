@@ -54,6 +54,14 @@ def offline_match(game: str, seed: int = 5, level: str = "random") -> dict[str, 
 @asynccontextmanager
 async def served(db_url: str, **settings_given: Any) -> AsyncIterator[httpx.AsyncClient]:
     """A client of the app over ``db_url``, with a guest's session cookie."""
+    async with serving(db_url, **settings_given) as (c, _):
+        yield c
+
+
+@asynccontextmanager
+async def serving(db_url: str, **settings_given: Any) -> AsyncIterator[tuple[
+        httpx.AsyncClient, Any]]:
+    """The client of ``served`` and the app's services (``taash.server.app.Services``)."""
     from taash.server.app import Services, create_app
     from taash.server.config import Settings
     from taash.server.store.db import Store
@@ -67,7 +75,7 @@ async def served(db_url: str, **settings_given: Any) -> AsyncIterator[httpx.Asyn
     try:
         async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
             assert (await c.get("/api/me")).status_code == 200
-            yield c
+            yield c, services
     finally:
         await services.close()
         await store.close()
@@ -91,9 +99,16 @@ def post(c: httpx.AsyncClient, body: Any, **kw: Any) -> Any:
     return c.post("/api/me/records", json=body, headers=ORIGIN, **kw)
 
 
-async def upload_twice(c: httpx.AsyncClient, game: str) -> None:
+async def upload_twice(c: httpx.AsyncClient, services: Any, game: str) -> None:
+    from taash.server.store.schema import ratings
+
     rec = offline_match(game)
     seat = 1
+    async with services.store.engine.begin() as conn:  # a rating from matches played online
+        await conn.execute(ratings.insert().values(player_id=await me(c), game=game, mu=30.0,
+                                                   sigma=4.0, matches=7, updated=1.0))
+    rated = (await kept(c))[1]["ratings"]
+    assert rated[game]["matches"] == 7
     r = await post(c, {"record": rec, "seat": seat})
     assert r.status_code == 201, r.text
     body = r.json()
@@ -115,7 +130,7 @@ async def upload_twice(c: httpx.AsyncClient, game: str) -> None:
         match["winner"] == (seat if game == CourtPiece2P.game_id else seat % 2))
     assert line["result"] == ("won" if won else "lost")
     assert all(o["type"] == "bot" for o in line["opponents"] + line["partners"])
-    assert profile["ratings"] == {}  # unrated: no rating made or moved
+    assert profile["ratings"] == rated  # unrated: no rating moved, no match counted
     stats = profile["stats"][game]
     assert stats["matches"]["played"] == 1
     assert stats["matches"]["won" if won else "lost"] == 1
@@ -127,8 +142,8 @@ async def upload_twice(c: httpx.AsyncClient, game: str) -> None:
 @pytest.mark.parametrize("game", [CourtPiece.game_id, CourtPiece2P.game_id, Goat.game_id])
 async def test_an_offline_match_joins_history_and_stats_once_unrated(tmp_path: Path,
                                                                     game: str) -> None:
-    async with served(f"sqlite+aiosqlite:///{tmp_path / 'u.db'}") as c:
-        await upload_twice(c, game)
+    async with serving(f"sqlite+aiosqlite:///{tmp_path / 'u.db'}") as (c, services):
+        await upload_twice(c, services, game)
 
 
 async def test_who_sat_where_is_not_taken_from_the_record(tmp_path: Path) -> None:
@@ -291,8 +306,8 @@ async def test_uploads_of_one_record_at_once_keep_it_once(tmp_path: Path) -> Non
 @pytest.mark.postgres
 async def test_offline_records_on_postgres(pg_url: str) -> None:
     for game in (CourtPiece.game_id, Goat.game_id):
-        async with served(pg_url) as c:  # a new guest each time
-            await upload_twice(c, game)
+        async with serving(pg_url) as (c, services):  # a new guest each time
+            await upload_twice(c, services, game)
     async with served(pg_url) as c:
         await refuses_and_keeps_nothing(c)
     async with served(pg_url) as c:

@@ -270,6 +270,13 @@ async def refuses_and_keeps_nothing(c: httpx.AsyncClient) -> None:
     assert (await post(c, {"record": "not a record", "seat": 0})).json()["error"][
         "exit"] == 2
     assert (await post(c, {"seat": 0})).status_code == 400  # no record at all
+    deep: Any = []
+    for _ in range(500):  # read by the body's parser; deeper than a record nests
+        deep = [deep]
+    r = await post(c, {"record": {**good, "x": deep}, "seat": 0})
+    assert r.json()["error"] == {"code": "record_refused", "rule": None, "exit": 2,
+                                 "message": "malformed record: not JSON: nested too deeply to "
+                                            "read"}
     # a stranger: no session, or another site's page
     async with httpx.AsyncClient(transport=c._transport, base_url=BASE) as stranger:
         r = await stranger.post("/api/me/records", json={"record": good, "seat": 0},

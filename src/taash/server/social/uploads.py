@@ -24,6 +24,7 @@ from taash.bots import LEVELS
 from taash.games import game_class
 from taash.games.base import is_int
 from taash.offline import checked
+from taash.record import NESTED
 from taash.server.errors import NotFound, RecordRefused
 from taash.server.store.social import ResultRow, SocialStore
 from taash.stats import GameStats, add_record, match_result, side_of
@@ -37,6 +38,26 @@ class UploadJson(TypedDict):
     offline: Literal[True]
     rated: Literal[False]
     summary: dict[str, object]
+
+
+#: how deep a record's JSON may nest: a record's own fields go 6 deep (an action's ``legal``
+#: map), so this leaves an engine's own fields room and writing it again (``canonical``) far
+#: from Python's recursion limit
+MAX_DEPTH = 64
+
+
+def too_deep(value: object) -> bool:
+    """Whether JSON ``value`` nests deeper than ``MAX_DEPTH`` (looked at without recursion)."""
+    todo: list[tuple[object, int]] = [(value, 1)]
+    while todo:
+        v, depth = todo.pop()
+        inner = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if inner is None:
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        todo.extend((x, depth + 1) for x in inner)
+    return False
 
 
 def canonical(record: object) -> bytes:
@@ -84,6 +105,8 @@ async def upload(store: SocialStore, player_id: str, record: object,
                  seat: object) -> tuple[UploadJson, bool]:
     """Check and keep an offline record of ``player_id`` at ``seat``; the answer, and whether
     it is new (False: this player brought this very record before; nothing changed)."""
+    if too_deep(record):
+        raise RecordRefused(f"malformed record: {NESTED}", exit=2)
     text = canonical(record).decode()
     summary = await asyncio.to_thread(verified, text, seat)  # a long match: replay off the loop
     assert isinstance(record, dict) and isinstance(seat, int)  # verified says so

@@ -26,9 +26,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.server.social.test_uploads import ORIGIN, served  # noqa: E402
+
 from taash.games import GAMES  # noqa: E402
 from taash.offline import Engine  # noqa: E402
-from tests.server.social.test_uploads import ORIGIN, served  # noqa: E402
 
 
 def whole_match(game: str, seed: int, level: str) -> dict[str, Any]:

@@ -43,13 +43,14 @@ def whole_match(game: str, seed: int, level: str) -> dict[str, Any]:
     return rec
 
 
-async def upload_times(records: list[dict[str, Any]], folder: str) -> list[float]:
+async def upload_times(records: list[dict[str, Any]], folder: str) -> list[tuple[float, int]]:
+    """Each upload's milliseconds and HTTP status (201 kept, 413 over the bound)."""
     out = []
     async with served(f"sqlite+aiosqlite:///{folder}/bench.db") as c:
         for rec in records:
             t0 = time.perf_counter()
             r = await c.post("/api/me/records", json={"record": rec, "seat": 0}, headers=ORIGIN)
-            out.append((time.perf_counter() - t0) * 1000)
+            out.append(((time.perf_counter() - t0) * 1000, r.status_code))
             assert r.status_code in (201, 413), r.text
     return out
 
@@ -63,11 +64,13 @@ def main() -> None:
         for game in GAMES:
             recs = [whole_match(game, seed, args.level) for seed in range(args.matches)]
             sizes = [len(json.dumps(r, separators=(",", ":"))) for r in recs]
-            ms = asyncio.run(upload_times(recs, folder))
+            answers = asyncio.run(upload_times(recs, folder))
+            ms = [t for t, _ in answers]
             print(json.dumps({
                 "game": game, "level": args.level, "bytes": sorted(sizes),
                 "deals": sorted(len(r["deals"]) for r in recs),
                 "over_64KiB": sum(s > 64 * 1024 for s in sizes),
+                "kept": sum(status == 201 for _, status in answers),
                 "upload_ms_median": round(statistics.median(ms), 1),
                 "upload_ms_max": round(max(ms), 1)}))
 

@@ -69,6 +69,7 @@ MALFORMED = [
     ("goat 2H in deck", mutate(GOAT, ["deals", 0, "deck", 0], "2H")),
     ("deal after an unfinished deal", mutate(BASE, ["deals", 0, "actions"],
                                             BASE["deals"][0]["actions"][:20])),
+    ("nested too deeply to read", '{"game": "goat", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"),
     ("empty deal after the match ended",
      mutate(GOAT, ["deals"], GOAT["deals"] + [{"deck": GOAT["deals"][0]["deck"],
                                                "trump_card": GOAT["deals"][0]["trump_card"],

@@ -26,6 +26,7 @@ from taash.games.base import (
 
 FORMAT = "taash-record/1"
 MAX_RANDOM_DEALS = 400
+NESTED = "not JSON: nested too deeply to read"
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ def parse_json(text: str | bytes) -> Json:
         return json.loads(text)
     except (ValueError, UnicodeDecodeError) as e:
         raise RecordError(f"not JSON: {e}") from None
+    except RecursionError:  # arrays in arrays a thousand deep: no record is
+        raise RecordError(NESTED) from None
 
 
 def validate(rec: object) -> dict[str, Json]:

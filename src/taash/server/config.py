@@ -170,6 +170,9 @@ class Settings(BaseSettings):
         64, "live connections (streams and sockets) open at once from one address; 0: no limit",
         env="TAASH_LIVE_PER_CLIENT")
     max_body: int = setting(64 * 1024, "bytes of a request body or a WebSocket message")
+    max_record_body: int = setting(
+        1024 * 1024, "bytes of an offline match's record brought home (POST /api/me/records): "
+        "a Court Piece match to two coats runs to hundreds of deals, 2 KB each", ge=1)
     body_timeout_s: float = setting(
         10.0, "a request body must arrive within this many seconds (408 after)",
         env="TAASH_BODY_TIMEOUT")

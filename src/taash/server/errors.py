@@ -20,6 +20,7 @@ class ErrorBody(TypedDict):
     message: str
     key: NotRequired[str]
     params: NotRequired[dict[str, str | int]]
+    exit: NotRequired[int]
 
 
 class DomainError(Exception):
@@ -141,6 +142,24 @@ class PasskeyRefused(BadRequest):
     expired, a passkey not known here, a signature that is not the key's."""
 
     code = "passkey_refused"
+
+
+class RecordRefused(BadRequest):
+    """A record that ``taash record verify`` refuses (``exit``: the command's exit code, 1
+    illegal, 2 malformed, 3 not fair), or that cannot be taken as it is (not finished, a seat
+    that is not the record's: 2)."""
+
+    code = "record_refused"
+
+    def __init__(self, message: str, rule: str | None = None, exit: int | None = None) -> None:
+        super().__init__(message, rule)
+        self.exit = exit
+
+    def error(self) -> ErrorBody:
+        err = super().error()
+        if self.exit is not None:
+            err["exit"] = self.exit
+        return err
 
 
 def error_of(e: DomainError | IllegalAction | MalformedAction) -> ErrorBody:

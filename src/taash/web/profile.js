@@ -86,13 +86,17 @@ function historyList(id, first, navigate) {
     first.matches.length ? [list, more] : h('p', { class: 'muted' }, t('no_matches_yet')));
 }
 
+/** One finished match.  One played offline and brought home (`offline`) has no table to review,
+ * only its record, and its bots may have no level written. */
 function matchLine(m, navigate) {
-  return h('li', { 'data-match': m.table, 'data-result': m.result },
+  const bot = (o) => (o.level ? `${t('bot')} · ${t(`level_${o.level}`)}` : t('bot'));
+  return h('li', { 'data-match': m.table, 'data-result': m.result, 'data-offline': m.offline ? 'true' : null },
     h('span', null, new Date(m.date).toLocaleDateString()), ' · ', t(`game_${m.game}`), ' · ',
     h('b', null, t(`result_${m.result}`)), ' · ',
-    t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? `${t('bot')} · ${t(`level_${o.level}`)}` : o.name)).join(', ') }), ' ',
-    h('a', { href: `/t/${m.table}`, 'data-action': 'review',
-      onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' ',
+    t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? bot(o) : o.name)).join(', ') }), ' ',
+    m.offline ? [h('span', { class: 'badge' }, t('played_offline')), ' ']
+      : [h('a', { href: `/t/${m.table}`, 'data-action': 'review',
+        onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' '],
     h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')));
 }
 

@@ -16,6 +16,7 @@ EXPECTED = {
     errors.BadRequest: (400, "bad_request"),
     errors.NoEmail: (400, "no_email"),
     errors.PasskeyRefused: (400, "passkey_refused"),
+    errors.RecordRefused: (400, "record_refused"),
     errors.Unauthorized: (401, "unauthorized"),
     errors.Forbidden: (403, "forbidden"),
     errors.CrossSite: (403, "cross_site"),
@@ -67,6 +68,9 @@ def test_error_bodies() -> None:
     assert error_of(e) == {"code": "illegal", "rule": "CP-3", "message": "You must follow suit",
                            "key": "must_follow", "params": {"suit": "S"}}
     assert "key" not in error_of(IllegalAction("CP-3", "follow suit"))
+    assert error_of(errors.RecordRefused("malformed record: game: missing", exit=2)) == {
+        "code": "record_refused", "rule": None, "message": "malformed record: game: missing",
+        "exit": 2}
     stale = errors.Stale.since(7, 5)
     assert stale.message.startswith("the table has moved on to version 7 since version 5")
 

@@ -8,6 +8,7 @@ still being played the seat becomes an easy bot's, so the other players can fini
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Literal
 
@@ -67,6 +68,16 @@ class ExportedTable(TypedDict):
     record: dict[str, object]
 
 
+class ExportedOffline(TypedDict):
+    """A match played offline and brought home (``POST /api/me/records``), as uploaded."""
+
+    id: str
+    game: str
+    seat: int
+    uploaded: str
+    record: dict[str, object]
+
+
 class Export(TypedDict):
     """``GET /api/me/export``: everything kept about the player (no secrets, no keys)."""
 
@@ -81,6 +92,7 @@ class Export(TypedDict):
     player: ProfileJson
     friends: FriendsList
     tables: list[ExportedTable]
+    offline_records: list[ExportedOffline]
 
 
 class Deleted(TypedDict):
@@ -162,7 +174,12 @@ async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms:
             # ratings, stats and recent matches (issue 28) as the public profile shows them
             "player": await social.profile(who.player.id),
             "friends": await friends.listing(who.player),
-            "tables": tables}
+            "tables": tables,
+            "offline_records": [
+                {"id": i, "game": game, "seat": seat, "uploaded": wire.iso(uploaded),
+                 "record": json.loads(text)}
+                for i, game, seat, uploaded, text in
+                await social.store.offline_records_of(who.player.id)]}
 
 @router.delete("/api/me", tags=["players"])
 async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms: RoomsDep,
@@ -175,7 +192,7 @@ async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms
     who = await signed_in(request, settings)
     ended, tables = await tokens.store.delete_player(who.player.id, time.time(),
                                                          DELETED_NAME)
-    await social.store.forget(who.player.id)  # ratings, stats, history (issue 28)
+    await social.store.forget(who.player.id)  # ratings, stats, history, offline records
     await friends.store.forget(who.player.id)  # friends, blocks, challenges
     for key in ended:
         players.end_session(key)

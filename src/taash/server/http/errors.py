@@ -20,6 +20,7 @@ from taash.server.errors import (
     NotOver,
     PasskeyRefused,
     RateLimited,
+    RecordRefused,
     SeatedAlready,
     Stale,
     TooLarge,
@@ -30,7 +31,7 @@ from taash.server.errors import (
 
 # The HTTP status of each refusal.
 STATUS: dict[type[Exception], int] = {
-    BadRequest: 400, MalformedAction: 400, NoEmail: 400, PasskeyRefused: 400,
+    BadRequest: 400, MalformedAction: 400, NoEmail: 400, PasskeyRefused: 400, RecordRefused: 400,
     Unauthorized: 401,
     Forbidden: 403, CrossSite: 403,
     NotFound: 404,

@@ -182,6 +182,8 @@ class Guard:
     def __init__(self, app: ASGIApp, settings: Settings, refuse: Refusal) -> None:
         self.app = app
         self.max_body = settings.max_body
+        # the bound of a route whose body is bigger by nature than the others'
+        self.max_bodies = {"/api/me/records": settings.max_record_body}
         self.body_timeout = settings.body_timeout_s
         factor = settings.address_rate_factor
         self.buckets = TokenBuckets(settings.rate_limit * factor, settings.rate_burst * factor)
@@ -190,8 +192,9 @@ class Guard:
         self.live: dict[str, int] = {}
         self.refuse = refuse
 
-    def too_large(self) -> TooLarge:
-        return TooLarge(f"request body over {self.max_body} bytes")
+    @staticmethod
+    def too_large(limit: int) -> TooLarge:
+        return TooLarge(f"request body over {limit} bytes")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -277,14 +280,15 @@ class Guard:
     async def _read_body(self, scope: Scope, receive: Receive, send: Send,
                          refuse: Callable[[DomainError], Awaitable[None]]) -> bytes | None:
         """The whole request body (bounded in size and time), or None once refused."""
+        limit = self.max_bodies.get(scope.get("path", ""), self.max_body)
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
                     size = int(value)
                 except ValueError:
                     size = 0
-                if size > self.max_body:
-                    await refuse(self.too_large())
+                if size > limit:
+                    await refuse(self.too_large(limit))
                     return None
         if scope.get("method") in ("GET", "HEAD", "OPTIONS", "DELETE") and not any(
                 n in (b"content-length", b"transfer-encoding") for n, _ in scope["headers"]):
@@ -302,8 +306,8 @@ class Guard:
                 return None
             chunk = msg.get("body", b"")
             seen += len(chunk)
-            if seen > self.max_body:
-                await refuse(self.too_large())
+            if seen > limit:
+                await refuse(self.too_large(limit))
                 return None
             parts.append(chunk)
             if not msg.get("more_body", False):

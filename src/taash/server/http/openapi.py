@@ -69,6 +69,7 @@ ERROR_SCHEMA: dict[str, object] = {
             "message": {"type": "string"},
             "key": {"type": "string"},
             "params": {"type": "object"},
+            "exit": {"type": "integer"},
         },
     }},
 }

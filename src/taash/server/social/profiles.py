@@ -134,7 +134,9 @@ def history_lines(rows: list[dict[str, object]]) -> list[dict[str, object]]:
         r["rated"] = mu is not None
         if isinstance(mu, float) and isinstance(sigma, float):
             r["rating_after"] = rating_json(Rating(mu, sigma))
-        r["record"] = f"/api/tables/{r['table']}/record"
+        r["offline"] = r.get("offline") is True  # played in the page, brought home (uploads)
+        r["record"] = (f"/api/records/{r['table']}" if r["offline"]
+                       else f"/api/tables/{r['table']}/record")
         out.append(r)
     return out
 

@@ -20,6 +20,7 @@ from taash.server.social.friends import (
     FriendState,
 )
 from taash.server.social.profiles import HISTORY_PAGE, History, LeaderRow, ProfileJson
+from taash.server.social.uploads import UploadJson, kept_record, upload
 
 
 class FriendBody(BaseModel):
@@ -44,12 +45,15 @@ class ChallengeBody(BaseModel):
     live: bool = False
 
 
-# ``/api/me/friends`` and ``/api/me/challenges`` (cookie).
+class RecordBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    record: object = Field(..., description="the match's taash-record/1 (docs/RECORD.md), "
+                           "finished")
+    seat: object = Field(..., description="your seat in it", examples=[0])
+
+
+# ``/api/me/friends``, ``/api/me/challenges`` and ``/api/me/records`` (cookie).
 router = APIRouter()
-
-
-
-
 
 @router.get("/api/me/friends", tags=["friends"])
 async def list_friends(friends: FriendsDep, settings: SettingsDep, request: Request,
@@ -141,6 +145,28 @@ async def decline_challenge(friends: FriendsDep, settings: SettingsDep, request:
     one sent."""
     who = await signed_in(request, settings)
     return await friends.answer(who.player, challenge_id, False)
+
+
+@router.post("/api/me/records", tags=["players"], status_code=201)
+async def upload_record(social: SocialDep, settings: SettingsDep, request: Request,
+                        response: Response, body: RecordBody) -> UploadJson:
+    """Bring home a match played offline: its record is checked as ``taash record verify``
+    checks it and, if it is a finished match, joins your history and stats, marked offline and
+    unrated (201).  The same record again changes nothing (200, the same answer).  A record
+    refused: 400, code ``record_refused``, with the command's words and ``exit`` code."""
+    who = await signed_in(request, settings)
+    answer, new = await upload(social.store, who.player.id, body.record, body.seat)
+    if not new:
+        response.status_code = 200
+    return answer
+
+
+@router.get("/api/records/{record_id}", tags=["players"])
+async def offline_record(social: SocialDep, request: Request, record_id: str
+) -> dict[str, object]:
+    """A match played offline and brought home, its taash-record/1 as it was uploaded (the
+    ``record`` of its history line)."""
+    return await kept_record(social.store, record_id)
 
 
 # Public profiles, match history and leaderboards (nothing private: no e-mail, no

@@ -269,6 +269,21 @@ match_results = Table(
 Index("ix_match_results_player_ended", match_results.c.player_id, match_results.c.ended)
 Index("ix_match_results_table_id", match_results.c.table_id)  # is this match written yet?
 
+# a match played offline and brought home by one of its players (0016): its record as sent,
+# keyed by the SHA-256 of its canonical JSON per player, so a retried upload is found again; its
+# history line is the match_results row whose table_id is this id
+offline_records = Table(
+    "offline_records", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("player_id", String(24), nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("uploaded", Float, nullable=False),
+    UniqueConstraint("player_id", "digest", name="uq_offline_records_player_digest"),
+)
+
 # a player's stats per game (0010): taash.stats's counters as JSON, added to as a match ends
 player_stats = Table(
     "player_stats", metadata,

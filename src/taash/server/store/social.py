@@ -1,4 +1,5 @@
-"""The store's queries for ratings, match history and stats (the tables of migration 0010).
+"""The store's queries for ratings, match history and stats (the tables of migration 0010), and
+the records of matches played offline that players brought home (0016).
 
 Kept apart from ``store.py``; it works through the same engine and the same SQLite writer lock.
 A finished match is written once: its ``match_results`` rows are keyed by (player, table), so a
@@ -20,6 +21,7 @@ from taash.server.store.db import Store
 from taash.server.store.schema import (
     game_tables,
     match_results,
+    offline_records,
     player_stats,
     players,
     ratings,
@@ -72,6 +74,47 @@ class SocialStore:
         except IntegrityError:  # written before: the transaction changed nothing
             return False
         return True
+
+    async def add_offline(self, new_id: str, digest: str, game: str, record: str,
+                          row: ResultRow, uploaded: float,
+                          add_stats: Callable[[str, GameStats | None], GameStats]) -> str | None:
+        """Keep a record played offline and write its history line and stats (never a rating),
+        in one transaction, as ``new_id``; or, if this player brought this very record
+        (``digest``) before, change nothing and return the id it was kept as.  None: it was
+        kept as ``new_id`` now."""
+        try:
+            async with self.store._writing(), self.store.engine.begin() as conn:
+                await conn.execute(offline_records.insert().values(
+                    id=new_id, player_id=row.player_id, digest=digest, game=game,
+                    seat=row.seat, record=record, uploaded=uploaded))
+                await self._finish(conn, new_id, game, uploaded, [row], None, add_stats)
+        except IntegrityError:  # kept before (or by a request racing this one)
+            async with self.store.engine.connect() as conn:
+                kept = (await conn.execute(select(offline_records.c.id).where(and_(
+                    offline_records.c.player_id == row.player_id,
+                    offline_records.c.digest == digest)))).scalar()
+            if kept is None:
+                raise
+            return str(kept)
+        return None
+
+    async def offline_record(self, record_id: str) -> str | None:
+        """A kept offline record's JSON text as it was sent; None if there is none (or its
+        player's account was deleted)."""
+        async with self.store.engine.connect() as conn:
+            text = (await conn.execute(select(offline_records.c.record)
+                                       .where(offline_records.c.id == record_id))).scalar()
+        return None if text is None else str(text)
+
+    async def offline_records_of(self, player_id: str) -> list[tuple[str, str, int, float, str]]:
+        """(id, game, seat, uploaded, record's JSON text) of each offline record the player
+        brought home, the earliest first."""
+        q = (select(offline_records.c.id, offline_records.c.game, offline_records.c.seat,
+                    offline_records.c.uploaded, offline_records.c.record)
+             .where(offline_records.c.player_id == player_id)
+             .order_by(offline_records.c.uploaded))
+        async with self.store.engine.connect() as conn:
+            return [(r.id, r.game, r.seat, r.uploaded, r.record) for r in await conn.execute(q)]
 
     async def _finish(self, conn: AsyncConnection, table_id: str, game: str, ended: float,
                       rows: Sequence[ResultRow],
@@ -189,9 +232,9 @@ class SocialStore:
         return out
 
     async def forget(self, player_id: str) -> None:
-        """A deleted account: its ratings, stats and history lines go."""
+        """A deleted account: its ratings, stats, history lines and offline records go."""
         async with self.store._writing(), self.store.engine.begin() as conn:
-            for table in (ratings, player_stats, match_results):
+            for table in (ratings, player_stats, match_results, offline_records):
                 await conn.execute(delete(table).where(table.c.player_id == player_id))
 
     async def leaderboard(self, game: str, max_sigma: float,

@@ -112,5 +112,3 @@ def test_standings_by_total_percentage_finished_entrants_first() -> None:
     # a: 100, 0 -> 50; b: 50, 75 -> 62.5; c: same as b; d: 0 on one board, not finished
     assert [(s.player, s.percent, s.boards, s.finished) for s in rows] == [
         ("b", 62.5, 2, True), ("c", 62.5, 2, True), ("a", 50.0, 2, True), ("d", 0.0, 1, False)]
-    assert rows[0].json(1) == {"rank": 1, "player": "b", "percent": 62.5, "boards": 2,
-                               "finished": True}

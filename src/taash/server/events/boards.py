@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from taash import fair
 from taash.bots import make_bot
 from taash.games import game_class
-from taash.games.base import Json, MatchState
+from taash.games.base import MatchState
 
 #: the entrant's seat on every board (Court Piece: their robot partner sits in seat 2)
 ENTRANT = 0
@@ -39,7 +39,7 @@ def first_seat(game: str, board: int) -> int:
     return (board - 1) % game_class(game).num_seats
 
 
-def deal_board(game: str, options: Mapping[str, Json], event_id: str, board: int,
+def deal_board(game: str, options: Mapping[str, object], event_id: str, board: int,
                secret: str) -> MatchState:
     """The board dealt, before anyone acts."""
     cls = game_class(game)
@@ -80,8 +80,8 @@ def robots_move(state: MatchState, table: str) -> None:
             return
 
 
-def play_board(game: str, options: Mapping[str, Json], event_id: str, board: int,
-               secret: str, actions: Sequence[Mapping[str, Json]]) -> MatchState:
+def play_board(game: str, options: Mapping[str, object], event_id: str, board: int,
+               secret: str, actions: Sequence[Mapping[str, object]]) -> MatchState:
     """The board after its stored actions (``{"seat", "action"}``, every seat's, in order),
     and the robots' moves that follow them."""
     state = deal_board(game, options, event_id, board, secret)
@@ -93,7 +93,7 @@ def play_board(game: str, options: Mapping[str, Json], event_id: str, board: int
     return state
 
 
-def board_actions(state: MatchState) -> list[dict[str, Json]]:
+def board_actions(state: MatchState) -> list[dict[str, object]]:
     """Every action of the board's deal, in order: what the store keeps."""
     deals = state.record()["deals"]
     assert isinstance(deals, list)
@@ -101,14 +101,14 @@ def board_actions(state: MatchState) -> list[dict[str, Json]]:
 
 
 def board_record(state: MatchState, event_id: str, board: int, commit: str,
-                 secret: str | None) -> dict[str, Json]:
+                 secret: str | None) -> dict[str, object]:
     """The board's ``taash-record/1`` (its one deal), its ``fair`` object carrying the event's
     commitment, and the secret only when given (once the event has closed)."""
     rec = state.record()
     deals = rec["deals"]
     assert isinstance(deals, list)
     rec["deals"] = deals[:1]
-    proof: dict[str, Json] = {"scheme": fair.SCHEME, "table": board_table(event_id, board),
+    proof: dict[str, object] = {"scheme": fair.SCHEME, "table": board_table(event_id, board),
                               "commit": commit, "seeds": [""] * state.num_seats}
     if secret is not None:
         proof["secret"] = secret
@@ -127,8 +127,8 @@ class BoardResult:
     points: int | None = None
     defeat: int | None = None
 
-    def json(self) -> dict[str, Json]:
-        out: dict[str, Json] = {"score": self.score}
+    def json(self) -> dict[str, object]:
+        out: dict[str, object] = {"score": self.score}
         if self.tricks is not None:
             out["tricks"] = self.tricks
         else:
@@ -144,7 +144,7 @@ def side_of(game: str, seat: int) -> int:
     return next(i for i, team in enumerate(game_class(game).teams) if seat in team)
 
 
-def board_result(game: str, deal: Mapping[str, Json], seat: int = ENTRANT) -> BoardResult:
+def board_result(game: str, deal: Mapping[str, object], seat: int = ENTRANT) -> BoardResult:
     """The result of a complete deal (its summary) for ``seat``'s side: tricks won in Court
     Piece and its two-player form; in Goat the points taken, a goat taken counting below any
     points (``score`` = points - 121 * defeat points).

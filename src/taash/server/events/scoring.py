@@ -39,10 +39,6 @@ class Standing:
     boards: int  # boards finished
     finished: bool  # every board of the event
 
-    def json(self, rank: int) -> dict[str, object]:
-        return {"rank": rank, "player": self.player, "percent": round(self.percent, 2),
-                "boards": self.boards, "finished": self.finished}
-
 
 def board_percentages(scores: Mapping[str, int]) -> dict[str, float]:
     """A board's percentage per player, from each player's score on it."""

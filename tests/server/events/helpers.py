@@ -38,8 +38,9 @@ class Player:
     async def post(self, path: str, body: Any = None) -> httpx.Response:
         return await self.http.post(path, json=body)
 
-    async def ok(self, method: str, path: str, body: Any = None, status: int = 200) -> Any:
-        r = await (self.get(path) if method == "GET" else self.post(path, body))
+    async def ok(self, method: str, path: str, body: Any = None, status: int = 200,
+                 **kw: Any) -> Any:
+        r = await (self.get(path, **kw) if method == "GET" else self.post(path, body))
         assert r.status_code == status, r.text
         return r.json()
 

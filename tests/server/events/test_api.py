@@ -139,3 +139,36 @@ async def test_a_move_is_taken_once_and_a_refusal_names_the_rule(tmp_path: Path)
         r = await ann.act(eid, 1, first.json()["view"]["legal_actions"][0],
                           version=v + 1)
         assert r.status_code == 409 and "closed" in r.json()["error"]["message"]
+
+
+async def test_a_personal_token_acts_for_its_player_within_its_scope(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        host, ann = await s.player(), await s.player()
+        ev = await host.ok("POST", "/api/events", event_body(), status=201)
+        eid = ev["id"]
+        tokens = {}
+        for scope in ("read", "play"):
+            made = await ann.ok("POST", "/api/me/tokens", {"name": scope, "scopes": [scope]},
+                                status=201)
+            tokens[scope] = {"Authorization": f"Bearer {made['token']}"}
+        bare = await s.player()
+        bare.http.cookies.clear()
+        bare.http.headers.pop("Origin")
+
+        async def send(method: str, path: str, scope: str, body: object = None) -> int:
+            r = await bare.http.request(method, path, json=body, headers=tokens[scope])
+            return r.status_code
+
+        assert await send("POST", f"/api/events/{eid}/entry", "read") == 403
+        assert await send("POST", f"/api/events/{eid}/entry", "play") == 201
+        assert await send("GET", f"/api/events/{eid}/board", "read") == 200
+        view = await ann.ok("GET", f"/api/events/{eid}/board")  # the same entry, by cookie
+        move = {"action": view["view"]["legal_actions"][0], "version": view["version"]}
+        assert await send("POST", f"/api/events/{eid}/boards/1/actions", "read", move) == 403
+        assert await send("POST", f"/api/events/{eid}/boards/1/actions", "play", move) == 200
+        assert (await ann.ok("GET", f"/api/events/{eid}/board"))["version"] == 1
+        r = await bare.http.get(f"/api/events/{eid}/board",
+                                headers={"Authorization": "Bearer not-a-personal-token"})
+        assert r.status_code == 401 and "personal API token" in r.json()["error"]["message"]
+        r = await bare.http.get(f"/api/events/{eid}/board")
+        assert r.status_code == 401

@@ -19,7 +19,9 @@ from taash.server.events.boards import (
     board_actions,
     board_over,
     board_record,
+    board_table,
     play_board,
+    robots_move,
     state_result,
 )
 from taash.server.events.scoring import board_percentages, standings
@@ -173,11 +175,9 @@ class Boards:
 def _play_on(state: MatchState, e: EventRow, row: BoardRow) -> MatchState:
     """The robots' answers after the entrant's move, written into ``row`` (its actions, and
     whether the board is over with its result)."""
-    replayed = play_board(e.game, e.options, e.id, row.board, e.secret,
-                          board_actions(state))
-    row.actions = board_actions(replayed)
-    if board_over(replayed):
-        result = state_result(replayed)
+    robots_move(state, board_table(e.id, row.board))
+    row.actions = board_actions(state)
+    if board_over(state):
+        result = state_result(state)
         row.done, row.score, row.result = True, result.score, result.json()
-    return replayed
-
+    return state

@@ -82,8 +82,9 @@ class Site:
 
 
 @asynccontextmanager
-async def site(tmp_path: Path) -> AsyncIterator[Site]:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'events.db'}", sweep_s=60)
+async def site(tmp_path: Path, db_url: str | None = None) -> AsyncIterator[Site]:
+    """The server in process, on SQLite in ``tmp_path`` (or the database ``db_url``)."""
+    settings = Settings(db_url=db_url or f"sqlite:///{tmp_path / 'events.db'}", sweep_s=60)
     store = Store(settings.resolved_db_url())
     await store.migrate()
     services = Services(settings, store)

@@ -4,6 +4,7 @@
 // known here before the server shows it.
 import { api, getMe } from './api.js';
 import { loadGames } from './catalogue.js';
+import { checkDeal } from './fair.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -70,6 +71,12 @@ async function showEvent(id) {
       onclick: () => run(() => showBoard(e.id, null)),
     }));
   }
+  if (e.secret && e.entered) {
+    box.append(el('button', {
+      type: 'button', className: 'events-check', textContent: 'Check my deals',
+      onclick: () => run(() => checkBoards(e)),
+    }));
+  }
   if (e.state === 'closed' || e.entered) {
     box.append(el('button', {
       type: 'button', className: 'events-standings', textContent: 'Standings',
@@ -131,12 +138,42 @@ function renderBoard(b) {
   box.hidden = false;
 }
 
+const CHECKED = {
+  fair_checked_noseed: 'fair: checked (the deck follows from the event\'s secret)',
+  fair_warn_missing: 'not checked: the record has no proof',
+  fair_unavailable: 'not checked: this browser cannot (WebCrypto needs https)',
+  fair_warn_commit: 'warning: the secret does not give the commitment shown before',
+  fair_warn_deck: 'warning: the deck does not follow from the secret',
+};
+
+/** Each board the player finished, checked here once the secret is out: the secret gives
+ * the commitment shown before, and the deck follows from it (fair.js, WebCrypto). */
+async function checkBoards(e) {
+  const list = el('ul', { className: 'events-checks' });
+  for (let b = 1; b <= e.boards; b += 1) {
+    let rec;
+    try {
+      rec = await api('GET', `/api/events/${encodeURIComponent(e.id)}/boards/${b}/record`);
+    } catch {
+      continue; // a board not finished: nothing to check
+    }
+    const deal = rec.deals[0];
+    const got = deal.fair && deal.fair.table === `${e.id}-${b}`
+      ? await checkDeal(e.game, 0, deal, { commit: e.commit }) : { ok: false, key: 'fair_warn_missing' };
+    list.append(el('li', { dataset: { ok: String(got.ok) }, textContent: `Board ${b}: ${CHECKED[got.key] || got.key}` }));
+  }
+  $('.events-event').append(list);
+}
+
 async function showResults(eventId, board) {
   const r = await api('GET', `/api/events/${encodeURIComponent(eventId)}/boards/${board}/results`);
   const box = $('.events-results');
   const rows = r.entries.map((x) => el('tr', {}, el('td', { textContent: x.name || x.player }),
     el('td', { textContent: resultText(x.result) }), el('td', { textContent: `${x.percent}%` })));
+  const spread = r.distribution.map((d) => `${resultText(d.result)}: ${d.count}`).join('; ');
   box.replaceChildren(el('h2', { textContent: `Board ${board}: ${r.field} entrants` }),
+    el('p', { className: 'events-spread', textContent: `Results: ${spread}` }),
+    el('p', { className: 'events-line', textContent: `Most common line: ${r.common_line.join(' ') || '-'}` }),
     el('table', {}, el('thead', {}, el('tr', {}, el('th', { textContent: 'Player' }),
       el('th', { textContent: 'Result' }), el('th', { textContent: 'Score' }))), el('tbody', {}, ...rows)));
   box.hidden = false;

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from taash import fair
 from tests.server.events.helpers import T0, event_body, site
+
+pytestmark = pytest.mark.slow  # a server in process per test: one to three seconds each
 
 
 async def test_a_bad_event_is_refused_and_nothing_is_made(tmp_path: Path) -> None:

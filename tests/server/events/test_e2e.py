@@ -96,6 +96,8 @@ async def test_an_event_played_by_four_entrants_scores_and_verifies(tmp_path: Pa
         assert ranked == sorted(ranked, key=lambda p: (-{ids[k]: v for k, v in want.items()}[p],
                                                        p))
         assert [r["rank"] for r in final["standings"]] == [1, 2, 3, 4]
+        me = await players["first"].ok("GET", "/api/me")
+        assert {r["player"]: r["name"] for r in final["standings"]}[me["id"]] == me["name"]
         closed = await players["first"].ok("GET", f"/api/events/{eid}")
         assert closed["state"] == "closed" and closed["commit"] == commit
         secret = closed["secret"]

@@ -112,7 +112,7 @@ class Boards:
         await self._may_see_board(e, player_id, board)
         rows = await self.store.finished(e.id, board)
         pct = board_percentages({r.player_id: r.score or 0 for r in rows})
-        names = await self.store.names([r.player_id for r in rows])
+        names = await self.store.names(e.id)
         spread = Counter(r.score or 0 for r in rows)
         by_score = {r.score: r.result for r in rows}
         line = Counter(tuple(str(a["action"]) for a in r.actions if a["seat"] == ENTRANT)
@@ -165,7 +165,7 @@ class Boards:
         for player, board, score in await self.store.scores(e.id):
             per_board[board - 1][player] = score
         rows = standings(per_board, e.boards)
-        names = await self.store.names([s.player for s in rows])
+        names = await self.store.names(e.id)
         return {"event": e.id, "provisional": not closed,
                 "standings": [{"rank": i + 1, "player": s.player, "name": names.get(s.player),
                                "percent": round(s.percent, 2), "boards": s.boards,

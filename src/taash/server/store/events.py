@@ -191,11 +191,11 @@ class EventStore:
                             event_boards.c.done.is_(True))))).all()
         return [(r[0], int(r[1]), int(r[2])) for r in rows]
 
-    async def names(self, player_ids: Sequence[str]) -> dict[str, str]:
-        """Each player's name (those kept)."""
-        if not player_ids:
-            return {}
+    async def names(self, event_id: str) -> dict[str, str]:
+        """Each entrant's name (a join, not a list of ids: a field of any size)."""
         async with self.store.engine.connect() as conn:
-            rows = (await conn.execute(select(players.c.id, players.c.name)
-                                       .where(players.c.id.in_(list(player_ids))))).all()
+            rows = (await conn.execute(
+                select(players.c.id, players.c.name)
+                .join(event_entries, event_entries.c.player_id == players.c.id)
+                .where(event_entries.c.event_id == event_id))).all()
         return {r[0]: r[1] for r in rows}

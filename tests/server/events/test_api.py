@@ -59,6 +59,12 @@ async def test_the_commitment_is_shown_from_the_start_and_the_secret_only_at_clo
         assert closed["state"] == "closed" and fair.commit(closed["secret"]) == ev["commit"]
         r = await (await s.player()).post(f"/api/events/{ev['id']}/entry")
         assert r.status_code == 409 and "closed" in r.json()["error"]["message"]
+        # an event to come shows its commitment already, and takes no entry yet
+        later = await host.ok("POST", "/api/events", event_body(opens=T0 + 60), status=201)
+        assert later["state"] == "upcoming" and len(later["commit"]) == 64
+        r = await other.post(f"/api/events/{later['id']}/entry")
+        assert r.status_code == 409 and "upcoming" in r.json()["error"]["message"]
+        assert (await other.ok("GET", f"/api/events/{later['id']}"))["commit"] == later["commit"]
 
 
 async def test_the_daily_event_is_made_once_on_demand(tmp_path: Path) -> None:

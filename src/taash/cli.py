@@ -20,6 +20,7 @@ from taash.bots import arena
 from taash.cli_common import fail, game_and_options, read_source, record_checked
 from taash.games.base import RecordError
 from taash.play import command as play_command
+from taash.play import event_command
 from taash.record import random_record, verify
 from taash.review import command as review_command
 
@@ -57,7 +58,8 @@ LAZY: dict[str, Lazy] = {
     "db": Lazy(_host, "Look after the server's database: upgrade, check, copy."),
 }
 #: the order `taash --help` lists the commands in (any other last)
-ORDER = ("arena", "play", "review", "serve", "backup", "restore", "stats", "record", "db")
+ORDER = ("arena", "play", "event", "review", "serve", "backup", "restore", "stats", "record",
+         "db")
 
 
 class Commands(TyperGroup):
@@ -124,7 +126,7 @@ def record_random(
 
 
 # Commands that live beside their subsystem register themselves: `register(app)`.
-for module in (arena, play_command, review_command, stats_command):
+for module in (arena, play_command, review_command, stats_command, event_command):
     module.register(app)
 
 

@@ -39,6 +39,9 @@ from taash.server.errors import (
     DomainError,
     RateLimited,
 )
+from taash.server.events import routes as event_routes
+from taash.server.events.play import Boards
+from taash.server.events.service import Events
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
 from taash.server.http.openapi import documented
@@ -80,11 +83,12 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 # Every domain's routes, in the order they are matched.
 ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
                                    me_data, sign_in_routes, push_routes, social_routes, live,
-                                   voice_routes, chat))
+                                   voice_routes, chat, event_routes))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
 SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
-            "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics")
+            "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics",
+            "events", "event_boards")
 
 
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
@@ -119,6 +123,8 @@ class Services:
         self.push = Pusher(settings, store)
         self.social = Social(store, hub.room)
         self.friends = Friends(self)
+        self.events = Events(store)
+        self.event_boards = Boards(self.events)
         self._forgot = -float("inf")
         hub.match_ended.append(self.social.match_over)
         hub.turn_moved.append(self.turn_changed)

@@ -346,3 +346,42 @@ table_leases = Table(
     Column("fence", BigInteger, nullable=False),
     Column("expires", Float, nullable=False),
 )
+
+# duplicate events (0017; store/events.py, docs/events.md): an event, its one secret (the
+# commitment to every board is its SHA-256), the entries, and each entrant's play of a board
+events = Table(
+    "events", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("boards", Integer, nullable=False),
+    Column("opens", Float, nullable=False),
+    Column("closes", Float, nullable=False),
+    Column("secret", String(64), nullable=False),
+    Column("host", String(24), nullable=True),
+    Column("daily", Boolean, nullable=False),
+    Column("closed", Float, nullable=True),
+    Column("created", Float, nullable=False),
+)
+Index("ix_events_closes", events.c.closes)
+
+event_entries = Table(
+    "event_entries", metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("player_id", String(24), primary_key=True, index=True),
+    Column("entered", Float, nullable=False),
+)
+
+event_boards = Table(
+    "event_boards", metadata,
+    Column("event_id", String(40), primary_key=True),
+    Column("player_id", String(24), primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("actions", Text, nullable=False),  # every seat's actions, the robots' too
+    Column("version", Integer, nullable=False),  # the entrant's actions taken so far
+    Column("last_id", String(64), nullable=True),  # the client id of the entrant's last one
+    Column("done", Boolean, nullable=False),
+    Column("score", Integer, nullable=True),
+    Column("result", Text, nullable=True),
+    Column("finished", Float, nullable=True),
+)

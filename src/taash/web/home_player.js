@@ -1,8 +1,10 @@
 // The home screen's player: "Playing as <name>" (their own profile a click away) and the
-// settings: the name, the public profile's country and the speed of the bots and the table.
+// settings: the name, the public profile's country, the speed of the bots and the table, and
+// offline play's files ("Make available offline", offline_panel.js).
 import { api, setting, setSetting, knownMe, updateMe } from './api.js';
 import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
+import { offlinePanel } from './offline_panel.js';
 
 const SPEEDS = {
   relaxed: { bot: 1200, pace: 2200 },
@@ -19,6 +21,7 @@ export class PlayerSettings {
 
   destroy() {
     this.dead = true;
+    this.offline.destroy();
   }
 
   settings() {
@@ -43,7 +46,8 @@ export class PlayerSettings {
       h('h2', null, t('settings')),
       h('label', { class: 'field' }, h('span', null, t('your_name')), name),
       h('label', { class: 'field' }, h('span', null, t('country')), this.countryInput),
-      h('label', { class: 'field' }, h('span', null, t('speed')), speed));
+      h('label', { class: 'field' }, h('span', null, t('speed')), speed),
+      (this.offline = offlinePanel('settings')).el);
   }
 
   async setCountry(input) {

@@ -15,7 +15,12 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from taash.server.http.offline_files import OFFLINE_PATH, GZipUnlessOffline, Precompressed
+from taash.server.http.offline_files import (
+    OFFLINE_PATH,
+    GZipUnlessOffline,
+    OfflineListing,
+    Precompressed,
+)
 from tests.conftest import unavailable
 from tests.server.helpers import Server
 
@@ -122,3 +127,31 @@ def test_the_offline_list_names_every_file_with_its_size_and_checksum(
     assert len(listing["version"]) == 16
     again = httpx.get(f"{server.base}/assets/offline.json", timeout=30).json()
     assert again["version"] == listing["version"]
+
+
+def test_the_list_changes_version_with_any_file_and_says_when_there_is_none(
+        tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    (web / "offline" / "pyodide").mkdir(parents=True)
+    (web / "index.html").write_text("<!doctype html>")
+    (web / "app.js").write_text("export {};")
+    (web / "app.js.tmp").write_text("half written")
+    listing = OfflineListing(web, b"[]")
+    assert listing() is None  # scripts/offline never ran here
+    (web / "offline" / "manifest.json").write_text("not json")
+    assert listing() is None  # a broken manifest: none, said in the log, no error per request
+    wasm = b"\0asm" * 1000
+    manifest = {"pyodide": {"version": "314.0.8"}, "files": {"pyodide/pyodide.asm.wasm": {
+        "bytes": len(wasm), "sha256": hashlib.sha256(wasm).hexdigest(),
+        "gzip": {"bytes": 40, "sha256": "0" * 64}}}}
+    (web / "offline" / "manifest.json").write_text(json.dumps(manifest))
+    first = json.loads(listing() or b"")
+    assert [f["url"] for f in first["files"]] == [
+        "/", "/assets/games.json", "/assets/app.js", "/assets/index.html",
+        f"{OFFLINE_PATH}/pyodide/pyodide.asm.wasm"]
+    assert first["files"][-1]["download_bytes"] == 40
+    assert first["download_bytes"] == 40 + sum(f["bytes"] for f in first["files"][:-1])
+    assert json.loads(listing() or b"")["version"] == first["version"]
+    # a new build of the page: a new version, so the browser's cache of the old one is replaced
+    (web / "app.js").write_text("export const x = 1;")
+    assert json.loads(listing() or b"")["version"] != first["version"]

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import mimetypes
 import os
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import FileResponse, Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Receive, Scope, Send
+
+log = logging.getLogger("taash.server")
 
 OFFLINE_PATH = "/assets/offline"
 SKIPPED = (".gz", ".tmp")  # twins and half-written files: never a page's file of their own
@@ -82,9 +85,35 @@ class GZipUnlessOffline(GZipMiddleware):
         await super().__call__(scope, receive, send)
 
 
-def _entry(url: str, data: bytes, wire: int | None = None) -> dict[str, Any]:
-    return {"url": url, "bytes": len(data), "download_bytes": len(data) if wire is None else wire,
+class OfflineFile(TypedDict):
+    """One file of the list: its address, its size, its size on the wire, its SHA-256."""
+
+    url: str
+    bytes: int
+    download_bytes: int
+    sha256: str
+
+
+def _entry(url: str, data: bytes) -> OfflineFile:
+    return {"url": url, "bytes": len(data), "download_bytes": len(data),
             "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _built(manifest: Path) -> tuple[list[OfflineFile], str | None]:
+    """scripts/offline's files (each answered by its gzip twin, whose size is what comes over
+    the wire) and the Pyodide version, from its manifest."""
+    data: object = json.loads(manifest.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        raise ValueError(f"{manifest} is not scripts/offline's manifest")
+    out: list[OfflineFile] = []
+    for name, e in data["files"].items():
+        twin = e.get("gzip") if isinstance(e.get("gzip"), dict) else {}
+        out.append({"url": f"{OFFLINE_PATH}/{name}", "bytes": int(e["bytes"]),
+                    "download_bytes": int(twin.get("bytes", e["bytes"])),
+                    "sha256": str(e["sha256"])})
+    pyodide = data.get("pyodide")
+    version = pyodide.get("version") if isinstance(pyodide, dict) else None
+    return out, None if version is None else str(version)
 
 
 class OfflineListing:
@@ -110,22 +139,23 @@ class OfflineListing:
         except FileNotFoundError:
             return None
         if key != self.key:
-            self.body, self.key = self.build(manifest), key
+            try:
+                self.body = self.build(manifest)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+                log.error("offline play's files cannot be listed: %r", e)
+                self.body = None
+            self.key = key
         return self.body
 
     def build(self, manifest: Path) -> bytes:
-        built = json.loads(manifest.read_text(encoding="utf-8"))
+        built, pyodide = _built(manifest)
         files = [_entry("/", (self.web / "index.html").read_bytes()),
                  _entry("/assets/games.json", self.games_json)]
         files += [_entry(f"/assets/{p.relative_to(self.web).as_posix()}", p.read_bytes())
                   for p in self.page_files()]
         # the big ones last: a download cut short has the most files in hand
-        for name, e in sorted(built["files"].items(), key=lambda kv: kv[1]["bytes"]):
-            files.append({"url": f"{OFFLINE_PATH}/{name}", "bytes": e["bytes"],
-                          "download_bytes": e.get("gzip", {}).get("bytes", e["bytes"]),
-                          "sha256": e["sha256"]})
+        files += sorted(built, key=lambda f: f["bytes"])
         listing = {"files": files, "bytes": sum(f["bytes"] for f in files),
-                   "download_bytes": sum(f["download_bytes"] for f in files),
-                   "pyodide": built.get("pyodide", {}).get("version")}
+                   "download_bytes": sum(f["download_bytes"] for f in files), "pyodide": pyodide}
         version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
         return json.dumps({"version": version, **listing}).encode()

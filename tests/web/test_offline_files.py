@@ -153,7 +153,8 @@ def test_made_available_offline_then_played_with_no_server(new_page: Any,
 def test_cut_short_it_goes_on_and_cancelled_it_leaves_nothing(new_page: Any,
                                                               own_server: Server) -> None:
     """A download held at the interpreter (the last, largest file): a reload goes on from the
-    files in hand, never marked ready before the last; a cancel removes what came."""
+    files in hand, never marked ready before the last; a new build is downloaded beside the
+    old files, which go once it is ready; a cancel removes what came."""
     files = listing(own_server.base)
     page = new_page("phone", own_server.base)  # no service worker: the routes see each file
     held: list[Any] = []
@@ -181,11 +182,33 @@ def test_cut_short_it_goes_on_and_cancelled_it_leaves_nothing(new_page: Any,
     assert [u.split("?")[0].removeprefix(own_server.base) for u in asked] == [wasm], asked
     assert all(c["ready"] for c in page.evaluate(CACHES).values())
 
+    # a new build (a new version of the list): downloaded beside the old files, which serve
+    # until the new ones are all in, then go
+    new = {**files, "version": "feedfacefeedface"}
+    page.route("**/assets/offline.json",
+               lambda route: route.fulfill(body=json.dumps(new), content_type="application/json"))
+    held.clear()
+    page.route(lambda url: wasm + "?offline=" in url, lambda route: held.append(route))
+    page.reload()
+    all_but_the_last(page, new)
+    wait_until(lambda: page.evaluate("() => true") and held, what="the new interpreter asked for")
+    assert state(page) == "downloading"
+    kept = page.evaluate(CACHES)
+    assert {k: c["ready"] for k, c in kept.items()} == {
+        f"taash-offline-{files['version']}": True, "taash-offline-feedfacefeedface": False}
+    held[0].continue_()
+    page.wait_for_selector(f"{HOME}[data-offline-state='ready']", timeout=60_000)
+    assert page.locator(f"{HOME} [data-offline-ready]").get_attribute(
+        "data-offline-ready") == "feedfacefeedface"
+    kept = page.evaluate(CACHES)
+    assert list(kept) == ["taash-offline-feedfacefeedface"] and kept[
+        "taash-offline-feedfacefeedface"]["ready"]
+    page.unroute_all(behavior="ignoreErrors")
+
     # removed, then asked again and cancelled half way: nothing is left, and a reload does
-    # not start it again
+    # not start it again (the list's own version again: the page asks the server)
     page.locator(f"{HOME} [data-action='offline-remove']").click()
     page.wait_for_selector(f"{HOME}[data-offline-state='none']")
-    held.clear()
     page.route(lambda url: wasm + "?offline=" in url, lambda route: held.append(route))
     ask_and_start(page, files["download_bytes"])
     all_but_the_last(page, files)

@@ -8,11 +8,8 @@
 // Loaded only when a player asks, or when this browser already has offline files.
 export const OFFLINE = 'taash-offline-';
 export const READY = '/assets/offline/ready';
-const WANTED = 'taash.offline'; // set while a download the player asked for has not ended
-
-export function wanted() {
-  try { return localStorage.getItem(WANTED) === 'wanted'; } catch { return false; }
-}
+const WANTED = 'taash.offline'; // 'wanted' while a download the player asked for has not ended
+// (offline_panel.js reads it to go on after a reload)
 
 function want(yes) {
   try {

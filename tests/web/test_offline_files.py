@@ -206,6 +206,22 @@ def test_cut_short_it_goes_on_and_cancelled_it_leaves_nothing(new_page: Any,
         "taash-offline-feedfacefeedface"]["ready"]
     page.unroute_all(behavior="ignoreErrors")
 
+    # a newer build whose interpreter does not come: the files in hand still serve
+    newer = {**files, "version": "0badbadbadbad000"}
+    page.route("**/assets/offline.json",
+               lambda route: route.fulfill(body=json.dumps(newer), content_type="application/json"))
+    page.route(lambda url: wasm + "?offline=" in url, lambda route: route.fulfill(status=503))
+    asked.clear()
+    page.reload()
+    wait_until(lambda: page.evaluate("() => true") and any(wasm in u for u in asked),
+               what="the newer interpreter asked for")
+    page.wait_for_selector(f"{HOME}[data-offline-state='ready']")  # not 'error'
+    assert page.locator(f"{HOME} [data-offline-ready]").get_attribute(
+        "data-offline-ready") == "feedfacefeedface"
+    assert {k: c["ready"] for k, c in page.evaluate(CACHES).items()} == {
+        "taash-offline-feedfacefeedface": True, "taash-offline-0badbadbadbad000": False}
+    page.unroute_all(behavior="ignoreErrors")
+
     # removed, then asked again and cancelled half way: nothing is left, and a reload does
     # not start it again (the list's own version again: the page asks the server)
     page.locator(f"{HOME} [data-action='offline-remove']").click()

@@ -92,7 +92,10 @@ async function start(list) {
     if (aborter === mine) store.set({ phase: 'ready', ready });
   } catch (e) {
     if (aborter !== mine || e.name === 'AbortError') return;
-    store.set({ phase: 'error', error: e.message });
+    // a new build's files that did not all come: the ready ones still serve (and the next
+    // visit online tries again)
+    const { ready } = store.state.update ? await f.held() : {};
+    store.set(ready ? { phase: 'ready', ready } : { phase: 'error', error: e.message });
   }
 }
 

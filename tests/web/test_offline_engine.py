@@ -249,11 +249,17 @@ def strict(route: Any) -> None:
     ("**/assets/offline_worker.js", strict, "WebAssembly cannot run here"),
     ("**/assets/offline/pyodide/pyodide.asm.wasm", lambda r: r.fulfill(status=404),
      "pyodide.asm.wasm: 404"),
-], ids=["no-wasm-unsafe-eval", "no-interpreter"])
+    # the interpreter damaged: its magic number and version, then bytes that are no module
+    ("**/assets/offline/pyodide/pyodide.asm.wasm",
+     lambda r: r.fulfill(status=200, content_type="application/wasm",
+                         body=b"\0asm\x01\0\0\0" + b"\x7f" * 4096),
+     "pyodide.asm.wasm could not be compiled (WebAssembly.instantiateStreaming()"),
+], ids=["no-wasm-unsafe-eval", "no-interpreter", "damaged-interpreter"])
 def test_an_engine_that_cannot_start_says_why(
         browser: Any, server: Server, offline_files: None, path: str, answer: Any,
         said: str) -> None:
-    """Pyodide's loader would wait for ever (it only warns): the engine answers instead."""
+    """Pyodide's loader would wait for ever (it only warns): the engine answers instead, with
+    the words the page shows ("offline play could not start: ...")."""
     ctx = browser.new_context(base_url=server.base, service_workers="block")
     try:
         ctx.route(path, answer)
@@ -261,6 +267,7 @@ def test_an_engine_that_cannot_start_says_why(
         page.goto("/assets/fair.html")
         about = page.evaluate(START)
         assert about.get("error", {}).get("code") == "unavailable", about
+        assert about["error"]["message"].startswith("offline play could not start: "), about
         assert said in about["error"]["message"], about
     finally:
         ctx.close()

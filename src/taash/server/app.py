@@ -20,8 +20,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES
 
 from taash.games import describe_games
 from taash.games.base import IllegalAction, MalformedAction
@@ -44,6 +45,12 @@ from taash.server.events.play import Boards
 from taash.server.events.service import Events
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
+from taash.server.http.offline_files import (
+    OFFLINE_PATH,
+    GZipUnlessOffline,
+    OfflineListing,
+    Precompressed,
+)
 from taash.server.http.openapi import documented
 from taash.server.notify import push_routes, turn_routes
 from taash.server.notify.notices import notify_turn, send_notice
@@ -234,8 +241,8 @@ def create_app(settings: Settings, services: Services | None = None,
 
     app.add_middleware(Guard, settings=settings, refuse=refusal)
     # the NDJSON stream stays uncompressed: each line leaves as it is written, and a stream
-    # holds no compressor
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6,
+    # holds no compressor; offline play's files are compressed once, at build
+    app.add_middleware(GZipUnlessOffline, minimum_size=500, compresslevel=6,
                        exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES,
                                               "application/x-ndjson"))
     app.state.settings = settings
@@ -362,4 +369,17 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
         return Response(games_json, media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
+    offline_listing = OfflineListing(web_dir(), games_json)
+
+    @app.get("/assets/offline.json", include_in_schema=False)
+    async def offline_files() -> Response:
+        """What "Make available offline" downloads, with sizes, checksums and a version."""
+        body = await run_in_threadpool(offline_listing)
+        if body is None:
+            return error_response(404, "not_found", "offline play's files are not built on "
+                                  "this server (scripts/offline makes them)")
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
+
+    app.mount(OFFLINE_PATH, Precompressed(directory=web_dir() / "offline", check_dir=False),
+              name="offline")
     app.mount("/assets", StaticFiles(directory=web_dir(), check_dir=False), name="assets")

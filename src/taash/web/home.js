@@ -2,7 +2,8 @@
 // open tables, the player's tables (on every device of theirs, and those whose tokens this
 // browser keeps) and the settings, with the player's name.  Home composes the screen's parts:
 // the new game (home_new_table.js), my tables (home_tables.js), friends and challenges
-// (friends.js), joining (home_join.js) and the player's settings (home_player.js).
+// (friends.js), joining (home_join.js), the player's settings (home_player.js) and offline
+// play's files (offline_panel.js).
 import { api, mySeats, getMeNamed, knownMe, updateMe, myServerTables } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill } from './ui.js';
@@ -14,6 +15,7 @@ import { NewTable } from './home_new_table.js';
 import { MyTables } from './home_tables.js';
 import { JoinPanel } from './home_join.js';
 import { PlayerSettings } from './home_player.js';
+import { offlinePanel } from './offline_panel.js';
 
 export function mountHome(root, { navigate, relang, linkCode, emailLink, friendCode }) {
   if (emailLink) {
@@ -45,6 +47,7 @@ class Home {
     this.dead = true;
     this.newTable.destroy();
     this.player.destroy();
+    this.offline.destroy();
     clearInterval(this.timer);
     if (this.friends) this.friends.destroy();
     if (this.stopAnswers) this.stopAnswers();
@@ -64,6 +67,7 @@ class Home {
     this.join = new JoinPanel({ navigate: this.navigate });
     this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode, choice: () => this.newTable.choice() });
     this.player = new PlayerSettings({ navigate: this.navigate });
+    this.offline = offlinePanel('home');
     fill(this.root, h('main', { class: 'home', 'data-page': 'home' },
       h('header', { class: 'home-bar' },
         h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
@@ -77,6 +81,7 @@ class Home {
       this.myTables.el,
       this.friends.el,
       this.join.el,
+      this.offline.el,
       this.player.el,
       this.signInBox = h('div', { class: 'sign-in-box', 'data-sign-in-box': '' }),
       accountPanel({ code: this.linkCode, linked: () => this.navigate('/', true) })));

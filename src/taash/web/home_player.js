@@ -1,10 +1,12 @@
 // The home screen's player: "Playing as <name>" (their own profile a click away) and the
 // settings: the name, the public profile's country, the speed of the bots and the table (calm the
-// slowest), and large cards (comfort.js).
+// slowest), large cards (comfort.js) and offline play's files ("Make available offline",
+// offline_panel.js).
 import { api, setting, setSetting, knownMe, updateMe } from './api.js';
 import { largeCards, setLargeCards } from './comfort.js';
 import { t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
+import { offlinePanel } from './offline_panel.js';
 
 const SPEEDS = {
   calm: { bot: 2500, pace: 4000 }, // a slower pace (issue 50): time to hear and to see each play
@@ -22,6 +24,7 @@ export class PlayerSettings {
 
   destroy() {
     this.dead = true;
+    this.offline.destroy();
   }
 
   settings() {
@@ -48,7 +51,8 @@ export class PlayerSettings {
       h('label', { class: 'field' }, h('span', null, t('country')), this.countryInput),
       h('label', { class: 'field' }, h('span', null, t('speed')), speed),
       h('label', { class: 'check-row' }, h('input', { type: 'checkbox', 'data-field': 'large-cards', checked: largeCards(),
-        onchange: (e) => setLargeCards(e.target.checked) }), h('span', null, t('large_cards'))));
+        onchange: (e) => setLargeCards(e.target.checked) }), h('span', null, t('large_cards'))),
+      (this.offline = offlinePanel('settings')).el);
   }
 
   async setCountry(input) {

@@ -8,24 +8,51 @@ const LIB = '/home/pyodide/taash';
 
 const ready = start();
 
-// Pyodide's loader waits for ever when its WebAssembly cannot be compiled or fetched (it only
-// warns on the console), so both are tried first: an empty module compiled (a policy without
-// 'wasm-unsafe-eval' refuses it) and the interpreter's file asked for its headers.
-async function usable(wasm) {
+// Pyodide's loader waits for ever when its WebAssembly cannot be fetched or compiled (it
+// catches the failure and only warns on the console), so the engine watches for that itself:
+// a policy without 'wasm-unsafe-eval' is found by compiling an empty module first, and while
+// the loader runs, WebAssembly's instantiation is watched, so that a missing or damaged
+// interpreter ends the start with its reason instead of a wait for nothing.
+async function usable() {
   try {
     await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
   } catch (e) {
     throw new Error(`WebAssembly cannot run here: ${e.message}`);
   }
-  const res = await fetch(wasm, { method: 'HEAD' });
-  if (!res.ok) throw new Error(`${wasm.pathname}: ${res.status}`);
+}
+
+async function watched(load) {
+  const real = { instantiate: WebAssembly.instantiate, streaming: WebAssembly.instantiateStreaming };
+  let fail;
+  const failed = new Promise((resolve, reject) => { fail = reject; });
+  const failing = (why) => { const e = new Error(why); fail(e); throw e; };
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    let res;
+    try {
+      res = await source;
+    } catch (e) {
+      failing(`pyodide.asm.wasm could not be fetched (${e.message || e})`);
+    }
+    const name = res.url ? new URL(res.url).pathname : 'pyodide.asm.wasm';
+    if (!res.ok) failing(`${name}: ${res.status}`);
+    return real.streaming.call(WebAssembly, res, imports)
+      .catch((e) => failing(`${name} could not be compiled (${e.message || e})`));
+  };
+  WebAssembly.instantiate = (bytes, imports) => real.instantiate.call(WebAssembly, bytes, imports)
+    .catch((e) => failing(`pyodide.asm.wasm could not be compiled (${e.message || e})`));
+  try {
+    return await Promise.race([load(), failed]);
+  } finally {
+    WebAssembly.instantiate = real.instantiate;
+    WebAssembly.instantiateStreaming = real.streaming;
+  }
 }
 
 async function start() {
   const t0 = performance.now();
-  await usable(new URL('pyodide/pyodide.asm.wasm', HERE));
+  await usable();
   const { loadPyodide } = await import(new URL('pyodide/pyodide.mjs', HERE).href);
-  const py = await loadPyodide({ indexURL: new URL('pyodide/', HERE).href });
+  const py = await watched(() => loadPyodide({ indexURL: new URL('pyodide/', HERE).href }));
   const t1 = performance.now();
   const res = await fetch(new URL('taash.zip', HERE));
   if (!res.ok) throw new Error(`taash.zip: ${res.status}`);

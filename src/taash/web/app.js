@@ -8,6 +8,8 @@ import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountReview } from './review.js';
 import { mountTable } from './table.js';
+import { mountOfflineTable } from './offline_table.js';
+import { uploadRecords } from './offline_records.js';
 import { mountLeaderboard, mountProfile } from './profile.js';
 import { h, fill, toast } from './ui.js';
 
@@ -32,6 +34,12 @@ async function route() {
   if (unmount) unmount();
   unmount = null;
   window.scrollTo(0, 0);
+  // /offline/<game>: a table against bots played in this page, no server needed
+  const offlineGame = location.pathname.match(/^\/offline\/([^/]+)\/?$/);
+  if (offlineGame) {
+    unmount = mountOfflineTable(root, { game: decodeURIComponent(offlineGame[1]), search: location.search, navigate });
+    return;
+  }
   if (location.pathname === '/review') { // a finished deal's review (review.js)
     unmount = mountReview(root, { navigate });
     return;
@@ -177,8 +185,17 @@ function offline() {
 
 async function start() {
   await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
-  if (await reachable()) route();
-  else offline();
+  const playsOffline = location.pathname.startsWith('/offline/'); // needs no connection
+  if (playsOffline) route();
+  const up = await reachable();
+  if (!playsOffline) {
+    if (up) route();
+    else offline();
+  }
+  // finished offline matches not yet in the player's history go there (once each) now, and
+  // whenever the connection comes back
+  if (up) uploadRecords();
+  window.addEventListener('online', () => uploadRecords());
 }
 
 /** The service worker keeps the page and the files it loaded, so that it installs to a home

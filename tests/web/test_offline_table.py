@@ -1,0 +1,137 @@
+"""Offline tables (issue 46): /offline/<game> opens the table view every online table uses, with
+the engine in a Web Worker (Pyodide running taash's own core and bots) in place of the server.
+On a phone-sized page a whole short match of each game is played by touch to its summary, a
+card the rules refuse is refused with its rule id, the match's record kept in IndexedDB
+verifies with `taash.record.verify`, and the finished record is uploaded to the player's
+history once (POST /api/me/records, answered here by the test as the contract says)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from taash.record import verify
+from tests.waiting import wait_until
+from tests.web.helpers import attr, press, tap_card, through, version
+from tests.web.helpers import play_to_end as play_all
+from tests.web.test_offline_engine import offline_files
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+__all__ = ["offline_files"]  # the module's fixture: Pyodide and taash.zip in place
+
+# matches of two deals or more (Goat: a game gives at most 6 defeat points): a deal's
+# summary between them, the match's at the end
+SHORT = {"court-piece": 'session_end={"deals":2}', "court-piece-2p": "target=2",
+         "goat": "target=7"}
+KEPT = """() => new Promise((resolve, reject) => {
+  const req = indexedDB.open('taash-offline');
+  req.onerror = () => reject(req.error);
+  req.onsuccess = () => {
+    const db = req.result;
+    const get = db.transaction('records').objectStore('records').getAll();
+    get.onsuccess = () => { db.close(); resolve(get.result); };
+    get.onerror = () => reject(get.error);
+  };
+})"""
+RULE_ID = re.compile(r"\((CP|TW|GT)-\d+\)")
+
+
+def open_offline(page: Any, path: str) -> None:
+    page.goto(path)
+    # Pyodide starts in the worker first: the first view comes once it has
+    page.locator("main.table[data-version]").wait_for(timeout=240_000)
+
+
+def refuse_once(page: Any, said: list[str]) -> None:
+    """On the player's turn in play, once: a card the rules do not allow now is tried by touch
+    (Goat: a card with the verb its selection may not take); the toast says why, with the
+    rule's id, and nothing is played."""
+    if said or attr(page, "data-phase") != "play":
+        return
+    before = version(page)
+    if attr(page, "data-game") == "goat":
+        card = page.locator("[data-hand] [data-card]").first.get_attribute("data-card")
+        tap_card(page, card)
+        verb = page.locator("[data-action='lead'][aria-disabled='true'],"
+                            " [data-action='beat'][aria-disabled='true']")
+        if not verb.count():
+            tap_card(page, card)
+            return
+        press(page, "[data-action='lead'][aria-disabled='true'],"
+                    " [data-action='beat'][aria-disabled='true']", force=True)
+    else:
+        bad = page.locator("[data-hand] [data-card][data-playable='false']")
+        if not bad.count():
+            return
+        tap_card(page, bad.first.get_attribute("data-card"))
+    toast = page.locator("[data-toast='error']").last
+    toast.wait_for()
+    said.append(toast.inner_text())
+    assert version(page) == before
+    if attr(page, "data-game") == "goat":  # the selection let go: the turn as it was
+        tap_card(page, card)
+        page.wait_for_function("() => !document.querySelector('[data-hand] .card.selected')")
+
+
+@pytest.mark.parametrize("game", list(SHORT))
+def test_a_whole_offline_match_by_touch_is_kept_and_uploaded_once(
+        new_page: Any, server: Any, offline_files: None, game: str) -> None:
+    page = new_page("phone", server.base)
+    posted: list[dict[str, Any]] = []
+
+    def records(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        posted.append(body)
+        if body["record"].get("tampered"):
+            route.fulfill(status=400, content_type="application/json", body=json.dumps(
+                {"error": {"code": "record_refused", "message": "deal 1: not fair", "exit": 3}}))
+            return
+        route.fulfill(status=201, content_type="application/json", body=json.dumps(
+            {"id": f"h{len(posted)}", "game": game, "offline": True, "rated": False,
+             "summary": {}}))
+
+    page.route("**/api/me/records", records)
+    tables: list[str] = []
+    page.on("request", lambda r: tables.append(r.url) if "/api/tables" in r.url else None)
+    open_offline(page, f"/offline/{game}?{SHORT[game]}&bots=random&seed=11")
+    assert attr(page, "data-game") == game
+    assert attr(page, "data-seat") == "0"
+
+    said: list[str] = []
+    play_all([page], timeout=240, on_turn=lambda p: refuse_once(p, said))
+    page.locator("dialog[data-dialog='match-summary']").wait_for()
+    assert said and RULE_ID.search(said[0]), said
+
+    # the record kept in IndexedDB is the finished match, and it verifies
+    kept = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e["over"]]),
+                      what="the finished record in IndexedDB")
+    assert len(kept) == 1 and kept[0]["game"] == game and kept[0]["seat"] == 0
+    summary = verify(json.dumps(kept[0]["record"]))
+    assert summary["match"]["over"] is True
+    assert summary["game"] == game
+    # every deal but the last showed its summary on the way (the last is the match's)
+    assert len(summary["deals"]) >= 2
+    assert getattr(page, "deal_summaries", 0) == len(summary["deals"]) - 1
+
+    # uploaded once, marked so: opened again, the page sends it no more
+    wait_until(through(page, lambda: page.evaluate(KEPT)[0].get("uploaded")),
+               what="the record marked uploaded")
+    assert [p["seat"] for p in posted] == [0]
+    assert posted[0]["record"] == kept[0]["record"]
+    assert page.evaluate(KEPT)[0]["uploaded"]["id"] == "h1"
+    # a record the server refuses keeps its reason and is not sent again
+    page.evaluate("""async (rec) => {
+      const m = await import('/assets/offline_records.js');
+      await m.keepRecord({ key: 'bad', game: rec.game, seat: 0, bots: 'random', created: 1,
+        updated: 1, over: true, deals: 1, record: { ...rec, tampered: true } });
+      await m.uploadRecords();
+      await m.uploadRecords();
+    }""", kept[0]["record"])
+    bad = next(e for e in page.evaluate(KEPT) if e["key"] == "bad")
+    assert bad["refused"]["message"] == "deal 1: not fair" and not bad.get("uploaded")
+    assert len(posted) == 2
+    assert not tables, tables  # the server's tables were never asked
+    assert not page.js_errors, page.js_errors

@@ -45,6 +45,22 @@ def open_offline(page: Any, path: str) -> None:
     page.locator("main.table[data-version]").wait_for(timeout=240_000)
 
 
+def hint_once(page: Any, hinted: list[str]) -> None:
+    """On the player's first turn in play, the hint (the easy bot's move, from the engine):
+    a toast, and its card marked in the hand."""
+    if hinted or attr(page, "data-phase") != "play":
+        return
+    press(page, "[data-action='hint']")
+    hinted.append(page.locator("[data-toast='hint']").last.inner_text())
+    if attr(page, "data-game") == "goat":  # a hint selects its cards: let them go
+        for code in page.locator("[data-hand] .card.selected").evaluate_all(
+                "(cs) => cs.map((c) => c.dataset.card)"):
+            tap_card(page, code)
+        page.wait_for_function("() => !document.querySelector('[data-hand] .card.selected')")
+    else:
+        assert page.locator("[data-hand] .card.hinted").count() == 1
+
+
 def refuse_once(page: Any, said: list[str]) -> None:
     """On the player's turn in play, once: a card the rules do not allow now is tried by touch
     (Goat: a card with the verb its selection may not take); the toast says why, with the
@@ -101,7 +117,14 @@ def test_a_whole_offline_match_by_touch_is_kept_and_uploaded_once(
     assert attr(page, "data-seat") == "0"
 
     said: list[str] = []
-    play_all([page], timeout=240, on_turn=lambda p: refuse_once(p, said))
+    hinted: list[str] = []
+
+    def on_turn(p: Any) -> None:
+        hint_once(p, hinted)
+        refuse_once(p, said)
+
+    play_all([page], timeout=240, on_turn=on_turn)
+    assert hinted and "Hint" in hinted[0], hinted
     page.locator("dialog[data-dialog='match-summary']").wait_for()
     assert said and RULE_ID.search(said[0]), said
 
@@ -134,4 +157,21 @@ def test_a_whole_offline_match_by_touch_is_kept_and_uploaded_once(
     assert bad["refused"]["message"] == "deal 1: not fair" and not bad.get("uploaded")
     assert len(posted) == 2
     assert not tables, tables  # the server's tables were never asked
+    assert not page.js_errors, page.js_errors
+
+
+@pytest.mark.parametrize(("path", "said"), [
+    ("/offline/goat?bots=wild", 'bots: one of random, easy, hard, not "wild"'),
+    ("/offline/nope", "unknown game 'nope'"),
+    ("/offline/goat?target=abc", "option target: must be an integer of at least 1"),
+    ("/offline/court-piece?seed=-4", "seed: a whole number 0 or more, not -4"),
+], ids=["bots", "game", "option", "seed"])
+def test_an_address_the_rules_refuse_says_why(
+        new_page: Any, server: Any, offline_files: None, path: str, said: str) -> None:
+    page = new_page("phone", server.base)
+    page.goto(path)
+    error = page.locator("main.table [data-error='offline']")
+    error.wait_for(timeout=240_000)
+    assert said in error.inner_text()
+    assert page.locator("main.table[data-version]").count() == 0  # nothing dealt
     assert not page.js_errors, page.js_errors

@@ -92,9 +92,12 @@ export class OfflineSource {
     if (this.engine) this.engine.close();
   }
 
+  /** Say why the table cannot play (an address the rules refuse, an engine that cannot
+   * start) where the status line shows; the engine, if any, is let go. */
   fail(message) {
     if (this.tb.dead) return;
     this.failed = message;
+    this.stop();
     fill(this.tb.status, h('span', { class: 'status-error', 'data-error': 'offline' },
       `${t('error')}: ${message}`));
   }

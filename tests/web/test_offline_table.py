@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,6 +158,19 @@ def test_a_whole_offline_match_by_touch_is_kept_and_uploaded_once(
     assert bad["refused"]["message"] == "deal 1: not fair" and not bad.get("uploaded")
     assert len(posted) == 2
     assert not tables, tables  # the server's tables were never asked
+
+    # /offline lists both, marked offline, each in its state; Export downloads the record
+    page.goto("/offline")
+    page.locator("[data-list='offline'] li").nth(1).wait_for()
+    states = page.locator("[data-offline-record]").evaluate_all(
+        "(ls) => ls.map((l) => [l.dataset.offlineRecord, l.dataset.state, l.dataset.offline])")
+    assert states == [[kept[0]["key"], "uploaded", "true"], ["bad", "refused", "true"]]
+    assert "deal 1: not fair" in page.locator("[data-offline-record='bad']").inner_text()
+    with page.expect_download() as got:
+        press(page, f"[data-offline-record='{kept[0]['key']}'] [data-action='export-record']")
+    path = got.value.path()
+    assert got.value.suggested_filename.startswith(f"taash-{game}-")
+    assert verify(Path(path).read_text(encoding="utf-8")) == summary
     assert not page.js_errors, page.js_errors
 
 

@@ -317,6 +317,10 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def offline_page(request: Request, game: str) -> Response:
         return await index(request)
 
+    @app.get("/offline", include_in_schema=False)  # offline play's screen, its kept matches
+    async def offline_home(request: Request) -> Response:
+        return await index(request)
+
     @app.get("/review", include_in_schema=False)  # ?table=&deal=: the page reads them
     async def review_page(request: Request) -> Response:
         return await index(request)

@@ -10,6 +10,7 @@ import { mountReview } from './review.js';
 import { mountTable } from './table.js';
 import { mountOfflineTable } from './offline_table.js';
 import { uploadRecords } from './offline_records.js';
+import { mountOfflineHome } from './offline_list.js';
 import { mountLeaderboard, mountProfile } from './profile.js';
 import { h, fill, toast } from './ui.js';
 
@@ -38,6 +39,10 @@ async function route() {
   const offlineGame = location.pathname.match(/^\/offline\/([^/]+)\/?$/);
   if (offlineGame) {
     unmount = mountOfflineTable(root, { game: decodeURIComponent(offlineGame[1]), search: location.search, navigate });
+    return;
+  }
+  if (/^\/offline\/?$/.test(location.pathname)) { // offline play's own screen, its kept matches
+    unmount = mountOfflineHome(root, { navigate });
     return;
   }
   if (location.pathname === '/review') { // a finished deal's review (review.js)
@@ -178,14 +183,18 @@ function offline() {
       h('h2', null, say('offline_title', 'No connection')),
       h('p', null, say('offline_note', 'taash opens by itself as soon as the connection is back.'))),
     h('button', { class: 'btn primary', type: 'button', 'data-action': 'retry', onclick: again },
-      say('try_again', 'Try again'))));
+      say('try_again', 'Try again')),
+    // the bots need no connection (where offline play's files are kept: offline_table.js says
+    // why not where they are not)
+    h('button', { class: 'btn', type: 'button', 'data-action': 'play-offline',
+      onclick: () => navigate('/offline') }, say('play_offline', 'Play offline'))));
   timer = setInterval(again, 3000);
   window.addEventListener('online', again);
 }
 
 async function start() {
   await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
-  const playsOffline = location.pathname.startsWith('/offline/'); // needs no connection
+  const playsOffline = /^\/offline(\/|$)/.test(location.pathname); // needs no connection
   if (playsOffline) route();
   const up = await reachable();
   if (!playsOffline) {

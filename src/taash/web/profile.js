@@ -8,6 +8,7 @@ import { api, getMe, knownMe } from './api.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
 import { loadGames, gameName } from './catalogue.js';
+import { offlineSection } from './offline_list.js';
 const SVG = 'http://www.w3.org/2000/svg';
 
 export function mountProfile(root, { id, navigate }) {
@@ -53,6 +54,7 @@ async function load(root, id, navigate, isDead) {
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
       games.filter((g) => p.stats[g.id]).map((g) => statsTable(g.id, p.stats[g.id]))),
     historyList(p.id, hist, navigate),
+    me && me.id === p.id ? offlineSection() : null, // kept on this device (issue 46)
     h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
       onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
 }
@@ -90,6 +92,7 @@ function matchLine(m, navigate) {
   return h('li', { 'data-match': m.table, 'data-result': m.result },
     h('span', null, new Date(m.date).toLocaleDateString()), ' · ', t(`game_${m.game}`), ' · ',
     h('b', null, t(`result_${m.result}`)), ' · ',
+    m.offline ? [h('span', { class: 'offline-mark', 'data-offline': 'true' }, t('offline')), ' · '] : null,
     t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? `${t('bot')} · ${t(`level_${o.level}`)}` : o.name)).join(', ') }), ' ',
     h('a', { href: `/t/${m.table}`, 'data-action': 'review',
       onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' ',

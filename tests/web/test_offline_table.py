@@ -42,8 +42,12 @@ RULE_ID = re.compile(r"\((CP|TW|GT)-\d+\)")
 
 def open_offline(page: Any, path: str) -> None:
     page.goto(path)
-    # Pyodide starts in the worker first: the first view comes once it has
-    page.locator("main.table[data-version]").wait_for(timeout=240_000)
+    # Pyodide starts in the worker first: the first view comes once it has, or the reason why
+    # it could not
+    page.locator("main.table[data-version], main.table [data-error]").first.wait_for(
+        timeout=240_000)
+    error = page.locator("main.table [data-error]")
+    assert not error.count(), error.inner_text()
 
 
 def hint_once(page: Any, hinted: list[str]) -> None:
@@ -188,4 +192,47 @@ def test_an_address_the_rules_refuse_says_why(
     error.wait_for(timeout=240_000)
     assert said in error.inner_text()
     assert page.locator("main.table[data-version]").count() == 0  # nothing dealt
+    assert not page.js_errors, page.js_errors
+
+
+def test_with_no_connection_the_kept_page_plays_and_the_record_goes_home_after(
+        new_page: Any, server: Any, offline_files: None) -> None:
+    """The service worker keeps what a first offline table loaded (the page, its modules,
+    Pyodide and taash.zip: "Make available offline" asks for the same files); with the network
+    off the page opens again at /offline/<game> and plays a whole match by touch; back online,
+    the finished record is sent to the player's history."""
+    page = new_page("phone", server.base, sw=True)
+    posted: list[dict[str, Any]] = []
+
+    def records(route: Any) -> None:
+        posted.append(json.loads(route.request.post_data or "{}"))
+        route.fulfill(status=201, content_type="application/json", body=json.dumps(
+            {"id": "h1", "game": "court-piece-2p", "offline": True, "rated": False,
+             "summary": {}}))
+
+    page.route("**/api/me/records", records)
+    page.goto("/")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
+    address = "/offline/court-piece-2p?target=1&bots=easy&seed=5"
+    open_offline(page, address)  # through the service worker, which keeps every file
+    page.wait_for_function("""async () => !!(await caches.match('/assets/offline/taash.zip'))
+        && !!(await caches.match('/assets/offline/pyodide/pyodide.asm.wasm'))""",
+                           polling=200, timeout=60_000)
+
+    page.context.set_offline(True)
+    page.reload()
+    open_offline(page, address)
+    assert attr(page, "data-game") == "court-piece-2p"
+    play_all([page], timeout=240)
+    page.locator("dialog[data-dialog='match-summary']").wait_for()
+    done = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e["over"]]),
+                      what="the finished record in IndexedDB")
+    assert verify(json.dumps(done[0]["record"]))["match"]["over"] is True
+    assert posted == [] and not done[0].get("uploaded")  # nowhere to send it yet
+
+    page.context.set_offline(False)  # the connection back: the page sends it by itself
+    wait_until(through(page, lambda: posted), what="the record sent home")
+    assert [p["record"] for p in posted] == [done[0]["record"]]
+    wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e.get("uploaded")]),
+               what="the record marked uploaded")
     assert not page.js_errors, page.js_errors

@@ -10,15 +10,21 @@ const ready = start();
 
 // Pyodide's loader waits for ever when its WebAssembly cannot be compiled or fetched (it only
 // warns on the console), so both are tried first: an empty module compiled (a policy without
-// 'wasm-unsafe-eval' refuses it) and the interpreter's file asked for its headers.
+// 'wasm-unsafe-eval' refuses it) and the interpreter's file asked for its headers, or, with no
+// connection, looked for among the files the service worker keeps (sw.js).
 async function usable(wasm) {
   try {
     await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
   } catch (e) {
     throw new Error(`WebAssembly cannot run here: ${e.message}`);
   }
-  const res = await fetch(wasm, { method: 'HEAD' });
-  if (!res.ok) throw new Error(`${wasm.pathname}: ${res.status}`);
+  let res = null;
+  try {
+    res = await fetch(wasm, { method: 'HEAD' });
+  } catch { /* no connection: the service worker answers no HEAD, but may keep the file */ }
+  if (res && res.ok) return;
+  if (!res && globalThis.caches && await caches.match(wasm)) return;
+  throw new Error(`${wasm.pathname}: ${res ? res.status : 'no connection, and no copy kept here'}`);
 }
 
 async function start() {

@@ -213,7 +213,7 @@ def test_with_no_connection_the_kept_page_plays_and_the_record_goes_home_after(
     page.route("**/api/me/records", records)
     page.goto("/")
     page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
-    address = "/offline/court-piece-2p?target=1&bots=easy&seed=5"
+    address = "/offline/court-piece-2p?target=1&bots=hard&seed=5"  # the hard bot thinks there
     open_offline(page, address)  # through the service worker, which keeps every file
     page.wait_for_function("""async () => !!(await caches.match('/assets/offline/taash.zip'))
         && !!(await caches.match('/assets/offline/pyodide/pyodide.asm.wasm'))""",

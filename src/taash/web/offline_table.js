@@ -15,6 +15,10 @@ import { h, fill } from './ui.js';
 
 export const LEVELS = ['random', 'easy', 'hard'];
 const HUMAN = 0; // the player's seat; the bots sit in the others
+// The hard bot's budget per move, ms: at the server's, single-sar Court Piece's search took up
+// to 2.5 s on a 4x slower CPU; at 300 ms every game stayed under 1.3 s, within issue 46's
+// 1.5 s (bench/RESULTS.md, 2026-12-06, bench/offline_engine.py --budget 300)
+const HARD_BUDGET_MS = 300;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A query value as the options want it: JSON where it reads as JSON (4, true,
@@ -81,10 +85,22 @@ export class OfflineSource {
     this.key = `${game}-${Date.now()}-${made.seed}`;
     this.created = Date.now();
     this.changedAt = Date.now();
-    await this.serial(() => this.publish(null));
-    await this.keep(false);
+    await this.guarded(async () => {
+      await this.serial(() => this.publish(null));
+      await this.keep(false);
+    });
     this.kick();
     return undefined;
+  }
+
+  /** Work on the engine that may end with the table (the engine closed under it: nothing to
+   * say) or with a fault of the engine's (said in the status line). */
+  async guarded(work) {
+    try {
+      await work();
+    } catch (e) {
+      if (!this.stopped) this.fail(e.message);
+    }
   }
 
   stop() {
@@ -155,7 +171,7 @@ export class OfflineSource {
   act(action, cards) {
     const tb = this.tb;
     if (!this.match || this.failed) return Promise.resolve();
-    return this.serial(async () => {
+    return this.guarded(() => this.serial(async () => {
       tb.pending = { action, cards, from: tb.version };
       tb.renderHand();
       const r = await this.engine.ask({ op: 'apply', match: this.match, seat: HUMAN, action });
@@ -168,7 +184,7 @@ export class OfflineSource {
       tb.game.posted(cards);
       await this.applied(r);
       this.kick();
-    });
+    }));
   }
 
   /** What the easy bot would do for the player now. */
@@ -195,16 +211,13 @@ export class OfflineSource {
 
   async drive() {
     this.driving = true;
-    try {
+    await this.guarded(async () => {
       while (this.again && !this.stopped) {
         this.again = false;
         while (!this.stopped && await this.botMove());
       }
-    } catch (e) {
-      if (!this.stopped) this.fail(e.message);
-    } finally {
-      this.driving = false;
-    }
+    });
+    this.driving = false;
   }
 
   /** One bot's move, paced as the server paces its bots; false when no bot wants to move. */
@@ -218,7 +231,9 @@ export class OfflineSource {
     const wait = this.changedAt + this.delay - Date.now();
     if (wait > 0) await sleep(wait);
     if (this.stopped || this.version !== a.version) return true; // the player moved: look again
-    const b = await this.engine.ask({ op: 'bot', match, seat, level: this.ask.bots });
+    const level = this.ask.bots;
+    const b = await this.engine.ask({ op: 'bot', match, seat, level,
+      budget_ms: level === 'hard' ? HARD_BUDGET_MS : undefined });
     if (b.error) throw new Error(b.error.message);
     return this.serial(async () => {
       if (this.stopped || this.version !== a.version) return true;

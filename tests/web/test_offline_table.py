@@ -229,6 +229,14 @@ def test_with_no_connection_the_kept_page_plays_and_the_record_goes_home_after(
                       what="the finished record in IndexedDB")
     assert verify(json.dumps(done[0]["record"]))["match"]["over"] is True
     assert posted == [] and not done[0].get("uploaded")  # nowhere to send it yet
+    # home, offline, is the no-connection screen: it offers offline play, whose screen lists
+    # the match as kept on this device
+    page.goto("/")
+    press(page, "[data-action='play-offline']")
+    kept = page.locator(f"[data-offline-record='{done[0]['key']}']")
+    kept.wait_for()
+    assert kept.get_attribute("data-state") == "kept"
+    assert page.locator("[data-offline-game]").count() == 3
 
     page.context.set_offline(False)  # the connection back: the page sends it by itself
     wait_until(through(page, lambda: posted), what="the record sent home")

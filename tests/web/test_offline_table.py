@@ -244,3 +244,37 @@ def test_with_no_connection_the_kept_page_plays_and_the_record_goes_home_after(
     wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e.get("uploaded")]),
                what="the record marked uploaded")
     assert not page.js_errors, page.js_errors
+
+
+def test_your_own_profile_lists_the_offline_matches_and_marks_those_sent_home(
+        new_page: Any, server: Any) -> None:
+    """The player's own profile has the matches kept on this device; an entry of the server's
+    history that came from offline play says so, and has no table to open."""
+    page = new_page("phone", server.base)
+    page.goto("/")
+    me = page.evaluate("() => fetch('/api/me').then((r) => r.json())")
+    page.evaluate("""async () => {
+      const m = await import('/assets/offline_records.js');
+      await m.keepRecord({ key: 'k1', game: 'goat', seat: 0, bots: 'easy', created: 2,
+        updated: 2, over: false, deals: 1, record: { format: 'taash-record/1' } });
+    }""")
+    entry = {"table": "off1", "game": "goat", "date": "2026-12-06T10:00:00Z", "result": "won",
+             "opponents": [{"type": "bot", "level": "easy", "name": None}] * 3,
+             "record": "/api/me/records/off1", "ended": 1, "offline": True, "rated": False}
+
+    def history(route: Any) -> None:
+        res = route.fetch()
+        body = res.json()
+        body["matches"] = [entry, *body["matches"]]
+        route.fulfill(response=res, json=body)
+
+    page.route(f"**/api/players/{me['id']}/history**", history)
+    page.goto(f"/p/{me['id']}")
+    kept = page.locator("[data-section='offline'] [data-offline-record='k1']")
+    kept.wait_for()
+    assert kept.get_attribute("data-state") == "unfinished"
+    line = page.locator("[data-list='history'] [data-match='off1']")
+    assert line.locator("[data-offline='true']").count() == 1
+    assert line.locator("[data-action='review']").count() == 0
+    assert not page.js_errors, page.js_errors
+

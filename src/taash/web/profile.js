@@ -94,8 +94,8 @@ function matchLine(m, navigate) {
     h('b', null, t(`result_${m.result}`)), ' · ',
     m.offline ? [h('span', { class: 'offline-mark', 'data-offline': 'true' }, t('offline')), ' · '] : null,
     t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? `${t('bot')} · ${t(`level_${o.level}`)}` : o.name)).join(', ') }), ' ',
-    h('a', { href: `/t/${m.table}`, 'data-action': 'review',
-      onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' ',
+    m.offline ? null : [h('a', { href: `/t/${m.table}`, 'data-action': 'review', // no table offline
+      onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' '],
     h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')));
 }
 

@@ -277,4 +277,3 @@ def test_your_own_profile_lists_the_offline_matches_and_marks_those_sent_home(
     assert line.locator("[data-offline='true']").count() == 1
     assert line.locator("[data-action='review']").count() == 0
     assert not page.js_errors, page.js_errors
-

@@ -8,9 +8,6 @@ import { pickLang, setLang, t } from './i18n.js';
 import { mountHome } from './home.js';
 import { mountReview } from './review.js';
 import { mountTable } from './table.js';
-import { mountOfflineTable } from './offline_table.js';
-import { uploadRecords } from './offline_records.js';
-import { mountOfflineHome } from './offline_list.js';
 import { mountLeaderboard, mountProfile } from './profile.js';
 import { h, fill, toast } from './ui.js';
 
@@ -35,14 +32,22 @@ async function route() {
   if (unmount) unmount();
   unmount = null;
   window.scrollTo(0, 0);
-  // /offline/<game>: a table against bots played in this page, no server needed
+  // /offline/<game>: a table against bots played in this page, no server needed; /offline:
+  // offline play's own screen and its kept matches.  Loaded when asked for (the first load
+  // stays as it was); a module not kept, with no connection: the no-connection screen
   const offlineGame = location.pathname.match(/^\/offline\/([^/]+)\/?$/);
-  if (offlineGame) {
-    unmount = mountOfflineTable(root, { game: decodeURIComponent(offlineGame[1]), search: location.search, navigate });
-    return;
-  }
-  if (/^\/offline\/?$/.test(location.pathname)) { // offline play's own screen, its kept matches
-    unmount = mountOfflineHome(root, { navigate });
+  if (offlineGame || /^\/offline\/?$/.test(location.pathname)) {
+    let mod;
+    try {
+      mod = await import(offlineGame ? './offline_table.js' : './offline_list.js');
+    } catch {
+      if (mine === routing) offline();
+      return;
+    }
+    if (mine !== routing) return;
+    unmount = offlineGame
+      ? mod.mountOfflineTable(root, { game: decodeURIComponent(offlineGame[1]), search: location.search, navigate })
+      : mod.mountOfflineHome(root, { navigate });
     return;
   }
   if (location.pathname === '/review') { // a finished deal's review (review.js)
@@ -203,8 +208,18 @@ async function start() {
   }
   // finished offline matches not yet in the player's history go there (once each) now, and
   // whenever the connection comes back
-  if (up) uploadRecords();
-  window.addEventListener('online', () => uploadRecords());
+  if (up) sendKept();
+  window.addEventListener('online', sendKept);
+}
+
+/** Finished offline matches not yet in the player's history sent there (offline_records.js),
+ * looked for only where offline play has kept something: a first visit loads nothing more. */
+async function sendKept() {
+  try {
+    const dbs = indexedDB.databases ? await indexedDB.databases() : null;
+    if (dbs && !dbs.some((d) => d.name === 'taash-offline')) return;
+    (await import('./offline_records.js')).uploadRecords();
+  } catch { /* no IndexedDB, or the module not kept offline: next time */ }
 }
 
 /** The service worker keeps the page and the files it loaded, so that it installs to a home

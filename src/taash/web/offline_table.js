@@ -42,6 +42,9 @@ export function offlineAsk(game, search) {
 
 /** Open /offline/<game> in `root`; returns the unmount. */
 export function mountOfflineTable(root, { game, search, navigate }) {
+  // offline play's own screen (/offline) loaded too, so that the service worker keeps it with
+  // this one: a page that played offline once opens either with no connection
+  import('./offline_list.js').catch(() => {});
   const source = new OfflineSource(offlineAsk(game, search), navigate);
   return mountTable(root, { id: 'offline', seat: HUMAN, token: 'offline', navigate, source });
 }

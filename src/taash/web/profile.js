@@ -8,7 +8,6 @@ import { api, getMe, knownMe } from './api.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
 import { loadGames, gameName } from './catalogue.js';
-import { offlineSection } from './offline_list.js';
 const SVG = 'http://www.w3.org/2000/svg';
 
 export function mountProfile(root, { id, navigate }) {
@@ -54,9 +53,17 @@ async function load(root, id, navigate, isDead) {
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
       games.filter((g) => p.stats[g.id]).map((g) => statsTable(g.id, p.stats[g.id]))),
     historyList(p.id, hist, navigate),
-    me && me.id === p.id ? offlineSection() : null, // kept on this device (issue 46)
+    me && me.id === p.id ? offlineBox() : null,
     h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
       onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
+}
+
+/** The offline matches kept on this device (offline_list.js, loaded when shown: not part of
+ * the first load), on the player's own profile. */
+function offlineBox() {
+  const box = h('div', { 'data-offline-box': '' });
+  import('./offline_list.js').then((m) => box.replaceWith(m.offlineSection())).catch(() => box.remove());
+  return box;
 }
 
 /** A rating in words: "1703, provisional" while it is (the server's "1703?" read as a question

@@ -326,6 +326,14 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def table_page(request: Request, table_id: str) -> Response:
         return await index(request)
 
+    @app.get("/offline/{game}", include_in_schema=False)  # a table played in the page
+    async def offline_page(request: Request, game: str) -> Response:
+        return await index(request)
+
+    @app.get("/offline", include_in_schema=False)  # offline play's screen, its kept matches
+    async def offline_home(request: Request) -> Response:
+        return await index(request)
+
     @app.get("/review", include_in_schema=False)  # ?table=&deal=: the page reads them
     async def review_page(request: Request) -> Response:
         return await index(request)

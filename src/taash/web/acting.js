@@ -17,6 +17,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * has happened since. */
 export async function act(tb, action, cards = []) {
   if (!tb.token) return;
+  if (tb.source) { await tb.source.act(action, cards); return; } // played in this page
   if (tb.inflight && tb.inflight.action === action) return;
   const prev = tb.inflight;
   const seen = action.startsWith('molodka:') || tb.version < 0 ? null : tb.version;
@@ -97,7 +98,8 @@ function backOnline(tb, attempt) {
 export async function askHint(tb) {
   if (!tb.token) return;
   try {
-    const res = await api('GET', `/api/tables/${tb.id}/hint`, { token: tb.token });
+    const res = tb.source ? await tb.source.hint()
+      : await api('GET', `/api/tables/${tb.id}/hint`, { token: tb.token });
     if (!res || !res.action) { toast(t('no_hint')); return; }
     tb.hint = { action: res.action };
     tb.game.hinted(res.action);
@@ -121,6 +123,7 @@ export async function startTable(tb) {
 
 /** Join the rematch: its new table opens at this seat. */
 export async function askRematch(tb) {
+  if (tb.source) { closeDialogs(); tb.source.rematch(); return false; }
   try {
     const r = await api('POST', `/api/tables/${tb.id}/rematch`, { token: tb.token });
     // asked through the session cookie, the answer has no token: the seat is the player's

@@ -33,6 +33,24 @@ async function route() {
   if (unmount) unmount();
   unmount = null;
   window.scrollTo(0, 0);
+  // /offline/<game>: a table against bots played in this page, no server needed; /offline:
+  // offline play's own screen and its kept matches.  Loaded when asked for (the first load
+  // stays as it was); a module not kept, with no connection: the no-connection screen
+  const offlineGame = location.pathname.match(/^\/offline\/([^/]+)\/?$/);
+  if (offlineGame || /^\/offline\/?$/.test(location.pathname)) {
+    let mod;
+    try {
+      mod = await import(offlineGame ? './offline_table.js' : './offline_list.js');
+    } catch {
+      if (mine === routing) offline();
+      return;
+    }
+    if (mine !== routing) return;
+    unmount = offlineGame
+      ? mod.mountOfflineTable(root, { game: decodeURIComponent(offlineGame[1]), search: location.search, navigate })
+      : mod.mountOfflineHome(root, { navigate });
+    return;
+  }
   if (location.pathname === '/review') { // a finished deal's review (review.js)
     unmount = mountReview(root, { navigate });
     return;
@@ -171,7 +189,11 @@ function offline() {
       h('h2', null, say('offline_title', 'No connection')),
       h('p', null, say('offline_note', 'taash opens by itself as soon as the connection is back.'))),
     h('button', { class: 'btn primary', type: 'button', 'data-action': 'retry', onclick: again },
-      say('try_again', 'Try again'))));
+      say('try_again', 'Try again')),
+    // the bots need no connection (where offline play's files are kept: offline_table.js says
+    // why not where they are not)
+    h('button', { class: 'btn', type: 'button', 'data-action': 'play-offline',
+      onclick: () => navigate('/offline') }, say('play_offline', 'Play offline'))));
   timer = setInterval(again, 3000);
   window.addEventListener('online', again);
 }
@@ -179,8 +201,27 @@ function offline() {
 async function start() {
   applyComfort(); // large cards, where this device asked for them (comfort.js)
   await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
-  if (await reachable()) route();
-  else offline();
+  const playsOffline = /^\/offline(\/|$)/.test(location.pathname); // needs no connection
+  if (playsOffline) route();
+  const up = await reachable();
+  if (!playsOffline) {
+    if (up) route();
+    else offline();
+  }
+  // finished offline matches not yet in the player's history go there (once each) now, and
+  // whenever the connection comes back
+  if (up) sendKept();
+  window.addEventListener('online', sendKept);
+}
+
+/** Finished offline matches not yet in the player's history sent there (offline_records.js),
+ * looked for only where offline play has kept something: a first visit loads nothing more. */
+async function sendKept() {
+  try {
+    const dbs = indexedDB.databases ? await indexedDB.databases() : null;
+    if (dbs && !dbs.some((d) => d.name === 'taash-offline')) return;
+    (await import('./offline_records.js')).uploadRecords();
+  } catch { /* no IndexedDB, or the module not kept offline: next time */ }
 }
 
 /** The service worker keeps the page and the files it loaded, so that it installs to a home

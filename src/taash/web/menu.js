@@ -55,7 +55,7 @@ export async function openMenu(tb) {
     await openRules({ game: tb.view ? tb.view.game : null, section: sectionFor(tb.view),
       returnTo: tb.main.querySelector('[data-action="menu"]') });
   } });
-  if (playing) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });
+  if (playing && !tb.source) actions.push({ label: t('leave'), action: 'leave', onClick: () => leave(tb) });
   actions.push({ label: t('home'), action: 'home', onClick: () => tb.navigate('/') });
   actions.push({ label: t('close'), action: 'close', primary: true });
   // titled with this table's game (before its first view: the catalogue's first game)

@@ -53,8 +53,17 @@ async function load(root, id, navigate, isDead) {
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
       games.filter((g) => p.stats[g.id]).map((g) => statsTable(g.id, p.stats[g.id]))),
     historyList(p.id, hist, navigate),
+    me && me.id === p.id ? offlineBox() : null,
     h('p', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
       onclick: (e) => { e.preventDefault(); navigate('/leaderboard'); } }, t('leaderboards')))));
+}
+
+/** The offline matches kept on this device (offline_list.js, loaded when shown: not part of
+ * the first load), on the player's own profile. */
+function offlineBox() {
+  const box = h('div', { 'data-offline-box': '' });
+  import('./offline_list.js').then((m) => box.replaceWith(m.offlineSection())).catch(() => box.remove());
+  return box;
 }
 
 /** A rating in words: "1703, provisional" while it is (the server's "1703?" read as a question
@@ -94,7 +103,7 @@ function matchLine(m, navigate) {
     h('span', null, new Date(m.date).toLocaleDateString()), ' · ', t(`game_${m.game}`), ' · ',
     h('b', null, t(`result_${m.result}`)), ' · ',
     t('versus', { names: m.opponents.map((o) => (o.type === 'bot' ? bot(o) : o.name)).join(', ') }), ' ',
-    m.offline ? [h('span', { class: 'badge' }, t('played_offline')), ' ']
+    m.offline ? [h('span', { class: 'badge offline-mark', 'data-offline': 'true' }, t('played_offline')), ' ']
       : [h('a', { href: `/t/${m.table}`, 'data-action': 'review',
         onclick: (e) => { e.preventDefault(); navigate(`/t/${m.table}`); } }, t('review')), ' '],
     h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')));

@@ -70,13 +70,14 @@ export class Summaries {
     }
     const fair = this.fairLine(s.index);
     if (fair) rows.push(fair);
-    if (s.index >= 0) rows.push(h('p', { class: 'review-links' }, this.reviewLink(s.index)));
+    if (s.index >= 0 && !this.table.source) rows.push(h('p', { class: 'review-links' }, this.reviewLink(s.index)));
     return rows;
   }
 
   /** A link to the deal's review (review.js), in this tab: the table is a click away. */
   reviewLink(index) {
     const tb = this.table;
+    if (tb.source) return null; // a table played in this page: the server has no review of it
     const url = reviewUrl(tb.id, index, tb.me());
     return h('a', { href: url, class: 'btn tool', 'data-action': 'review-deal', 'data-deal': String(index),
       onclick: (e) => { e.preventDefault(); closeDialogs(); tb.navigate(url); } }, t('review_open'));

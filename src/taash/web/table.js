@@ -31,16 +31,17 @@ import { h, fill, closeDialogs } from './ui.js';
 
 export { hintText } from './acting.js';
 
-export function mountTable(root, { id, seat, token, navigate }) {
-  const view = new TableView(root, { id, seat, token, navigate });
+/** A table: the server's, or (`source`) one played in this page (offline_table.js). */
+export function mountTable(root, { id, seat, token, navigate, source = null }) {
+  const view = new TableView(root, { id, seat, token, navigate, source });
   view.start();
   return () => view.destroy();
 }
 
 class TableView extends TableSeating {
-  constructor(root, { id, seat, token, navigate }) {
+  constructor(root, { id, seat, token, navigate, source }) {
     super();
-    Object.assign(this, { root, id, token, navigate });
+    Object.assign(this, { root, id, token, navigate, source });
     this.seatWanted = seat;
     this.view = null;
     this.game = null; // the game's renderer, from the first view
@@ -77,6 +78,7 @@ class TableView extends TableSeating {
     // the games as the core describes them (a hand sorts in its game's rank order): loaded
     // before the first view is drawn, a table opened by its link included
     const games = loadGames().catch(() => null);
+    if (this.source) return this.source.start(this, await games);
     try {
       const [v] = await Promise.all([this.fetchView(), games]);
       const seen = typeof v.seat === 'number' ? seenAt(this.id, v.seat) : undefined;
@@ -136,6 +138,7 @@ class TableView extends TableSeating {
 
   destroy() {
     this.dead = true;
+    if (this.source) this.source.stop();
     if (this.voice) this.voice.destroy();
     if (this.live) this.live.stop();
     if (this.stopChallenges) this.stopChallenges();

@@ -285,7 +285,7 @@ def test_notify_settings_are_checked(api: Api) -> None:
 
 def test_web_interface_is_served(api: Api, server: Server) -> None:
     h = api.http
-    for path in ("/", "/t/abc"):
+    for path in ("/", "/t/abc", "/offline", "/offline/goat"):  # offline: the page plays it
         r = h.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     r = h.get("/assets/app.js")

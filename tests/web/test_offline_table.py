@@ -1,0 +1,279 @@
+"""Offline tables (issue 46): /offline/<game> opens the table view every online table uses, with
+the engine in a Web Worker (Pyodide running taash's own core and bots) in place of the server.
+On a phone-sized page a whole short match of each game is played by touch to its summary, a
+card the rules refuse is refused with its rule id, the match's record kept in IndexedDB
+verifies with `taash.record.verify`, and the finished record is uploaded to the player's
+history once (POST /api/me/records, answered here by the test as the contract says)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taash.record import verify
+from tests.waiting import wait_until
+from tests.web.helpers import attr, press, tap_card, through, version
+from tests.web.helpers import play_to_end as play_all
+from tests.web.test_offline_engine import offline_files
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+__all__ = ["offline_files"]  # the module's fixture: Pyodide and taash.zip in place
+
+# matches of two deals or more (Goat: a game gives at most 6 defeat points): a deal's
+# summary between them, the match's at the end
+SHORT = {"court-piece": 'session_end={"deals":2}', "court-piece-2p": "target=2",
+         "goat": "target=7"}
+KEPT = """() => new Promise((resolve, reject) => {
+  const req = indexedDB.open('taash-offline');
+  req.onerror = () => reject(req.error);
+  req.onsuccess = () => {
+    const db = req.result;
+    const get = db.transaction('records').objectStore('records').getAll();
+    get.onsuccess = () => { db.close(); resolve(get.result); };
+    get.onerror = () => reject(get.error);
+  };
+})"""
+RULE_ID = re.compile(r"\((CP|TW|GT)-\d+\)")
+
+
+def open_offline(page: Any, path: str) -> None:
+    page.goto(path)
+    # Pyodide starts in the worker first: the first view comes once it has, or the reason why
+    # it could not
+    page.locator("main.table[data-version], main.table [data-error]").first.wait_for(
+        timeout=240_000)
+    error = page.locator("main.table [data-error]")
+    assert not error.count(), error.inner_text()
+
+
+def hint_once(page: Any, hinted: list[str]) -> None:
+    """On the player's first turn in play, the hint (the easy bot's move, from the engine):
+    a toast, and its card marked in the hand."""
+    if hinted or attr(page, "data-phase") != "play":
+        return
+    press(page, "[data-action='hint']")
+    hinted.append(page.locator("[data-toast='hint']").last.inner_text())
+    if attr(page, "data-game") == "goat":  # a hint selects its cards: let them go
+        for code in page.locator("[data-hand] .card.selected").evaluate_all(
+                "(cs) => cs.map((c) => c.dataset.card)"):
+            tap_card(page, code)
+        page.wait_for_function("() => !document.querySelector('[data-hand] .card.selected')")
+    else:
+        assert page.locator("[data-hand] .card.hinted").count() == 1
+
+
+def refuse_once(page: Any, said: list[str]) -> None:
+    """On the player's turn in play, once: a card the rules do not allow now is tried by touch
+    (Goat: a card with the verb its selection may not take); the toast says why, with the
+    rule's id, and nothing is played."""
+    if said or attr(page, "data-phase") != "play":
+        return
+    before = version(page)
+    if attr(page, "data-game") == "goat":
+        card = page.locator("[data-hand] [data-card]").first.get_attribute("data-card")
+        tap_card(page, card)
+        verb = page.locator("[data-action='lead'][aria-disabled='true'],"
+                            " [data-action='beat'][aria-disabled='true']")
+        if not verb.count():
+            tap_card(page, card)
+            return
+        press(page, "[data-action='lead'][aria-disabled='true'],"
+                    " [data-action='beat'][aria-disabled='true']", force=True)
+    else:
+        bad = page.locator("[data-hand] [data-card][data-playable='false']")
+        if not bad.count():
+            return
+        tap_card(page, bad.first.get_attribute("data-card"))
+    toast = page.locator("[data-toast='error']").last
+    toast.wait_for()
+    said.append(toast.inner_text())
+    assert version(page) == before
+    if attr(page, "data-game") == "goat":  # the selection let go: the turn as it was
+        tap_card(page, card)
+        page.wait_for_function("() => !document.querySelector('[data-hand] .card.selected')")
+
+
+@pytest.mark.parametrize("game", list(SHORT))
+def test_a_whole_offline_match_by_touch_is_kept_and_uploaded_once(
+        new_page: Any, server: Any, offline_files: None, game: str) -> None:
+    page = new_page("phone", server.base)
+    posted: list[dict[str, Any]] = []
+
+    def records(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        posted.append(body)
+        if body["record"].get("tampered"):
+            route.fulfill(status=400, content_type="application/json", body=json.dumps(
+                {"error": {"code": "record_refused", "message": "deal 1: not fair", "exit": 3}}))
+            return
+        route.fulfill(status=201, content_type="application/json", body=json.dumps(
+            {"id": f"h{len(posted)}", "game": game, "offline": True, "rated": False,
+             "summary": {}}))
+
+    page.route("**/api/me/records", records)
+    tables: list[str] = []
+    page.on("request", lambda r: tables.append(r.url) if "/api/tables" in r.url else None)
+    open_offline(page, f"/offline/{game}?{SHORT[game]}&bots=random&seed=11")
+    assert attr(page, "data-game") == game
+    assert attr(page, "data-seat") == "0"
+
+    said: list[str] = []
+    hinted: list[str] = []
+
+    def on_turn(p: Any) -> None:
+        hint_once(p, hinted)
+        refuse_once(p, said)
+
+    play_all([page], timeout=240, on_turn=on_turn)
+    assert hinted and "Hint" in hinted[0], hinted
+    page.locator("dialog[data-dialog='match-summary']").wait_for()
+    assert said and RULE_ID.search(said[0]), said
+
+    # the record kept in IndexedDB is the finished match, and it verifies
+    kept = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e["over"]]),
+                      what="the finished record in IndexedDB")
+    assert len(kept) == 1 and kept[0]["game"] == game and kept[0]["seat"] == 0
+    summary = verify(json.dumps(kept[0]["record"]))
+    assert summary["match"]["over"] is True
+    assert summary["game"] == game
+    # every deal but the last showed its summary on the way (the last is the match's)
+    assert len(summary["deals"]) >= 2
+    assert getattr(page, "deal_summaries", 0) == len(summary["deals"]) - 1
+
+    # uploaded once, marked so: opened again, the page sends it no more
+    wait_until(through(page, lambda: page.evaluate(KEPT)[0].get("uploaded")),
+               what="the record marked uploaded")
+    assert [p["seat"] for p in posted] == [0]
+    assert posted[0]["record"] == kept[0]["record"]
+    assert page.evaluate(KEPT)[0]["uploaded"]["id"] == "h1"
+    # a record the server refuses keeps its reason and is not sent again
+    page.evaluate("""async (rec) => {
+      const m = await import('/assets/offline_records.js');
+      await m.keepRecord({ key: 'bad', game: rec.game, seat: 0, bots: 'random', created: 1,
+        updated: 1, over: true, deals: 1, record: { ...rec, tampered: true } });
+      await m.uploadRecords();
+      await m.uploadRecords();
+    }""", kept[0]["record"])
+    bad = next(e for e in page.evaluate(KEPT) if e["key"] == "bad")
+    assert bad["refused"]["message"] == "deal 1: not fair" and not bad.get("uploaded")
+    assert len(posted) == 2
+    assert not tables, tables  # the server's tables were never asked
+
+    # /offline lists both, marked offline, each in its state; Export downloads the record
+    page.goto("/offline")
+    page.locator("[data-list='offline'] li").nth(1).wait_for()
+    states = page.locator("[data-offline-record]").evaluate_all(
+        "(ls) => ls.map((l) => [l.dataset.offlineRecord, l.dataset.state, l.dataset.offline])")
+    assert states == [[kept[0]["key"], "uploaded", "true"], ["bad", "refused", "true"]]
+    assert "deal 1: not fair" in page.locator("[data-offline-record='bad']").inner_text()
+    with page.expect_download() as got:
+        press(page, f"[data-offline-record='{kept[0]['key']}'] [data-action='export-record']")
+    path = got.value.path()
+    assert got.value.suggested_filename.startswith(f"taash-{game}-")
+    assert verify(Path(path).read_text(encoding="utf-8")) == summary
+    assert not page.js_errors, page.js_errors
+
+
+@pytest.mark.parametrize(("path", "said"), [
+    ("/offline/goat?bots=wild", 'bots: one of random, easy, hard, not "wild"'),
+    ("/offline/nope", "unknown game 'nope'"),
+    ("/offline/goat?target=abc", "option target: must be an integer of at least 1"),
+    ("/offline/court-piece?seed=-4", "seed: a whole number 0 or more, not -4"),
+], ids=["bots", "game", "option", "seed"])
+def test_an_address_the_rules_refuse_says_why(
+        new_page: Any, server: Any, offline_files: None, path: str, said: str) -> None:
+    page = new_page("phone", server.base)
+    page.goto(path)
+    error = page.locator("main.table [data-error='offline']")
+    error.wait_for(timeout=240_000)
+    assert said in error.inner_text()
+    assert page.locator("main.table[data-version]").count() == 0  # nothing dealt
+    assert not page.js_errors, page.js_errors
+
+
+def test_with_no_connection_the_kept_page_plays_and_the_record_goes_home_after(
+        new_page: Any, server: Any, offline_files: None) -> None:
+    """The service worker keeps what a first offline table loaded (the page, its modules,
+    Pyodide and taash.zip: "Make available offline" asks for the same files); with the network
+    off the page opens again at /offline/<game> and plays a whole match by touch; back online,
+    the finished record is sent to the player's history."""
+    page = new_page("phone", server.base, sw=True)
+    posted: list[dict[str, Any]] = []
+
+    def records(route: Any) -> None:
+        posted.append(json.loads(route.request.post_data or "{}"))
+        route.fulfill(status=201, content_type="application/json", body=json.dumps(
+            {"id": "h1", "game": "court-piece-2p", "offline": True, "rated": False,
+             "summary": {}}))
+
+    page.route("**/api/me/records", records)
+    page.goto("/")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
+    address = "/offline/court-piece-2p?target=1&bots=hard&seed=5"  # the hard bot thinks there
+    open_offline(page, address)  # through the service worker, which keeps every file
+    page.wait_for_function("""async () => !!(await caches.match('/assets/offline/taash.zip'))
+        && !!(await caches.match('/assets/offline/pyodide/pyodide.asm.wasm'))""",
+                           polling=200, timeout=60_000)
+
+    page.context.set_offline(True)
+    page.reload()
+    open_offline(page, address)
+    assert attr(page, "data-game") == "court-piece-2p"
+    play_all([page], timeout=240)
+    page.locator("dialog[data-dialog='match-summary']").wait_for()
+    done = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e["over"]]),
+                      what="the finished record in IndexedDB")
+    assert verify(json.dumps(done[0]["record"]))["match"]["over"] is True
+    assert posted == [] and not done[0].get("uploaded")  # nowhere to send it yet
+    # home, offline, is the no-connection screen: it offers offline play, whose screen lists
+    # the match as kept on this device
+    page.goto("/")
+    press(page, "[data-action='play-offline']")
+    kept = page.locator(f"[data-offline-record='{done[0]['key']}']")
+    kept.wait_for()
+    assert kept.get_attribute("data-state") == "kept"
+    assert page.locator("[data-offline-game]").count() == 3
+
+    page.context.set_offline(False)  # the connection back: the page sends it by itself
+    wait_until(through(page, lambda: posted), what="the record sent home")
+    assert [p["record"] for p in posted] == [done[0]["record"]]
+    wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e.get("uploaded")]),
+               what="the record marked uploaded")
+    assert not page.js_errors, page.js_errors
+
+
+def test_your_own_profile_lists_the_offline_matches_and_marks_those_sent_home(
+        new_page: Any, server: Any) -> None:
+    """The player's own profile has the matches kept on this device; an entry of the server's
+    history that came from offline play says so, and has no table to open."""
+    page = new_page("phone", server.base)
+    page.goto("/")
+    me = page.evaluate("() => fetch('/api/me').then((r) => r.json())")
+    page.evaluate("""async () => {
+      const m = await import('/assets/offline_records.js');
+      await m.keepRecord({ key: 'k1', game: 'goat', seat: 0, bots: 'easy', created: 2,
+        updated: 2, over: false, deals: 1, record: { format: 'taash-record/1' } });
+    }""")
+    entry = {"table": "off1", "game": "goat", "date": "2026-12-06T10:00:00Z", "result": "won",
+             "opponents": [{"type": "bot", "level": "easy", "name": None}] * 3,
+             "record": "/api/me/records/off1", "ended": 1, "offline": True, "rated": False}
+
+    def history(route: Any) -> None:
+        res = route.fetch()
+        body = res.json()
+        body["matches"] = [entry, *body["matches"]]
+        route.fulfill(response=res, json=body)
+
+    page.route(f"**/api/players/{me['id']}/history**", history)
+    page.goto(f"/p/{me['id']}")
+    kept = page.locator("[data-section='offline'] [data-offline-record='k1']")
+    kept.wait_for()
+    assert kept.get_attribute("data-state") == "unfinished"
+    line = page.locator("[data-list='history'] [data-match='off1']")
+    assert line.locator("[data-offline='true']").count() == 1
+    assert line.locator("[data-action='review']").count() == 0
+    assert not page.js_errors, page.js_errors

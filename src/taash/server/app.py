@@ -37,6 +37,7 @@ from taash.server.accounts.tokens import Tokens
 from taash.server.config import Settings
 from taash.server.errors import (
     DomainError,
+    Moved,
     RateLimited,
 )
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
@@ -252,6 +253,8 @@ def add_error_handlers(app: FastAPI) -> None:
         assert isinstance(e, DomainError | IllegalAction | MalformedAction)
         if isinstance(e, RateLimited) and e.retry_after is not None:
             return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
+        if isinstance(e, Moved):  # asked again, it reaches the table's owner
+            return refusal(e, {"Retry-After": "1"})
         return refusal(e)
 
     for kind in (DomainError, IllegalAction, MalformedAction):

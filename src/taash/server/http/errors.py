@@ -15,6 +15,7 @@ from taash.server.errors import (
     Forbidden,
     Full,
     InviteUsed,
+    Moved,
     NoEmail,
     NotFound,
     NotOver,
@@ -38,6 +39,7 @@ STATUS: dict[type[Exception], int] = {
     Waiting: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
+    Moved: 503,
 }
 
 # The error code of each status the framework answers itself (an unknown path, a wrong method).

@@ -23,6 +23,7 @@ from taash.server.store.db import Store, TableRow
 from taash.server.tables.bus import Bus, Handler
 from taash.server.tables.bus import Heard as BusHeard
 from taash.server.tables.match import build_match, deal_next
+from taash.server.tables.owners import Owners, end
 from taash.server.tables.pool import BotPool
 from taash.server.tables.presence import Presence
 from taash.server.tables.room import HISTORY, Room, RoomMetrics
@@ -54,6 +55,9 @@ class Hub:
         self.pool = BotPool(settings.bot_workers or None)
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
+        # the table leases this process holds (with other instances: one owner per table)
+        self.owners = Owners(store, self.instance, settings.lease_s, settings.lease_renew_s)
+        self.owners.lost, self.owners.holds = self.lost, self._holds
         self.withdrawals = Withdrawals(self.bus, self.instance, self.rooms)
         # what the other domains hear of the tables (the app's composition subscribes them)
         self.match_ended: list[Callable[[Room], Awaitable[None]]] = []
@@ -75,6 +79,8 @@ class Hub:
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
             self.presence.start()
+            if self.settings.lease_s > 0:
+                self.owners.start()
 
     def begin_close(self) -> None:
         """Stop serving live connections: every stream and socket ends."""
@@ -94,6 +100,7 @@ class Hub:
             task.cancel()
         # let them unwind (a cancelled query returns its connection) before the store closes
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.owners.close()  # the others take this process's tables at once
         await self.bus.close()
         self.pool.close()
 
@@ -150,6 +157,7 @@ class Hub:
         meta = await self.store.load_table(table_id)
         if meta is None:
             return None
+        await self.owners.take(table_id)  # Moved while another instance plays it
         rows = await self.store.load_actions(table_id, 0)
         state = build_match(meta)
         dealt = [(f.deal, f.dealt) for f in meta.fair]
@@ -173,8 +181,9 @@ class Hub:
             self.spawn(self.bus.publish({"k": "who", "t": table_id, "i": self.instance}))
         return room
 
-    def install(self, t: TableRow, state: MatchState) -> Room:
-        """The room of a table just created here."""
+    async def install(self, t: TableRow, state: MatchState) -> Room:
+        """The room of a table just created here (and owned here)."""
+        await self.owners.take(t.id)
         room = Room(self, t, state, 0)
         self.rooms[t.id] = room
         room.kick()
@@ -259,6 +268,19 @@ class Hub:
             await chore(starting)
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:
-                del self.rooms[table_id]
-                for heard in self.room_dropped:
-                    heard(table_id)
+                self._drop(table_id)
+                await self.owners.give_back(table_id)
+
+    def lost(self, table_id: str) -> None:
+        """Another instance owns the table now: its room here ends (``owners.end``)."""
+        end(self._drop(table_id))
+
+    def _holds(self, table_id: str) -> bool:
+        return table_id in self.rooms or table_id in self._loading
+
+    def _drop(self, table_id: str) -> Room | None:
+        room = self.rooms.pop(table_id, None)
+        if room is not None:
+            for heard in self.room_dropped:
+                heard(table_id)
+        return room

@@ -1,0 +1,138 @@
+"""One owner per table (issue 44): a process plays a table only under its lease.  Two
+instances in one process here (two ``Services`` on one database, each its own store), on
+SQLite and on PostgreSQL: the owner holds the table, the other is told it moved; a write
+made after the lease changed hands is refused by the database and drops the room; the
+leases are renewed in one statement; a stopping owner gives its tables back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from sqlalchemy import event
+
+from taash.server.app import Services
+from taash.server.config import Settings
+from taash.server.errors import Moved
+from taash.server.store.db import Store
+from taash.server.tables.bus import Bus
+
+pytestmark = [pytest.mark.postgres]
+
+TWO_HUMANS: Any = [{"type": "human"}, {"type": "human"}]
+
+
+class Quiet(Bus):
+    """A bus shared with other instances (so tables have owners) that carries nothing."""
+
+    shared = True
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        return None
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"])
+async def pair(request: pytest.FixtureRequest, tmp_path: Path,
+               pg_url: str) -> AsyncIterator[tuple[Services, Services]]:
+    db = f"sqlite:///{tmp_path / 'o.db'}" if request.param == "sqlite" else pg_url
+    made: list[Services] = []
+    for _ in range(2):
+        settings = Settings(db_url=db, sweep_s=60)
+        store = Store(settings.resolved_db_url())
+        await store.migrate()
+        s = Services(settings, store, Quiet())
+        s.hub.owners.start()
+        made.append(s)
+    yield made[0], made[1]
+    for s in made:
+        if not s.hub.closing:
+            await s.close()
+        await s.store.close()
+
+
+async def play_one(s: Services, table_id: str, cid: str) -> int:
+    room = await s.hub.room(table_id)
+    seat = room.state.turn()
+    assert seat is not None
+    answer = await room.submit(seat, room.state.legal_actions(seat)[0], cid)
+    return answer["version"]
+
+
+async def test_the_owner_plays_the_table_and_the_other_is_told_it_moved(
+        pair: tuple[Services, Services]) -> None:
+    a, b = pair
+    t, _ = await a.tables.create("court-piece-2p", None, TWO_HUMANS, True, False, None, None, 0)
+    assert t.id in a.hub.owners.leases  # made here: owned here
+    assert await play_one(a, t.id, "a1") == 1
+    with pytest.raises(Moved):
+        await b.hub.room(t.id)
+    assert t.id not in b.hub.rooms and t.id not in b.hub.owners.leases
+    await a.close()  # a stopping owner gives its tables back: b takes them at once
+    assert await b.store.lease_of(t.id) is not None
+    room = await b.hub.room(t.id)
+    assert room.version == 1
+    assert await play_one(b, t.id, "b2") == 2
+    lease = await b.store.lease_of(t.id)
+    assert lease is not None and lease.owner == b.hub.instance and lease.fence == 2
+
+
+async def test_a_write_after_the_table_changed_hands_is_refused_and_drops_the_room(
+        pair: tuple[Services, Services]) -> None:
+    """An owner that paused past its lease (its renewals stopped) while another instance
+    took the table: its next action is refused by the commit, nothing of it is written, its
+    room and live connections end, and the new owner plays on from what was stored."""
+    a, b = pair
+    t, _ = await a.tables.create("court-piece-2p", None, TWO_HUMANS, True, False, None, None, 0)
+    await play_one(a, t.id, "a1")
+    room = a.hub.rooms[t.id]
+    watcher = room.subscribe(0)
+    # b finds the lease run out (as it would 5 s after a's last renewal) and takes it
+    taken = await b.store.take_lease(t.id, b.hub.instance, 5.0, a.hub.owners.leases[t.id]
+                                     .expires + 1)
+    assert taken is not None and taken.fence == 2
+    seat = room.state.turn()
+    assert seat is not None
+    with pytest.raises(Moved):
+        await room.submit(seat, room.state.legal_actions(seat)[0], "a2")
+    assert [r.version for r in await a.store.load_actions(t.id)] == [1]  # nothing kept
+    assert t.id not in a.hub.rooms and t.id not in a.hub.owners.leases
+    assert watcher.ended and watcher.wake.is_set()  # the client reconnects: to the owner
+    b.hub.owners.leases[t.id] = taken
+    on_b = await b.hub.room(t.id)
+    assert on_b.version == 1
+    assert await play_one(b, t.id, "a2") == 2  # the same client id: applied once, by b
+
+
+async def test_leases_are_renewed_in_one_statement_and_a_taken_one_drops_its_room(
+        pair: tuple[Services, Services]) -> None:
+    a, b = pair
+    ids = []
+    for _ in range(3):
+        t, _ = await a.tables.create("court-piece-2p", None, TWO_HUMANS, True, False, None,
+                                     None, 0)
+        ids.append(t.id)
+    before = {i: a.hub.owners.leases[i].expires for i in ids}
+    lost = ids[0]
+    taken = await b.store.take_lease(lost, b.hub.instance, 5.0, before[lost] + 1)
+    assert taken is not None
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, sql: str, *rest: Any) -> None:
+        if "table_leases" in sql:
+            statements.append(sql)
+
+    event.listen(a.store.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        await a.hub.owners.renew()
+    finally:
+        event.remove(a.store.engine.sync_engine, "before_cursor_execute", seen)
+    assert len(statements) == 1 and statements[0].lstrip().upper().startswith("UPDATE")
+    assert lost not in a.hub.rooms and lost not in a.hub.owners.leases
+    for i in ids[1:]:
+        assert i in a.hub.rooms
+        stored = await a.store.lease_of(i)
+        assert stored is not None and stored.owner == a.hub.instance
+        assert stored.expires > before[i]

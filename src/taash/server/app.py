@@ -60,6 +60,7 @@ from taash.server.tables import routes as table_routes
 from taash.server.tables.access import Callers
 from taash.server.tables.bus import Bus, Heard
 from taash.server.tables.deps import Signals
+from taash.server.tables.forward import Forward
 from taash.server.tables.hub import Hub
 from taash.server.tables.room import Room
 from taash.server.tables.service import Tables
@@ -125,6 +126,7 @@ class Services:
         hub.turn_moved.append(self.turn_changed)
         hub.seat_freed.append(self.push.store.drop_seat)
         hub.room_dropped.append(self.voice.forget)
+        hub.owners.forwarded = lambda kind: self.metrics.forwarded.labels(kind).inc()
         hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
         hub.listen(("revoked",), self.revoked)
         hub.blocks = self.friends.store.blocked_by_any
@@ -182,6 +184,7 @@ class Services:
 
     async def start(self) -> None:
         self.metrics.watch(self.hub.rooms)
+        self.metrics.watch_reads(self.store.engine)
         await self.push.start()
         await self.hub.start()
 
@@ -227,6 +230,9 @@ def create_app(settings: Settings, services: Services | None = None,
                   description="Court Piece, two-player Court Piece and Goat: tables, seats, "
                   "actions, live events.  See docs/API.md.")
 
+    # a table another instance owns: its requests pass on to the owner (inside the guard, so
+    # this instance's limits apply first; the owner's apply again)
+    app.add_middleware(Forward)
     app.add_middleware(Guard, settings=settings, refuse=refusal)
     # the NDJSON stream stays uncompressed: each line leaves as it is written, and a stream
     # holds no compressor

@@ -58,6 +58,7 @@ class Hub:
         # the table leases this process holds (with other instances: one owner per table)
         self.owners = Owners(store, self.instance, settings.lease_s, settings.lease_renew_s)
         self.owners.lost, self.owners.holds = self.lost, self._holds
+        self.owners.address = settings.instance_url
         self.withdrawals = Withdrawals(self.bus, self.instance, self.rooms)
         # what the other domains hear of the tables (the app's composition subscribes them)
         self.match_ended: list[Callable[[Room], Awaitable[None]]] = []

@@ -43,6 +43,8 @@ class Owners:
         #: the other instances' leases as last read, by table id (where to forward)
         self.seen: dict[str, Lease] = {}
         self.on = False
+        #: told each request passed on to another instance ("http" or "websocket")
+        self.forwarded: Callable[[str], None] = lambda kind: None
         #: told the id of a table whose lease this process lost (its room is dropped)
         self.lost: Callable[[str], None] = lambda table_id: None
         #: whether this process holds (or is loading) the table's room: a lease without one

@@ -136,3 +136,21 @@ async def test_leases_are_renewed_in_one_statement_and_a_taken_one_drops_its_roo
         stored = await a.store.lease_of(i)
         assert stored is not None and stored.owner == a.hub.instance
         assert stored.expires > before[i]
+
+
+async def test_a_table_owned_elsewhere_is_read_from_a_copy_that_writes_nothing(
+        pair: tuple[Services, Services]) -> None:
+    """A player's data export reads every table of theirs (``peek``), wherever it is played:
+    a copy from the store, not kept, owning nothing, refused if it were written through."""
+    a, b = pair
+    t, _ = await a.tables.create("court-piece-2p", None, TWO_HUMANS, True, False, None, None, 0)
+    await play_one(a, t.id, "a1")
+    copy = await b.hub.peek(t.id)
+    assert copy.version == 1 and copy.state.turn() == a.hub.rooms[t.id].state.turn()
+    assert t.id not in b.hub.rooms and t.id not in b.hub.owners.leases
+    seat = copy.state.turn()
+    assert seat is not None
+    with pytest.raises(Moved):
+        await copy.submit(seat, copy.state.legal_actions(seat)[0], "b2")
+    assert [r.version for r in await b.store.load_actions(t.id)] == [1]
+    assert await a.hub.peek(t.id) is a.hub.rooms[t.id]  # the owner's own room

@@ -18,7 +18,6 @@ Forwarding, not a redirect: the page and the terminal reach the server at one pu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Awaitable
@@ -157,9 +156,15 @@ class Forward:
         except (OSError, TimeoutError, WebSocketException) as e:
             raise _Unreachable from e
         await send({"type": "websocket.accept"})
-        async with upstream:
-            await _until_gone(None, asyncio.gather(_to_owner(receive, upstream),
-                                                   _from_owner(upstream, send)))
+        async with upstream:  # until either side closes: then the other is closed too
+            relays = {asyncio.ensure_future(_to_owner(receive, upstream)),
+                      asyncio.ensure_future(_from_owner(upstream, send))}
+            _, pending = await asyncio.wait(relays, return_when=asyncio.FIRST_COMPLETED)
+            for t in pending:
+                t.cancel()
+            for out in await asyncio.gather(*relays, return_exceptions=True):
+                if isinstance(out, Exception):
+                    log.debug("forwarding a socket: %r", out)
 
 
 class _Unreachable(Exception):
@@ -177,13 +182,9 @@ def _headers(scope: Scope, skip: set[bytes]) -> list[tuple[bytes, bytes]]:
     return out
 
 
-async def _until_gone(receive: Receive | None, work: Awaitable[object]) -> None:
+async def _until_gone(receive: Receive, work: Awaitable[object]) -> None:
     """Run ``work`` until it ends, or until the client goes away (``receive`` tells)."""
     task = asyncio.ensure_future(work)
-    if receive is None:
-        with contextlib.suppress(Exception):
-            await task
-        return
 
     async def gone() -> None:
         while (await receive())["type"] != "http.disconnect":
@@ -203,7 +204,9 @@ async def _to_owner(receive: Receive, upstream: ClientConnection) -> None:
     while True:
         msg = await receive()
         if msg["type"] == "websocket.disconnect":
-            await upstream.close(msg.get("code", 1000))
+            code = msg.get("code", 1000)
+            # a code a close frame may carry (not 1005/1006: "none", "gone without one")
+            await upstream.close(code if code in (1000, 1001) or 3000 <= code < 5000 else 1000)
             return
         text, data = msg.get("text"), msg.get("bytes")
         try:

@@ -43,6 +43,7 @@ class Owners:
         #: the other instances' leases as last read, by table id (where to forward)
         self.seen: dict[str, Lease] = {}
         self.on = False
+        self.closing = False
         #: told each request passed on to another instance ("http" or "websocket")
         self.forwarded: Callable[[str], None] = lambda kind: None
         #: told the id of a table whose lease this process lost (its room is dropped)
@@ -64,6 +65,8 @@ class Owners:
         it."""
         if not self.on:
             return
+        if self.closing:  # a stopping process takes no table: another instance will
+            raise Moved(f"table {table_id}: this server instance is stopping; ask again")
         lease = await self.store.take_lease(table_id, self.instance, self.lease_s, time.time(),
                                             self.address)
         if lease is None:
@@ -136,6 +139,7 @@ class Owners:
     async def close(self) -> None:
         """Stop renewing and give every lease back: the other instances take the tables at
         once rather than when the leases run out."""
+        self.closing = True
         if self._renewer is not None:
             self._renewer.cancel()
             await asyncio.gather(self._renewer, return_exceptions=True)

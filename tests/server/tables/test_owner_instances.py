@@ -26,7 +26,7 @@ from taash.server.store.db import ActionRow, Store
 from taash.server.store.leases import Lease
 from tests.server.helpers import Api, Server, pick_actor, tokens_of
 from tests.server.tables.test_http import SHORT
-from tests.server.tables.test_live import Seat
+from tests.server.tables.test_live import Seat, stream_lines
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
@@ -115,6 +115,9 @@ def test_a_table_made_through_one_instance_is_played_through_the_other(
     finally:
         for s in seats.values():
             s.close()
+    # the NDJSON stream through b too: the missed events, then pings while it stays open
+    lines = stream_lines(b, tid, tokens[1], since=version - 3, count=3, pings=1)
+    assert [m["version"] for m in lines] == [version - 2, version - 1, version]
     rec = api_b.record(tid)
     assert verify_cli({k: v for k, v in rec.items() if k != "table"},
                       tmp_path / "r.json")["match"]["over"]

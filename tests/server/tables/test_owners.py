@@ -6,15 +6,19 @@ leases are renewed in one statement; a stopping owner gives its tables back."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import pytest_asyncio
+import uvicorn
 from sqlalchemy import event
 
-from taash.server.app import Services
+from taash.server.app import Services, create_app
 from taash.server.config import Settings
 from taash.server.errors import Moved
 from taash.server.store.db import Store
@@ -154,3 +158,53 @@ async def test_a_table_owned_elsewhere_is_read_from_a_copy_that_writes_nothing(
         await copy.submit(seat, copy.state.legal_actions(seat)[0], "b2")
     assert [r.version for r in await b.store.load_actions(t.id)] == [1]
     assert await a.hub.peek(t.id) is a.hub.rooms[t.id]  # the owner's own room
+
+
+@contextlib.asynccontextmanager
+async def serving(s: Services) -> AsyncIterator[str]:
+    """``s``'s app on a real port of this machine (the other instance forwards to it)."""
+    server = uvicorn.Server(uvicorn.Config(create_app(s.settings, services=s), host="127.0.0.1",
+                                           port=0, log_level="warning", lifespan="off"))
+    task = asyncio.create_task(server.serve())
+
+    async def started() -> None:
+        while not server.started:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(started(), 20)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 20)
+
+
+async def test_a_request_that_lost_the_race_for_a_table_is_forwarded_then_refused_once_gone(
+        pair: tuple[Services, Services], monkeypatch: pytest.MonkeyPatch) -> None:
+    """b read the table's lease while nobody held it, and a took the table before b could:
+    b's request goes to a (not a 503).  Once a no longer answers, b says 503 ``moved``."""
+    a, b = pair
+    front = httpx.AsyncClient(transport=httpx.ASGITransport(
+        app=create_app(b.settings, services=b)), base_url="http://b")
+    async with serving(a) as where:
+        a.hub.owners.address = where
+        t, _ = await a.tables.create("court-piece-2p", None, TWO_HUMANS, True, False, None,
+                                     None, 0)
+        await play_one(a, t.id, "a1")
+        read = b.hub.owners.elsewhere
+        reads: list[str] = []
+
+        async def read_before_a_took_it(table_id: str) -> str | None:
+            reads.append(table_id)
+            return None if len(reads) == 1 else await read(table_id)
+
+        monkeypatch.setattr(b.hub.owners, "elsewhere", read_before_a_took_it)
+        r = await front.get(f"/api/tables/{t.id}")
+        assert r.status_code == 200, r.text
+        assert r.json()["id"] == t.id and r.json()["version"] == 1
+        assert t.id not in b.hub.rooms and t.id not in b.hub.owners.leases
+    r = await front.get(f"/api/tables/{t.id}")  # a's lease holds, a does not answer
+    assert r.status_code == 503 and r.headers["retry-after"] == "1"
+    assert r.json()["error"]["code"] == "moved"
+    await front.aclose()

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from taash.server.errors import Moved
+from taash.server.errors import DomainError, Moved
 from taash.server.tables.hub import Hub
 from taash.server.tables.wire import dumps
 
@@ -89,10 +89,20 @@ class Forward:
         if found is None or hub is None or not hub.owners.on or found[1] in hub.rooms \
                 or any(k == MARK for k, _ in scope["headers"]):
             return None, ""
+        table_id = found[1]
         try:
-            return await hub.owners.elsewhere(found[1]), found[1]
+            where = await hub.owners.elsewhere(table_id)
+            if where is None:  # nobody else plays it: this instance takes it, unless another
+                try:            # took it since the lease was read (then it is forwarded there)
+                    await hub.room(table_id)
+                except Moved:
+                    hub.owners.unreachable(table_id)
+                    where = await hub.owners.elsewhere(table_id)
+                except DomainError:  # no such table...: the route answers it
+                    pass
+            return where, table_id
         except Exception as e:  # the database is away: answered here (a clear refusal)
-            log.warning("owner of table %s not read: %s", found[1], e)
+            log.warning("owner of table %s not read: %s", table_id, e)
             return None, ""
 
     def _client(self) -> httpx.AsyncClient:

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
 
 from taash.server.config import Settings
 from taash.server.store.db import ActionRow, Store
@@ -195,8 +196,9 @@ def test_sigkill_of_the_owner_mid_deal_the_other_takes_the_table_and_finishes_it
     a.kill()
     killed = time.time()
     assert lease.expires - killed <= LEASE_S  # runs out within the 5 s of the issue
-    with pytest.raises(Exception):  # noqa: B017 - closed however the forwarder closes it
+    with pytest.raises(ConnectionClosed):  # b closes the socket it relayed: "restart"
         seat0.read_until(7)
+    assert seat0.ws.close_code == 1012
     while not act():
         pass
     taken, rows = stored(pg_url, tid)

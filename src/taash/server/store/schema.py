@@ -171,8 +171,6 @@ webauthn_challenges = Table(
     Column("player_id", String(24), nullable=True),
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False),
-    # where the owner answers the other instances (its forwarded requests); None: nowhere
-    Column("address", String(200), nullable=True),
 )
 
 # personal API tokens (0005): named, scoped ("play read"), kept as their sha256, revocable

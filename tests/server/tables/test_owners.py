@@ -203,6 +203,8 @@ async def test_a_request_that_lost_the_race_for_a_table_is_forwarded_then_refuse
         r = await front.get(f"/api/tables/{t.id}")
         assert r.status_code == 200, r.text
         assert r.json()["id"] == t.id and r.json()["version"] == 1
+        for once in ("x-request-id", "content-security-policy", "x-frame-options"):
+            assert len(r.headers.get_list(once)) == 1, once  # b's own, not a's again
         assert t.id not in b.hub.rooms and t.id not in b.hub.owners.leases
     r = await front.get(f"/api/tables/{t.id}")  # a's lease holds, a does not answer
     assert r.status_code == 503 and r.headers["retry-after"] == "1"

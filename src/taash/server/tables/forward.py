@@ -42,6 +42,11 @@ SKIP = {b"host", b"connection", b"keep-alive", b"transfer-encoding", b"te", b"tr
         b"x-forwarded-proto", b"content-length", MARK}
 WS_SKIP = SKIP | {b"sec-websocket-key", b"sec-websocket-version", b"sec-websocket-extensions",
                   b"sec-websocket-protocol", b"origin"}
+# not passed back from the owner's answer: what this instance's guard adds to every answer
+# (the request id, the security headers), besides the connection's own
+ANSWER_SKIP = (SKIP - {b"content-length"}) | {b"x-request-id", b"content-security-policy",
+                                             b"x-content-type-options", b"x-frame-options",
+                                             b"referrer-policy"}
 TIMEOUT = httpx.Timeout(30.0, connect=2.0)
 STREAM_TIMEOUT = httpx.Timeout(None, connect=2.0)  # a stream lasts; the owner pings it
 
@@ -135,7 +140,7 @@ class Forward:
         try:
             await send({"type": "http.response.start", "status": answer.status_code,
                         "headers": [(k, v) for k, v in answer.headers.raw
-                                    if k.lower() not in SKIP or k.lower() == b"content-length"]})
+                                    if k.lower() not in ANSWER_SKIP]})
             await _until_gone(receive, self._relay(answer, send))
         finally:
             await answer.aclose()

@@ -28,6 +28,7 @@ from taash.server.errors import (
     Waiting,
     error_of,
 )
+from taash.server.store.leases import LeaseLost
 
 # The HTTP status of each refusal.
 STATUS: dict[type[Exception], int] = {
@@ -39,7 +40,7 @@ STATUS: dict[type[Exception], int] = {
     Waiting: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
-    Moved: 503,
+    Moved: 503, LeaseLost: 503,
 }
 
 # The error code of each status the framework answers itself (an unknown path, a wrong method).

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from taash.cli import app
 from taash.server import serving
 from taash.server.cli import RUN_ONLY
-from taash.server.config import ConfigError, Settings, env_of, flag_of, update_doc
+from taash.server.config import ConfigError, Settings, env_of, flag_of
+from taash.server.settings_doc import update_doc
 
 
 def serve_params() -> dict[str, Any]:

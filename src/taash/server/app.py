@@ -38,6 +38,7 @@ from taash.server.accounts.tokens import Tokens
 from taash.server.config import Settings
 from taash.server.errors import (
     DomainError,
+    Moved,
     RateLimited,
 )
 from taash.server.events import routes as event_routes
@@ -69,6 +70,7 @@ from taash.server.tables import routes as table_routes
 from taash.server.tables.access import Callers
 from taash.server.tables.bus import Bus, Heard
 from taash.server.tables.deps import Signals
+from taash.server.tables.forward import Forward
 from taash.server.tables.hub import Hub
 from taash.server.tables.room import Room
 from taash.server.tables.service import Tables
@@ -137,6 +139,7 @@ class Services:
         hub.turn_moved.append(self.turn_changed)
         hub.seat_freed.append(self.push.store.drop_seat)
         hub.room_dropped.append(self.voice.forget)
+        hub.owners.forwarded = lambda kind: self.metrics.forwarded.labels(kind).inc()
         hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
         hub.listen(("revoked",), self.revoked)
         hub.blocks = self.friends.store.blocked_by_any
@@ -194,6 +197,7 @@ class Services:
 
     async def start(self) -> None:
         self.metrics.watch(self.hub.rooms)
+        self.metrics.watch_reads(self.store.engine)
         await self.push.start()
         await self.hub.start()
 
@@ -239,6 +243,9 @@ def create_app(settings: Settings, services: Services | None = None,
                   description="Court Piece, two-player Court Piece and Goat: tables, seats, "
                   "actions, live events.  See docs/API.md.")
 
+    # a table another instance owns: its requests pass on to the owner (inside the guard, so
+    # this instance's limits apply first; the owner's apply again)
+    app.add_middleware(Forward)
     app.add_middleware(Guard, settings=settings, refuse=refusal)
     # the NDJSON stream stays uncompressed: each line leaves as it is written, and a stream
     # holds no compressor; offline play's files are compressed once, at build
@@ -265,6 +272,8 @@ def add_error_handlers(app: FastAPI) -> None:
         assert isinstance(e, DomainError | IllegalAction | MalformedAction)
         if isinstance(e, RateLimited) and e.retry_after is not None:
             return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
+        if isinstance(e, Moved):  # asked again, it reaches the table's owner
+            return refusal(e, {"Retry-After": "1"})
         return refusal(e)
 
     for kind in (DomainError, IllegalAction, MalformedAction):

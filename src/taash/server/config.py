@@ -151,6 +151,17 @@ class Settings(BaseSettings):
     remind_after_s: float = setting(
         24 * 3600.0, "remind a player waited for this many seconds (once per turn)",
         env="TAASH_REMIND_AFTER", flag="--remind-after", ge=0)
+    lease_s: float = setting(
+        5.0, "with several instances (Redis): a table's owner holds it for this many seconds "
+        "unless it renews (a killed owner's tables move on after at most this); 0: no owners",
+        env="TAASH_LEASE", flag="--lease", ge=0)
+    lease_renew_s: float = setting(
+        1.5, "an owner renews its tables' leases this often (seconds), well within --lease",
+        env="TAASH_LEASE_RENEW", ge=0.05)
+    instance_url: str | None = setting(
+        None, "with several instances: the address the others reach this one at, to forward "
+        "the requests of the tables it owns (default: http://HOST:PORT it listens on, this "
+        "machine's name for 0.0.0.0 or ::)", env="TAASH_INSTANCE_URL", flag="--instance-url")
     sweep_s: float = setting(
         30.0, "seconds between looks for reminders, stalled bots and turn timers",
         env="TAASH_SWEEP_INTERVAL", flag="--sweep", ge=0.05)
@@ -260,8 +271,8 @@ class Settings(BaseSettings):
         # keyword arguments (flags) over the environment; no .env file, no secrets folder
         return init_settings, _NamedEnv(settings_cls, env_ignore_empty=True)
 
-    @field_validator("redis_url", "smtp_url", "public_url", "metrics_token", "vapid_private_key",
-                     "vapid_subject", "turn_secret", mode="before")
+    @field_validator("redis_url", "smtp_url", "public_url", "instance_url", "metrics_token",
+                     "vapid_private_key", "vapid_subject", "turn_secret", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         if isinstance(value, str):
@@ -363,38 +374,3 @@ def describe(error: ValidationError, flags: Mapping[str, object]) -> str:
     secret = isinstance(extra, dict) and extra.get("secret")
     shown = "" if secret or first["type"] == "value_error" else f", not {first['input']!r}"
     return f"{where}: {message}{shown}"
-
-
-DOC_START = "<!-- settings: generated from taash.server.config.Settings; do not edit by hand -->"
-DOC_END = "<!-- end of settings -->"
-
-
-def settings_doc() -> str:
-    """docs/hosting.md's table of the settings that a variable or a flag sets, from the model."""
-    rows = ["| variable | flag | default | what it is |", "|---|---|---|---|"]
-    for field in Settings.model_fields.values():
-        env = env_of(field)
-        if env is None:
-            continue
-        default = field.get_default(call_default_factory=True)
-        shown = ("" if default in (None, "", [], {}) else
-                 ("on" if default else "off") if isinstance(default, bool) else
-                 f"{default:g}" if isinstance(default, float) else str(default))
-        bounds = [f"≥ {b.ge}" for b in field.metadata if getattr(b, "ge", None) is not None]
-        bounds += [f"{b.min_length}+ characters" for b in field.metadata
-                   if getattr(b, "min_length", None) is not None]
-        what = (field.description or "").replace("|", "\\|")
-        if bounds:
-            what += f" ({', '.join(bounds)})"
-        flag = flag_of(field)
-        rows.append(f"| `{env}` | {f'`{flag}`' if flag else ''} | {shown} | {what} |")
-    return "\n".join([DOC_START, *rows, DOC_END])
-
-
-def update_doc(text: str) -> str:
-    """``text`` with its settings table made anew (appended if it has none)."""
-    if DOC_START in text and DOC_END in text:
-        head, _, rest = text.partition(DOC_START)
-        _, _, tail = rest.partition(DOC_END)
-        return head + settings_doc() + tail
-    return text.rstrip("\n") + "\n\n" + settings_doc() + "\n"

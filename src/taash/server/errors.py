@@ -115,6 +115,18 @@ class Stale(DomainError):
                    "the table again and act on what is there now")
 
 
+class Moved(DomainError):
+    """The table is played by another server instance now (its owner, issue 44), or this
+    instance lost it mid-request: nothing was changed; the same request, made again, reaches
+    the owner (``where``: the owner's address, where known)."""
+
+    code = "moved"
+
+    def __init__(self, message: str, rule: str | None = None, where: str | None = None) -> None:
+        super().__init__(message, rule)
+        self.where = where
+
+
 class TooLarge(DomainError):
     code = "too_large"
 

@@ -189,6 +189,9 @@ def serve(settings: Settings, host: str, port: int, log_level: str) -> None:
     shown = f"[{host}]" if ":" in host else host
     if not settings.public_url:
         settings.public_url = f"http://{shown}:{real_port}"
+    if not settings.instance_url:  # where the other instances forward this one's tables
+        near = socket.gethostname() if host in ("", "0.0.0.0", "::") else shown
+        settings.instance_url = f"http://{near}:{real_port}"
     set_up(log_level, settings.log_format)
 
     async def main() -> None:

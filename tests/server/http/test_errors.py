@@ -11,6 +11,7 @@ from taash.games.base import IllegalAction, MalformedAction
 from taash.server import errors
 from taash.server.app import STATUS, add_error_handlers, status_of
 from taash.server.errors import DomainError, error_of
+from taash.server.store.leases import LeaseLost
 
 EXPECTED = {
     errors.BadRequest: (400, "bad_request"),
@@ -30,6 +31,8 @@ EXPECTED = {
     errors.Stale: (409, "stale"),
     errors.TooLarge: (413, "too_large"),
     errors.RateLimited: (429, "rate_limited"),
+    errors.Moved: (503, "moved"),
+    LeaseLost: (503, "moved"),
 }
 
 

@@ -149,7 +149,7 @@ async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms:
     mine = {str(r["id"]): r for r in await players.tables(who)}
     for table_id in await tokens.store.seat_tables(who.player.id):
         try:
-            room = await rooms.room(table_id)
+            room = await rooms.peek(table_id)  # read only: wherever the table is played
         except DomainError:
             continue
         seats = [s.seat for s in room.meta.seats if s.player_id == who.player.id]

@@ -15,6 +15,7 @@ from taash.server.errors import (
     Forbidden,
     Full,
     InviteUsed,
+    Moved,
     NoEmail,
     NotFound,
     NotOver,
@@ -28,6 +29,7 @@ from taash.server.errors import (
     Waiting,
     error_of,
 )
+from taash.server.store.leases import LeaseLost
 
 # The HTTP status of each refusal.
 STATUS: dict[type[Exception], int] = {
@@ -39,6 +41,7 @@ STATUS: dict[type[Exception], int] = {
     Waiting: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
+    Moved: 503, LeaseLost: 503,
 }
 
 # The error code of each status the framework answers itself (an unknown path, a wrong method).

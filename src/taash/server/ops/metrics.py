@@ -36,11 +36,14 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from taash.bots import LEVELS
 from taash.games import GAMES
 from taash.games.base import IllegalAction, MalformedAction
 from taash.server.errors import DomainError, error_of
+from taash.server.store.schema import actions
 
 if TYPE_CHECKING:
     from taash.server.ops.gcpause import GcPauses
@@ -106,6 +109,14 @@ class Metrics:
         self.gc_pause = Histogram("taash_gc_pause_seconds",
                                   "a garbage collection (the event loop waits for it)",
                                   ["generation"], buckets=FAST, registry=r)
+        # one owner per table (issue 44): what a table's non-owner costs (it should read none
+        # of the table's moves, only pass its requests on)
+        self.move_reads = Counter("taash_move_reads", "reads of the stored moves (actions)",
+                                  registry=r)
+        self.forwarded = Counter("taash_forwarded", "requests passed on to a table's owner",
+                                 ["kind"], registry=r)
+        for kind in ("http", "websocket"):
+            self.forwarded.labels(kind)
         #: the process's collector, when the server set it up (taash.server.ops.gcpause)
         self.gc: GcPauses | None = None
         self._lag_task: asyncio.Task[None] | None = None
@@ -123,6 +134,14 @@ class Metrics:
         if self._lag_task is None:
             self._lag_task = asyncio.get_running_loop().create_task(self._lag(),
                                                                     name="taash-loop-lag")
+
+    def watch_reads(self, engine: AsyncEngine) -> None:
+        """Count the statements that read the stored moves (``taash_move_reads``)."""
+        def seen(conn: object, cursor: object, sql: str, *rest: object) -> None:
+            if sql.startswith("SELECT") and f"FROM {actions.name} " in sql:
+                self.move_reads.inc()
+
+        event.listen(engine.sync_engine, "before_cursor_execute", seen)
 
     async def _lag(self, every: float = 0.25) -> None:
         loop = asyncio.get_running_loop()

@@ -23,7 +23,7 @@ from typing_extensions import TypedDict
 from taash.games import GAMES
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
 from taash.server.accounts.countries import flag
-from taash.server.errors import BadRequest, NotFound
+from taash.server.errors import BadRequest, Moved, NotFound
 from taash.server.store.rows import SeatRow, TableRow
 from taash.server.store.social import ResultRow, SocialStore
 from taash.server.tables import wire
@@ -210,6 +210,8 @@ class Social:
                 done.add(table_id)
                 try:
                     await self._match_over(await self.room(table_id))
+                except Moved:  # another instance owns the table: its results are its owner's
+                    continue
                 except Exception:
                     log.exception("table %s: match results", table_id)
 

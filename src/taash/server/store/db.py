@@ -247,9 +247,11 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
         (or this seat already used ``client_id``).  Returns the commit time.
 
         Actions of many tables arriving together are committed in one transaction (group
-        commit): one disk flush for all of them, each still checked on its own."""
+        commit): one disk flush for all of them, each still checked on its own; with owners,
+        under the table's lease (LeaseLost: not held, or taken since)."""
         item = Pending(table_id, expected, seat, action, client_id, json.dumps(events),
-                        to_move, over, asyncio.get_running_loop().create_future())
+                        to_move, over, asyncio.get_running_loop().create_future(),
+                        self.lease_to_write(table_id))
         self._pending.append(item)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="taash-writer")
@@ -296,6 +298,8 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             if not item.done.done():
                 if id(item) in kept:
                     item.done.set_result(now)
+                elif item.lost:
+                    item.done.set_exception(self.lease_lost(item.table_id))
                 else:
                     item.done.set_exception(VersionConflict(item.table_id))
 

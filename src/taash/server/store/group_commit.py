@@ -24,7 +24,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
-from taash.server.store.schema import actions, game_tables
+from taash.server.store.leases import Lease, held_in_batch
+from taash.server.store.schema import actions, game_tables, table_leases
 
 log = logging.getLogger("taash.server")
 
@@ -53,6 +54,21 @@ class Pending:
     to_move: int | None
     over: bool
     done: asyncio.Future[float]
+    #: the table's lease this write is made under (None: no owner per table); ``lost``: the
+    #: batch found it taken by another instance (LeaseLost, nothing written)
+    lease: Lease | None = None
+    lost: bool = False
+
+
+def _fenced(batch: list[Pending], held: set[str]) -> list[Pending]:
+    """The batch less the actions whose lease is not held any more (marked ``lost``)."""
+    kept = []
+    for item in batch:
+        if item.lease is not None and item.table_id not in held:
+            item.lost = True
+        else:
+            kept.append(item)
+    return kept
 
 
 def apply_batch(conn: Connection, batch: list[Pending], now: float) -> list[Pending]:
@@ -60,7 +76,13 @@ def apply_batch(conn: Connection, batch: list[Pending], now: float) -> list[Pend
     the version expected (the rest lost to another writer).  Three round trips for the whole
     batch: lock the tables' rows (in id order, so two instances never deadlock), keep the
     actions whose version is still the one expected, bump those tables and insert those
-    actions."""
+    actions; one more, first, where the actions are written under leases: the actions whose
+    lease was taken since are left out (``lost``), by the database's word."""
+    leases = [i.lease for i in batch if i.lease is not None]
+    if leases:
+        batch = _fenced(batch, held_in_batch(conn, leases))
+    if not batch:
+        return []
     ids = sorted({i.table_id for i in batch})
     found = conn.execute(
         select(game_tables.c.id, game_tables.c.version)
@@ -140,6 +162,9 @@ class SqliteWriter:
                                    "events", "created")}))
     FIND = (f"SELECT {game_tables.c.id.name}, {game_tables.c.version.name} "
             f"FROM {game_tables.name} WHERE {game_tables.c.id.name} IN ")
+    LEASES = (f"SELECT {table_leases.c.table_id.name}, {table_leases.c.owner.name}, "
+              f"{table_leases.c.fence.name} FROM {table_leases.name} "
+              f"WHERE {table_leases.c.table_id.name} IN ")
 
     def __init__(self, path: str, wal_limit: int) -> None:
         self.path = path
@@ -167,8 +192,13 @@ class SqliteWriter:
 
     def _commit(self, batch: list[Pending], now: float) -> list[Pending]:
         c = self._connection()
-        c.execute("BEGIN IMMEDIATE")
+        c.execute("BEGIN IMMEDIATE")  # the file's one writer until COMMIT: leases included
         try:
+            want = {i.lease.table_id: (i.lease.owner, i.lease.fence)
+                    for i in batch if i.lease is not None}
+            if want:
+                found = c.execute(self.LEASES + f"({','.join('?' * len(want))})", list(want))
+                batch = _fenced(batch, {t for t, o, f in found if want.get(t) == (o, f)})
             ids = sorted({i.table_id for i in batch})
             won = _winners(batch, dict(
                 c.execute(self.FIND + f"({','.join('?' * len(ids))})", ids)))

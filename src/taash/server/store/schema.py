@@ -345,6 +345,8 @@ table_leases = Table(
     Column("owner", String(64), nullable=False),
     Column("fence", BigInteger, nullable=False),
     Column("expires", Float, nullable=False),
+    # where the owner answers the other instances (its forwarded requests); None: nowhere
+    Column("address", String(200), nullable=True),
 )
 
 # duplicate events (0017; store/events.py, docs/events.md): an event, its one secret (the

@@ -26,6 +26,8 @@ class Rooms(Protocol):
 
     async def room(self, table_id: str) -> Room: ...
 
+    async def peek(self, table_id: str) -> Room: ...
+
 
 class Signals(Protocol):
     """What a table's socket hands on to voice (``voice.relay.Voice`` is one): a seat's

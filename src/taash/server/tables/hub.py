@@ -18,14 +18,15 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from taash.games.base import MatchState
 from taash.server.config import Settings
-from taash.server.errors import DomainError, NotFound
+from taash.server.errors import DomainError, Moved, NotFound
 from taash.server.store.db import Store, TableRow
 from taash.server.tables.bus import Bus, Handler
 from taash.server.tables.bus import Heard as BusHeard
-from taash.server.tables.match import build_match, deal_next
+from taash.server.tables.loading import replay
+from taash.server.tables.owners import Owners, end
 from taash.server.tables.pool import BotPool
 from taash.server.tables.presence import Presence
-from taash.server.tables.room import HISTORY, Room, RoomMetrics
+from taash.server.tables.room import Room, RoomMetrics
 from taash.server.tables.withdrawals import Withdrawals
 
 log = logging.getLogger("taash.server")
@@ -54,6 +55,10 @@ class Hub:
         self.pool = BotPool(settings.bot_workers or None)
         self.instance = secrets.token_hex(6)  # names this process on the bus
         self.presence = Presence(self)
+        # the table leases this process holds (with other instances: one owner per table)
+        self.owners = Owners(store, self.instance, settings.lease_s, settings.lease_renew_s)
+        self.owners.lost, self.owners.holds = self.lost, self._holds
+        self.owners.address = settings.instance_url
         self.withdrawals = Withdrawals(self.bus, self.instance, self.rooms)
         # what the other domains hear of the tables (the app's composition subscribes them)
         self.match_ended: list[Callable[[Room], Awaitable[None]]] = []
@@ -75,6 +80,8 @@ class Hub:
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="taash-sweeper")
         if self.bus.shared:
             self.presence.start()
+            if self.settings.lease_s > 0:
+                self.owners.start()
 
     def begin_close(self) -> None:
         """Stop serving live connections: every stream and socket ends."""
@@ -94,6 +101,7 @@ class Hub:
             task.cancel()
         # let them unwind (a cancelled query returns its connection) before the store closes
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.owners.close()  # the others take this process's tables at once
         await self.bus.close()
         self.pool.close()
 
@@ -146,35 +154,34 @@ class Hub:
             raise NotFound(f"no table {table_id!r}")
         return loaded
 
-    async def _load(self, table_id: str) -> Room | None:
+    async def _load(self, table_id: str, owned: bool = True) -> Room | None:
         meta = await self.store.load_table(table_id)
         if meta is None:
             return None
-        rows = await self.store.load_actions(table_id, 0)
-        state = build_match(meta)
-        dealt = [(f.deal, f.dealt) for f in meta.fair]
-        keep = max(0, len(rows) - HISTORY)
-        room = Room(self, meta, state, 0)
-        for r in rows[:keep]:  # replay fast, without keeping a state per version
-            state.apply(r.seat, r.action)
-            deal_next(meta, state)
-            if r.client_id is not None:
-                room.answers[(r.seat, r.client_id)] = {"version": r.version, "events": r.events}
-            room.version = r.version
-        room.replay_rows(rows[keep:])
-        if dealt != [(f.deal, f.dealt) for f in meta.fair]:  # dealt before a stop: fix it
-            await self.store.save_fair(table_id, meta.fair)
-        room.meta.updated = meta.updated
-        humans = [s.seat for s in meta.seats if s.type == "human"]
-        room.human_seen = (await self.store.last_human_move(table_id, humans)
-                           or meta.created)  # an idle table stays so after a restart
+        if owned:
+            await self.owners.take(table_id)  # Moved while another instance plays it
+        room = await replay(self, meta, owned)
+        if not owned:  # a copy to read (``peek``): not kept, never written through
+            return room
         self.rooms[table_id] = room
         if self.bus.shared:  # who is connected to this table through the other instances?
             self.spawn(self.bus.publish({"k": "who", "t": table_id, "i": self.instance}))
         return room
 
-    def install(self, t: TableRow, state: MatchState) -> Room:
-        """The room of a table just created here."""
+    async def peek(self, table_id: str) -> Room:
+        """The table's room to read from: this process's, or, if another instance owns the
+        table, a copy read from the store (not kept; its owner alone writes)."""
+        try:
+            return await self.room(table_id)
+        except Moved:
+            copy = await self._load(table_id, owned=False)
+        if copy is None:
+            raise NotFound(f"no table {table_id!r}")
+        return copy
+
+    async def install(self, t: TableRow, state: MatchState) -> Room:
+        """The room of a table just created here (and owned here)."""
+        await self.owners.take(t.id)
         room = Room(self, t, state, 0)
         self.rooms[t.id] = room
         room.kick()
@@ -259,6 +266,19 @@ class Hub:
             await chore(starting)
         for table_id, room in list(self.rooms.items()):
             if room.idle() and time.monotonic() - room.last_used > IDLE_S:
-                del self.rooms[table_id]
-                for heard in self.room_dropped:
-                    heard(table_id)
+                self._drop(table_id)
+                await self.owners.give_back(table_id)
+
+    def lost(self, table_id: str) -> None:
+        """Another instance owns the table now: its room here ends (``owners.end``)."""
+        end(self._drop(table_id))
+
+    def _holds(self, table_id: str) -> bool:
+        return table_id in self.rooms or table_id in self._loading
+
+    def _drop(self, table_id: str) -> Room | None:
+        room = self.rooms.pop(table_id, None)
+        if room is not None:
+            for heard in self.room_dropped:
+                heard(table_id)
+        return room

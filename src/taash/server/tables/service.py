@@ -144,7 +144,7 @@ class Tables(Authorization, Seating):
         t.to_move = turn_of(state)
         if rematch_of is None:
             await hub.store.create_table(t)
-            hub.install(t, state)
+            await hub.install(t, state)
         if maker is not None:
             self.bot_only.setdefault(maker, set()).add(t.id)
         return t, tokens

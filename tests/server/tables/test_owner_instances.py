@@ -1,0 +1,218 @@
+"""One owner per table across two server processes on PostgreSQL + Redis (issue 44): a table
+made through one instance and played through the other is played by its owner alone (the
+other passes its requests on and reads none of its moves); SIGKILL of the owner mid-deal, and
+the other takes the table once its lease runs out, the deal finishes through it, and the
+record verifies with every acknowledged action in it once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
+
+from taash.server.config import Settings
+from taash.server.store.db import ActionRow, Store
+from taash.server.store.leases import Lease
+from tests.server.helpers import Api, Server, pick_actor, tokens_of
+from tests.server.tables.test_http import SHORT
+from tests.server.tables.test_live import Seat, stream_lines
+from tests.waiting import wait_until
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
+
+TOKEN = "owner-test-metrics-token"
+LEASE_S = 5.0  # the default --lease
+
+
+@pytest.fixture
+def pair(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    a, b = (Server(pg_url, "--redis", redis_url, "--bot-delay", "0", "--metrics-token", TOKEN,
+                   log=tmp_path / f"{n}.log") for n in "ab")
+    threads = [threading.Thread(target=s.start) for s in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+def scrape(server: Server) -> dict[str, float]:
+    r = httpx.get(server.base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"},
+                  timeout=5)
+    assert r.status_code == 200, r.text
+    out: dict[str, float] = {}
+    for fam in text_string_to_metric_families(r.text):
+        for s in fam.samples:
+            key = s.name + "".join(f",{k}={v}" for k, v in sorted(s.labels.items()))
+            out[key] = s.value
+    return out
+
+
+def accepted(m: dict[str, float]) -> float:
+    return sum(v for k, v in m.items()
+               if k.startswith("taash_actions_total,") and "result=accepted" in k)
+
+
+def stored(pg_url: str, table_id: str) -> tuple[Lease | None, list[ActionRow]]:
+    """The table's lease and its actions, as the database has them."""
+    async def read() -> tuple[Lease | None, list[ActionRow]]:
+        store = Store(Settings(db_url=pg_url).resolved_db_url())
+        try:
+            return await store.lease_of(table_id), await store.load_actions(table_id)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+def verify_cli(rec: dict[str, Any], path: Path) -> dict[str, Any]:
+    path.write_text(json.dumps(rec))
+    p = subprocess.run([sys.executable, "-m", "taash", "record", "verify", str(path)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    out: dict[str, Any] = json.loads(p.stdout)
+    return out
+
+
+def test_a_table_made_through_one_instance_is_played_through_the_other(
+        pair: tuple[Server, Server], tmp_path: Path) -> None:
+    a, b = pair
+    api_a, api_b = Api(a.base), Api(b.base)
+    t = api_a.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2)
+    tid, tokens = t["id"], tokens_of(t)
+    before_a, before_b = scrape(a), scrape(b)
+    seats = {s: Seat(b, tid, s, tok) for s, tok in tokens.items()}  # live channels: through b
+    rng = random.Random(44)
+    version = 0
+    try:
+        for s in seats.values():
+            s.read_until(0)
+        while not seats[0].view["over"]:
+            seat, action = pick_actor({s: x.view for s, x in seats.items()}, rng) or (-1, "")
+            if version % 2:  # over the socket (forwarded) and over HTTP (forwarded), in turn
+                seats[seat].ws.send(json.dumps({"type": "action", "action": action,
+                                                "id": f"w{version}"}))
+                seats[seat].read_until(version + 1, ack=f"w{version}")
+            else:
+                r = api_b.act(tid, tokens[seat], action, cid=f"h{version}")
+                assert r.status_code == 200, r.text
+            version += 1
+            for s in seats.values():
+                s.read_until(version)
+    finally:
+        for s in seats.values():
+            s.close()
+    # the NDJSON stream through b too: the missed events, then pings while it stays open
+    lines = stream_lines(b, tid, tokens[1], since=version - 3, count=3, pings=1)
+    assert [m["version"] for m in lines] == [version - 2, version - 1, version]
+    rec = api_b.record(tid)
+    assert verify_cli({k: v for k, v in rec.items() if k != "table"},
+                      tmp_path / "r.json")["match"]["over"]
+    after_a, after_b = scrape(a), scrape(b)
+    # the owner applied every action; the other applied none, read none of the table's moves
+    # and held no room of it: it passed each request on
+    assert accepted(after_a) - accepted(before_a) == version
+    assert accepted(after_b) == accepted(before_b)
+    assert after_b["taash_move_reads_total"] == before_b["taash_move_reads_total"]
+    assert after_b["taash_live_tables"] == 0
+    assert after_b["taash_forwarded_total,kind=websocket"] == 2
+    assert after_b["taash_forwarded_total,kind=http"] >= version / 2
+    assert after_a["taash_forwarded_total,kind=http"] == 0
+    api_a.close()
+    api_b.close()
+
+
+def test_sigkill_of_the_owner_mid_deal_the_other_takes_the_table_and_finishes_it(
+        pair: tuple[Server, Server], tmp_path: Path, pg_url: str) -> None:
+    a, b = pair
+    api_a, api_b = Api(a.base), Api(b.base)
+    t = api_a.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2)
+    tid, tokens = t["id"], tokens_of(t)
+    rng = random.Random(5)
+    acked: dict[str, int] = {}  # client id -> the version its action was acknowledged at
+    moves = 0
+    killed = 0.0
+    after: list[float] = []  # when the first action after the kill was acknowledged
+
+    def answered(method: str, path: str, **kw: Any) -> httpx.Response:
+        """b's answer, asked again while the table has no owner that answers (503 moved,
+        the owner killed and its lease not yet run out)."""
+        got: list[httpx.Response] = []
+
+        def asked() -> bool:
+            try:
+                r = api_b.http.request(method, path, **kw)
+            except httpx.HTTPError:
+                return False
+            if r.status_code == 503:
+                assert r.json()["error"]["code"] == "moved", r.text
+                return False
+            got.append(r)
+            return True
+
+        wait_until(asked, timeout=30, every=0.1, what=f"an answer to {method} {path}")
+        assert got[0].status_code == 200, got[0].text
+        return got[0]
+
+    def act() -> bool:
+        """One move through b (the same client id again until acknowledged); whether the
+        match is over."""
+        nonlocal moves
+        views = {s: answered("GET", f"/api/tables/{tid}/view", headers=Api.auth(tok)).json()
+                 for s, tok in tokens.items()}
+        if views[0]["over"]:
+            return True
+        seat, action = pick_actor(views, rng) or (-1, "")
+        cid = f"c{moves}"
+        r = answered("POST", f"/api/tables/{tid}/actions", headers=Api.auth(tokens[seat]),
+                     json={"action": action, "id": cid})
+        acked[cid] = r.json()["version"]
+        if killed and not after:
+            after.append(time.time())
+        moves += 1
+        return False
+
+    seat0 = Seat(b, tid, 0, tokens[0])  # a live channel through b, to a while it lives
+    seat0.read_until(0)
+    for _ in range(6):
+        act()
+    seat0.read_until(6)
+    lease, _ = stored(pg_url, tid)
+    assert lease is not None and lease.address == a.base  # a made it: a owns it
+    a.kill()
+    killed = time.time()
+    assert lease.expires - killed <= LEASE_S  # runs out within the 5 s of the issue
+    with pytest.raises(ConnectionClosed):  # b closes the socket it relayed: "restart"
+        seat0.read_until(7)
+    assert seat0.ws.close_code == 1012
+    while not act():
+        pass
+    taken, rows = stored(pg_url, tid)
+    assert taken is not None and taken.fence == lease.fence + 1 and taken.address == b.base
+    print(f"\nthe first action after the kill was accepted {after[0] - killed:.2f} s after it")
+    again = Seat(b, tid, 0, tokens[0], since=6)  # the client reconnects: b has the table
+    again.read_until(moves)
+    again.close()
+    rec = api_b.record(tid)
+    out = verify_cli({k: v for k, v in rec.items() if k != "table"}, tmp_path / "r.json")
+    assert out["match"]["over"]
+    # every acknowledged action is stored once, at the version it was acknowledged at, and
+    # nothing else is
+    assert {r.client_id: r.version for r in rows} == acked
+    assert [r.version for r in rows] == list(range(1, moves + 1))
+    api_a.close()
+    api_b.close()

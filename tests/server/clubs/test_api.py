@@ -192,9 +192,22 @@ async def test_public_clubs_are_listed_and_searched_by_name(s: Site) -> None:
     # the search's wildcards are plain characters
     assert all("%" in x["name"] for x in
                (await visitor.get("/api/clubs", params={"q": "%"})).json()["clubs"])
-    # a public club's page is open to anyone, its invite link to its owner and admins only
+    # a public club's page is open to anyone, its invite link to its owner and admins only;
+    # what members do is refused to a visitor who has not joined (403: the club is no secret)
     page = await send(visitor, "GET", f"/api/clubs/{small['id']}")
     assert page["role"] is None and "invite" not in page
+    for method, path, body in [
+        ("POST", f"/api/clubs/{small['id']}/tables", {"game": "court-piece-2p"}),
+        ("POST", f"/api/clubs/{small['id']}/leave", None),
+        ("POST", f"/api/clubs/{small['id']}/invites", {"name": "anyone"}),
+    ]:
+        err = await send(visitor, method, path, body, 403)
+        assert "join it first" in err["error"]["message"]
+    # without a session, nothing is made
+    anon = await s.player()
+    anon.http.cookies.clear()
+    await send(anon, "POST", "/api/clubs", {"name": unique("Anon")}, 401)
+    await send(anon, "POST", f"/api/clubs/{small['id']}/join", status=401)
     for bad in ("", "   ", "x" * 65):
         await send(owner, "POST", "/api/clubs", {"name": bad}, 400)
 
@@ -282,6 +295,11 @@ async def test_club_events_are_listed_on_the_club_and_entered_by_members_only(
     assert entered["entered"] and entered["opens"] == T0 - 60
     mine = (await send(member, "GET", "/api/events"))["mine"]
     assert [x["id"] for x in mine] == [e["id"]]
+    # once the club is closed, its events take no entry, even from its members
+    later = await send(owner, "POST", f"/api/clubs/{cid}/events", event_body(), 201)
+    await send(owner, "POST", f"/api/clubs/{cid}/close")
+    await send(member, "POST", f"/api/events/{later['id']}/entry", status=409)
+    await send(owner, "POST", f"/api/clubs/{cid}/events", event_body(), 409)
     # a public event stays listed and open to all
     pub = await send(owner, "POST", "/api/events", event_body(), 201)
     assert pub["id"] in [x["id"] for x in (await send(stranger, "GET", "/api/events"))

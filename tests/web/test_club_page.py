@@ -46,6 +46,9 @@ def test_a_club_made_a_friend_joining_by_its_link_and_a_club_table_played(
     assert friend.locator(".club-members li").count() == 2
     assert friend.locator(".club-invite-link").count() == 0  # the link is the owner's to give
 
+    wide = friend.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the club's page is {wide}px wider than the phone's screen"
+
     # the owner makes a short club table of two-player Court Piece and sits at it
     owner.reload()
     owner.locator(".club-members li").nth(1).wait_for()

@@ -74,10 +74,12 @@ def test_a_club_made_a_friend_joining_by_its_link_and_a_club_table_played(
         friend.goto(f"/club/{invite.split('/club/')[1].split('?')[0]}")
         friend.locator(".club-members").wait_for()
         text = friend.locator(f".club-table[data-table='{table}']").inner_text()
-        return "over, you " in text
+        # the ratings are written after the result
+        rated = "not rated" not in friend.locator(".club-members").inner_text()
+        return "over, you " in text and rated
 
-    wait_until(page_shows_result, timeout=30, what="the club table's result on the page",
-               every=0.5)
+    wait_until(page_shows_result, timeout=30, what="the club table's result and ratings on "
+               "the page", every=0.5)
     rows = friend.locator(".club-members li")
     assert rows.count() == 2
     for i in range(2):  # both rated in the club's game now

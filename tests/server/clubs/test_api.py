@@ -268,12 +268,12 @@ async def play_out(tid: str, seats: dict[int, Player]) -> None:
 
 
 async def wait_results(p: Player, cid: str, tid: str) -> Any:
-    for _ in range(300):  # the results are written as the match ends, off the move's path
-        page = await send(p, "GET", f"/api/clubs/{cid}")
-        if page["tables"][0]["results"]:
+    for _ in range(300):  # the results are written as the match ends, off the move's path,
+        page = await send(p, "GET", f"/api/clubs/{cid}")  # and the ratings after them
+        if page["tables"][0]["results"] and all(m["ratings"] for m in page["members"]):
             return page
         await asyncio.sleep(0.05)
-    raise AssertionError("the table's results were not written")
+    raise AssertionError("the table's results and ratings were not written")
 
 
 async def test_club_events_are_listed_on_the_club_and_entered_by_members_only(

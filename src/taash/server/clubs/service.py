@@ -140,9 +140,9 @@ class Clubs:
     async def mine(self, me: PlayerRow) -> MyClubs:
         clubs = await self.store.of_player(me.id)
         invited = await self.store.invited_to(me.id)
-        return {"clubs": [summary(c, len(await self.store.members(c.id)), r) for c, r in clubs],
-                "invited": [summary(c, len(await self.store.members(c.id)), None)
-                            for c in invited]}
+        n = await self.store.counts([c.id for c, _ in clubs] + [c.id for c in invited])
+        return {"clubs": [summary(c, n.get(c.id, 0), r) for c, r in clubs],
+                "invited": [summary(c, n.get(c.id, 0), None) for c in invited]}
 
     async def leaderboard(self, club_id: str, player_id: str | None, game: str) -> Leaderboard:
         c, _ = await self.visible(club_id, player_id)

@@ -129,6 +129,17 @@ class ClubStore:
                 .order_by(clubs.c.name_key))).all()
         return [_club(r) for r in rows]
 
+    async def counts(self, club_ids: Sequence[str]) -> dict[str, int]:
+        """How many members each of these clubs has."""
+        if not club_ids:
+            return {}
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(club_members.c.club_id, func.count())
+                .where(club_members.c.club_id.in_(list(club_ids)))
+                .group_by(club_members.c.club_id))).all()
+        return {str(r[0]): int(r[1]) for r in rows}
+
     async def role(self, club_id: str, player_id: str) -> str | None:
         async with self.store.engine.connect() as conn:
             r = (await conn.execute(select(club_members.c.role).where(and_(

@@ -35,6 +35,9 @@ from taash.server.accounts.passkeys import Passkeys
 from taash.server.accounts.players import Players
 from taash.server.accounts.sign_in import SignIn
 from taash.server.accounts.tokens import Tokens
+from taash.server.clubs import routes as club_routes
+from taash.server.clubs.play import ClubPlay
+from taash.server.clubs.service import Clubs
 from taash.server.config import Settings
 from taash.server.errors import (
     DomainError,
@@ -92,12 +95,12 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 # Every domain's routes, in the order they are matched.
 ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
                                    me_data, sign_in_routes, push_routes, social_routes, live,
-                                   voice_routes, chat, event_routes))
+                                   voice_routes, chat, event_routes, club_routes))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
 SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
             "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics",
-            "events", "event_boards")
+            "events", "event_boards", "clubs", "club_play")
 
 
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
@@ -134,6 +137,9 @@ class Services:
         self.friends = Friends(self)
         self.events = Events(store)
         self.event_boards = Boards(self.events)
+        self.clubs = Clubs(store, self.events)
+        self.club_play = ClubPlay(self.clubs, self.tables)
+        self.events.gate = self.clubs  # a club's event: its members enter, unlisted
         self._forgot = -float("inf")
         hub.match_ended.append(self.social.match_over)
         hub.turn_moved.append(self.turn_changed)

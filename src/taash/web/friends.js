@@ -32,7 +32,8 @@ class FriendsPanel {
     this.lists = h('div', { class: 'friend-lists' });
     this.el = h('section', { class: 'panel friends', 'data-section': 'friends' },
       h('h2', null, t('friends'), ' ', h('small', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
-        onclick: (e) => { e.preventDefault(); this.navigate('/leaderboard'); } }, t('leaderboards')))),
+        onclick: (e) => { e.preventDefault(); this.navigate('/leaderboard'); } }, t('leaderboards')),
+        ' · ', h('a', { href: '/clubs', 'data-action': 'clubs' }, t('clubs')))),
       this.codeBox,
       h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.add(); } },
         this.input,

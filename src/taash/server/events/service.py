@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from typing_extensions import TypedDict
 
@@ -74,12 +75,24 @@ def reached_board(e: EventRow, player_id: str, board: int) -> BoardRow:
     return BoardRow(e.id, player_id, board, board_actions(state))
 
 
+class Gate(Protocol):
+    """Who else decides on events (the clubs: a club's event is entered by its members only,
+    and is not in the public listing); given by the services' composition."""
+
+    async def may_enter(self, event_id: str, player_id: str) -> None:
+        """Raise the refusal if the player may not enter the event."""
+
+    async def unlisted(self, event_ids: Sequence[str]) -> set[str]:
+        """Those of these events the public listing leaves out."""
+
+
 class Events:
     """Events and entries; the clock is given so tests can pass a closing time."""
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = EventStore(store)
         self.clock = clock
+        self.gate: Gate | None = None
 
     def json(self, e: EventRow, entrants: int, entered: bool) -> EventJson:
         now = self.clock()
@@ -149,13 +162,18 @@ class Events:
         mine = await self.store.of_player(player_id, LIST_LIMIT) if player_id else []
         counts = await self.store.entrants([e.id for e in current + mine])
         mine_ids = {e.id for e in mine}
+        hidden = (await self.gate.unlisted([e.id for e in current])
+                  if self.gate is not None else set())
         return {"events": [self.json(e, counts.get(e.id, 0), e.id in mine_ids)
-                           for e in current if e.closed is None],
+                           for e in current if e.closed is None
+                           and (e.id not in hidden or e.id in mine_ids)],
                 "mine": [self.json(e, counts.get(e.id, 0), True) for e in mine]}
 
     async def enter(self, event_id: str, player_id: str) -> EventJson:
         """One entry per player, while the event is open."""
         e = await self.event(event_id)
+        if self.gate is not None:
+            await self.gate.may_enter(e.id, player_id)
         state = state_of(e, self.clock())
         if state != "open":
             raise Conflict(f"the event is {state}: it cannot be entered now")

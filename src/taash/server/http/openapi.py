@@ -91,10 +91,10 @@ def refusals(method: str, path: str, op: Mapping[str, object]) -> set[int]:
             out |= {404, 413}
         if any(p.get("in") == "path" for p in params):
             out.add(404)
-        # the player's own routes, and the events' (a session or a personal token; a board or
-        # a field not theirs to see)
-        if path.startswith(("/api/me", "/api/events")) or any(p.get("name") == "token"
-                                                                for p in params):
+        # the player's own routes, the events' (a session or a personal token; a board or
+        # a field not theirs to see) and the clubs' (a session; a club not theirs to change)
+        if path.startswith(("/api/me", "/api/events", "/api/clubs")) or any(
+                p.get("name") == "token" for p in params):
             out |= {401, 403}
         if method != "get":
             out |= {403, 409}

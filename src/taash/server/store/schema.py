@@ -387,3 +387,4 @@ event_boards = Table(
     Column("result", Text, nullable=True),
     Column("finished", Float, nullable=True),
 )
+

@@ -28,13 +28,15 @@ class Seating:
     hub: Host
 
     async def join(self, table_id: str, seat: int | None, name: str | None,
-                   player: PlayerRow | None = None) -> tuple[int, str]:
-        """Claim a free human seat of an open table: the seat and its new token; the seat
-        belongs to ``player``, if given (named after them unless ``name``)."""
+                   player: PlayerRow | None = None, admitted: bool = False) -> tuple[int, str]:
+        """Claim a free human seat of an open table (or of any table, ``admitted``: the
+        caller has checked that the player may sit there, as a club does for its tables):
+        the seat and its new token; the seat belongs to ``player``, if given (named after
+        them unless ``name``)."""
         hub = self.hub
         room = await hub.room(table_id)
         await room.reload_meta()
-        if not room.meta.open:
+        if not room.meta.open and not admitted:
             raise Forbidden("this table is not open to join: ask for an invite")
         if room.state.is_over():
             raise Full("this match is over")
@@ -43,7 +45,8 @@ class Seating:
             raise Forbidden("you cannot join this table")
         if player is not None:
             self._one_seat(room, player.id)
-        free = [s.seat for s in room.meta.seats if s.type == "human" and not s.claimed]
+        free = [s.seat for s in room.meta.seats
+                if s.type == "human" and not s.claimed and s.player_id is None]
         if seat is not None:
             if seat not in free:
                 raise Full(f"seat {seat} is not free")

@@ -3,7 +3,7 @@
 duplicate events made for a club (``club_tables``, ``club_events``).
 
 Revision ID: 0019
-Revises: 0017
+Revises: 0018
 Create Date: 2026-12-06
 """
 

@@ -103,6 +103,11 @@ SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker",
             "events", "event_boards", "clubs", "club_play")
 
 
+#: the addresses that are the web interface's page: home, a table, an offline table (played in
+#: the page) and offline play's screen, a deal's review, a profile, the leaderboards, a friend
+#: code's link, a link code, an e-mail sign-in
+PAGES = ("/", "/t/{table_id}", "/offline/{game}", "/offline", "/review", "/p/{player_id}",
+         "/leaderboard", "/friend/{code}", "/link", "/email/{what}")
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
 
@@ -333,45 +338,10 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
             log.error("no session for a page load: %r", e)
         return response
 
-    @app.get("/", include_in_schema=False)
-    async def home(request: Request) -> Response:
-        return await index(request)
-
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(request: Request, table_id: str) -> Response:
-        return await index(request)
-
-    @app.get("/offline/{game}", include_in_schema=False)  # a table played in the page
-    async def offline_page(request: Request, game: str) -> Response:
-        return await index(request)
-
-    @app.get("/offline", include_in_schema=False)  # offline play's screen, its kept matches
-    async def offline_home(request: Request) -> Response:
-        return await index(request)
-
-    @app.get("/review", include_in_schema=False)  # ?table=&deal=: the page reads them
-    async def review_page(request: Request) -> Response:
-        return await index(request)
-
-    @app.get("/p/{player_id}", include_in_schema=False)  # a player's profile
-    async def profile_page(request: Request, player_id: str) -> Response:
-        return await index(request)
-
-    @app.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page(request: Request) -> Response:
-        return await index(request)
-
-    @app.get("/friend/{code}", include_in_schema=False)  # a friend code's link
-    async def friend_page(request: Request, code: str) -> Response:
-        return await index(request)
-
-    @app.get("/link", include_in_schema=False)
-    async def link_page(request: Request) -> Response:  # ?code=: the page fills it in
-        return await index(request)
-
-    @app.get("/email/{what}", include_in_schema=False)
-    async def email_page(request: Request, what: str) -> Response:  # #secret: the page posts it
-        return await index(request)
+    # the page's own addresses: it reads which screen from the path (and ?table=&deal= on
+    # /review, ?code= on /link, #secret on /email/...)
+    for path in PAGES:
+        app.add_api_route(path, index, methods=["GET"], include_in_schema=False)
 
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> Response:

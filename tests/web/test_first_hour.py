@@ -44,6 +44,20 @@ def test_play_comes_first_on_the_home_page(new_page: Any, server: Server) -> Non
     assert page.js_errors == []
 
 
+def test_home_leads_to_the_duplicate_events(new_page: Any, server: Server) -> None:
+    """Events (issue 45) are found from home: its link opens the events page, which offers
+    today's event of each game."""
+    page = new_page("phone", server.base)
+    page.goto("/")
+    link = page.locator("[data-action='events']")
+    link.wait_for()
+    assert "Duplicate events" in link.inner_text()
+    link.click()
+    page.locator(".events-daily-game[data-game='goat']").wait_for()
+    assert page.url.endswith("/assets/events.html")
+    assert page.js_errors == []
+
+
 # -- 2. the home screen's rows and the table's header say it all, uncut -----------------------
 # The elements among `sel` whose text does not fit them (an ellipsis, or text past a border).
 CUT = """(sel) => [...document.querySelectorAll(sel)]

@@ -118,6 +118,9 @@ def test_made_available_offline_then_played_with_no_server(new_page: Any,
     ask_and_start(page, files["download_bytes"])
     page.wait_for_selector(f"{HOME}[data-offline-state='ready']", timeout=120_000)
     assert state(page, SETTINGS) == "ready"
+    # ready: a way to offline play's screen beside the way to remove the files
+    assert page.locator(f"{HOME} [data-action='offline-play']").get_attribute("href") \
+        == "/offline"
     seen = page.evaluate("() => window.barSeen")
     values = [v for v, _ in seen]
     assert values == sorted(values) and values[-1] == 100 and len(set(values)) >= 3, values

@@ -78,6 +78,7 @@ class Home {
       // Play first (issue 43): a new player's first screen is a game to start, then their
       // tables and friends
       this.newTable.el,
+      h('p', { class: 'events-link' }, h('a', { href: '/assets/events.html', 'data-action': 'events' }, t('events_link'))),
       this.myTables.el,
       this.friends.el,
       this.join.el,

@@ -168,7 +168,9 @@ export function offlinePanel(where) {
     } else if (s.phase === 'ready') {
       fill(body, h('p', { 'data-offline-ready': s.ready.version },
         t('offline_ready', { size: mb(s.ready.bytes) })),
-      btn('offline-remove', t('offline_remove'), remove));
+      h('div', { class: 'row' },
+        h('a', { class: 'btn primary', href: '/offline', 'data-action': 'offline-play' }, t('play_offline')),
+        btn('offline-remove', t('offline_remove'), remove)));
     } else if (s.phase === 'error') {
       fill(body, h('p', { class: 'error', role: 'alert' }, t('offline_failed', { why: s.error })),
         h('div', { class: 'row' }, btn('offline-retry', t('try_again'), retry, true),

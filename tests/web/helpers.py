@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.waiting import wait_until
 
 T = TypeVar("T")
@@ -196,20 +198,18 @@ def play_turn(page: Any, seen: Any = None) -> bool:
         press(page, "[data-action^='trump:'].suggested[aria-disabled='false']" if suggested.count()
               else "[data-action^='trump:'][aria-disabled='false']")
     elif game == "goat":
-        k = int(attr(page, "data-k") or 0)
-        codes = [playable.nth(i).get_attribute("data-card") for i in range(max(k, 1))]
-        for code in codes:
-            tap_card(page, code)
-        page.wait_for_function(
-            "(n) => document.querySelectorAll('[data-hand] .card.selected').length === n",
-            arg=len(codes))
-        for verb in ("lead", "beat", "pass"):
-            button = page.locator(f"[data-action='{verb}'][aria-disabled='false']")
-            if button.count():
-                press(page, f"[data-action='{verb}'][aria-disabled='false']")
-                break
-        else:
-            raise AssertionError(f"no Goat action enabled for {codes}")
+        # Goat's molodka may be played out of turn: a bot's can change the table, or end the
+        # deal, while this seat's cards are chosen; then the choice is let go and the caller
+        # looks again
+        try:
+            goat_turn(page, playable)
+        except (PlaywrightTimeout, AssertionError):
+            if int(attr(page, "data-version") or -1) == before:
+                raise
+            for code in page.locator("[data-hand] .card.selected").evaluate_all(
+                    "(cs) => cs.map((c) => c.dataset.card)"):
+                tap_card(page, code)
+            return True
     else:
         tap_card(page, playable.first.get_attribute("data-card"))
     # the move is taken, or the last deal's summary opened over it (the next deal's call can
@@ -218,6 +218,23 @@ def play_turn(page: Any, seen: Any = None) -> bool:
         "([v, s]) => Number(document.querySelector('main.table').dataset.version) > v"
         " || !!document.querySelector(s)", arg=[before, SUMMARY_CONTINUE], timeout=10_000)
     return True
+
+
+def goat_turn(page: Any, playable: Any) -> None:
+    """Choose the first k playable cards of a Goat hand and lead, beat or pass them."""
+    k = int(attr(page, "data-k") or 0)
+    codes = [playable.nth(i).get_attribute("data-card") for i in range(max(k, 1))]
+    for code in codes:
+        tap_card(page, code)
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-hand] .card.selected').length === n",
+        arg=len(codes))
+    for verb in ("lead", "beat", "pass"):
+        button = page.locator(f"[data-action='{verb}'][aria-disabled='false']")
+        if button.count():
+            press(page, f"[data-action='{verb}'][aria-disabled='false']")
+            return
+    raise AssertionError(f"no Goat action enabled for {codes}")
 
 
 def play_to_end(pages: list[Any], timeout: float = 90, on_turn: Any = None) -> None:

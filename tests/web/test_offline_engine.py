@@ -148,6 +148,12 @@ MATCHES = [
     ("court-piece", {"session_end": {"deals": 2}}, ["easy", "random", "easy", "random"], None),
     ("court-piece", {"sar": "double", "ace_rule": True, "trump_rule": "most-held",
                      "session_end": {"deals": 2}}, ["hard", "easy", "random", "easy"], 10),
+    # the other two sets of Court Piece's options: double sar without the ace rule, and
+    # single sar with the most-held trump rule, so every option is played in the page
+    ("court-piece", {"sar": "double", "session_end": {"deals": 2}},
+     ["random", "easy", "random", "easy"], None),
+    ("court-piece", {"trump_rule": "most-held", "session_end": {"deals": 2}},
+     ["easy", "easy", "random", "random"], None),
     ("court-piece-2p", None, ["easy", "random"], None),
     ("court-piece-2p", {"target": 2}, ["hard", "easy"], 10),
     ("goat", None, ["easy", "random", "easy", "random"], None),
@@ -168,7 +174,8 @@ def prefix(rec: dict[str, Any], version: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("game", "options", "levels", "budget"), MATCHES,
-                         ids=[f"{m[0]}-{i % 2}" for i, m in enumerate(MATCHES)])
+                         ids=[f"{m[0]}-{[n[0] for n in MATCHES[:i]].count(m[0])}"
+                              for i, m in enumerate(MATCHES)])
 def test_a_whole_match_in_the_page_is_the_same_rules(
         in_page: InPage, game: str, options: Any, levels: list[str], budget: int | None) -> None:
     seed = 4100 + len(levels) + (0 if budget is None else 1)

@@ -195,54 +195,56 @@ def test_an_address_the_rules_refuse_says_why(
     assert not page.js_errors, page.js_errors
 
 
-def test_with_no_connection_the_kept_page_plays_and_the_record_goes_home_after(
+def test_made_available_offline_every_game_plays_with_no_connection_and_goes_home(
         new_page: Any, server: Any, offline_files: None) -> None:
-    """The service worker keeps what a first offline table loaded (the page, its modules,
-    Pyodide and taash.zip: "Make available offline" asks for the same files); with the network
-    off the page opens again at /offline/<game> and plays a whole match by touch; back online,
-    the finished record is sent to the player's history."""
+    """Issue 46's check: the page made available offline (the home screen's control), the
+    context offline, the page reloaded: a whole short match of each game is played by touch to
+    its summary; home, still offline, lists them as kept on this device; back online, the page
+    sends them to the server by itself, which checks them and adds them to the player's
+    history, offline and unrated."""
     page = new_page("phone", server.base, sw=True)
-    posted: list[dict[str, Any]] = []
-
-    def records(route: Any) -> None:
-        posted.append(json.loads(route.request.post_data or "{}"))
-        route.fulfill(status=201, content_type="application/json", body=json.dumps(
-            {"id": "h1", "game": "court-piece-2p", "offline": True, "rated": False,
-             "summary": {}}))
-
-    page.route("**/api/me/records", records)
     page.goto("/")
     page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
-    address = "/offline/court-piece-2p?target=1&bots=hard&seed=5"  # the hard bot thinks there
-    open_offline(page, address)  # through the service worker, which keeps every file
-    page.wait_for_function("""async () => !!(await caches.match('/assets/offline/taash.zip'))
-        && !!(await caches.match('/assets/offline/pyodide/pyodide.asm.wasm'))""",
-                           polling=200, timeout=60_000)
+    me = page.evaluate("async () => (await (await fetch('/api/me')).json()).id")
+    home = "[data-offline='home']"
+    page.wait_for_selector(f"{home}[data-offline-state='none']")
+    press(page, f"{home} [data-action='offline-make']")
+    page.locator(f"{home} [data-offline-size]").wait_for()
+    press(page, f"{home} [data-action='offline-start']")
+    page.wait_for_selector(f"{home}[data-offline-state='ready']", timeout=120_000)
 
     page.context.set_offline(True)
     page.reload()
-    open_offline(page, address)
-    assert attr(page, "data-game") == "court-piece-2p"
-    play_all([page], timeout=240)
-    page.locator("dialog[data-dialog='match-summary']").wait_for()
-    done = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e["over"]]),
-                      what="the finished record in IndexedDB")
-    assert verify(json.dumps(done[0]["record"]))["match"]["over"] is True
-    assert posted == [] and not done[0].get("uploaded")  # nowhere to send it yet
+    for game in SHORT:
+        open_offline(page, f"/offline/{game}?{SHORT[game]}&bots=random&seed=7")
+        assert attr(page, "data-game") == game
+        play_all([page], timeout=240)
+        page.locator("dialog[data-dialog='match-summary']").wait_for()
+    def finished() -> list[dict[str, Any]] | None:
+        over = [e for e in page.evaluate(KEPT) if e["over"]]
+        return over if len(over) == len(SHORT) else None
+
+    done = wait_until(through(page, finished), what="three finished records in IndexedDB")
+    assert sorted(e["game"] for e in done) == sorted(SHORT)
+    assert not any(e.get("uploaded") for e in done)  # nowhere to send them yet
     # home, offline, is the no-connection screen: it offers offline play, whose screen lists
-    # the match as kept on this device
+    # the matches as kept on this device
     page.goto("/")
     press(page, "[data-action='play-offline']")
-    kept = page.locator(f"[data-offline-record='{done[0]['key']}']")
-    kept.wait_for()
-    assert kept.get_attribute("data-state") == "kept"
-    assert page.locator("[data-offline-game]").count() == 3
+    for e in done:
+        kept = page.locator(f"[data-offline-record='{e['key']}']")
+        kept.wait_for()
+        assert kept.get_attribute("data-state") == "kept"
 
-    page.context.set_offline(False)  # the connection back: the page sends it by itself
-    wait_until(through(page, lambda: posted), what="the record sent home")
-    assert [p["record"] for p in posted] == [done[0]["record"]]
-    wait_until(through(page, lambda: [e for e in page.evaluate(KEPT) if e.get("uploaded")]),
-               what="the record marked uploaded")
+    page.context.set_offline(False)  # the connection back: the page sends them by itself
+    wait_until(through(page, lambda: len([e for e in page.evaluate(KEPT)
+                                          if e.get("uploaded")]) == 3),
+               timeout=60, what="the three records sent home")
+    history = page.evaluate(
+        "async (me) => (await (await fetch(`/api/players/${me}/history`)).json()).matches", me)
+    offline = [m for m in history if m.get("offline")]
+    assert sorted(m["game"] for m in offline) == sorted(SHORT)
+    assert all(m["rated"] is False for m in offline)
     assert not page.js_errors, page.js_errors
 
 

@@ -5,34 +5,9 @@
 // /api/clubs (docs/API.md).
 import { api, getMe, saveSeat } from './api.js';
 import { loadGames } from './catalogue.js';
+import { $, el, errorBox } from './page_kit.js';
 
-const $ = (sel) => document.querySelector(sel);
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(node.dataset, v);
-    else if (k === 'onclick') node.addEventListener('click', v);
-    else node[k] = v;
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
-
-function showError(e) {
-  const box = $('.club-error');
-  box.textContent = e ? String(e.message || e) : '';
-  box.hidden = !e;
-}
-
-async function run(fn) {
-  try {
-    showError(null);
-    await fn();
-  } catch (e) {
-    showError(e);
-  }
-}
+const { showError, run } = errorBox('.club-error');
 
 let games = [];
 let me = null;

@@ -4,35 +4,10 @@
 // known here before the server shows it.
 import { api, getMe } from './api.js';
 import { loadGames } from './catalogue.js';
+import { $, el, errorBox } from './page_kit.js';
 import { checkDeal } from './fair.js';
 
-const $ = (sel) => document.querySelector(sel);
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(node.dataset, v);
-    else if (k === 'onclick') node.addEventListener('click', v);
-    else node[k] = v;
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
-
-function showError(e) {
-  const box = $('.events-error');
-  box.textContent = e ? String(e.message || e) : '';
-  box.hidden = !e;
-}
-
-async function run(fn) {
-  try {
-    showError(null);
-    await fn();
-  } catch (e) {
-    showError(e);
-  }
-}
+const { showError, run } = errorBox('.events-error');
 
 let names = {};
 const gameName = (id) => names[id] || id;

@@ -87,7 +87,8 @@ export function mountOfflineHome(root, { navigate }) {
     h('p', null, h('a', { href: '/', onclick: (e) => { e.preventDefault(); navigate('/'); } }, `\u2190 ${t('home')}`)),
     h('h1', null, t('play_offline')),
     h('p', { class: 'sub' }, t('play_offline_note')),
-    h('section', { class: 'panel new-game', 'data-section': 'offline-game' }, games,
+    h('section', { class: 'panel new-game', 'data-section': 'offline-game' },
+      h('h2', null, t('new_game')), games,
       h('h3', null, t('options')), optionsBox,
       h('label', { class: 'field' }, h('span', null, t('bots_level')), picker), play),
     offlineSection()));

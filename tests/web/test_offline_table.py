@@ -237,6 +237,9 @@ def test_made_available_offline_every_game_plays_with_no_connection_and_goes_hom
         kept = page.locator(f"[data-offline-record='{e['key']}']")
         kept.wait_for()
         assert kept.get_attribute("data-state") == "kept"
+    # and, with no connection, it offers each game's options (the games kept with the files)
+    press(page, "[data-game-choice='goat']")
+    page.locator("[data-offline-options] [data-option='eggs']").wait_for()
 
     page.context.set_offline(False)  # the connection back: the page sends them by itself
     wait_until(through(page, lambda: len([e for e in page.evaluate(KEPT)
@@ -309,7 +312,7 @@ def test_the_offline_screen_offers_each_games_options_and_the_table_plays_with_t
     page.locator("[data-option='session_n']").dispatch_event("change")
     page.select_option("[data-field='offline-bots']", "random")
     fits_the_phone(page)
-    press(page, "[data-action='play-offline']")
+    press(page, "[data-action='start-offline']")
     open_offline(page, None)
     chosen = {"sar": "double", "ace_rule": True, "trump_rule": "most-held",
               "session_end": {"deals": 2}}
@@ -333,7 +336,7 @@ def test_the_offline_screen_offers_each_games_options_and_the_table_plays_with_t
     page.select_option("[data-offline-options] [data-option='eggs']", "double-next")
     page.fill("[data-option='target']", "7")
     fits_the_phone(page)
-    press(page, "[data-action='play-offline']")
+    press(page, "[data-action='start-offline']")
     open_offline(page, None)
     assert attr(page, "data-game") == "goat"
     assert "7" in page.locator("main.table .title small").inner_text()

@@ -59,7 +59,7 @@ export function mountOfflineHome(root, { navigate }) {
   const games = h('div', { class: 'games', role: 'radiogroup', 'aria-label': t('game') },
     h('p', { class: 'sub' }, t('loading')));
   const optionsBox = h('div', { class: 'options', 'data-offline-options': '' });
-  const play = h('button', { class: 'btn primary big', type: 'button', 'data-action': 'play-offline', disabled: true },
+  const play = h('button', { class: 'btn primary big', type: 'button', 'data-action': 'start-offline', disabled: true },
     t('play_now'));
   let all = null;
   let game = setting('game', '');

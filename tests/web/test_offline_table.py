@@ -291,13 +291,23 @@ def fits_the_phone(page: Any) -> None:
     assert wide <= 0, f"/offline is {wide}px wider than the phone's screen"
 
 
+def table_options(page: Any) -> str:
+    """The options the table plays by, as its menu says them (the menu closed again)."""
+    press(page, "main.table [data-action='menu']")
+    said = page.locator("dialog[data-dialog='menu'] [data-table-options]").inner_text()
+    press(page, "dialog[data-dialog='menu'] [data-action='close']")
+    page.locator("dialog[data-dialog='menu']").wait_for(state="detached")
+    return str(said)
+
+
 def test_the_offline_screen_offers_each_games_options_and_the_table_plays_with_them(
         new_page: Any, server: Any, offline_files: None) -> None:
     """Issue 46's "starts any of the three games, with its options": /offline has the online
     new table's game picker and option controls; Court Piece with double sar, the ace rule, the
     most-held trump rule and a two-deal session opens a table that plays with them (its title
     and chips say so, the record kept in IndexedDB has them); the choices are there again on
-    coming back; Goat with eggs "double-next" likewise.  All on a phone, nothing wider."""
+    coming back; Goat with eggs "double-next" likewise.  The table's menu names its options.
+    All on a phone, nothing wider."""
     page = new_page("phone", server.base)
     page.goto("/offline")
     press(page, "[data-game-choice='court-piece']")
@@ -322,6 +332,8 @@ def test_the_offline_screen_offers_each_games_options_and_the_table_plays_with_t
     assert "Deal 1 of 2" in page.locator("main.table .title small").inner_text()
     kept = wait_until(through(page, lambda: page.evaluate(KEPT)), what="the kept record")
     assert kept[0]["record"]["options"] == chosen, kept[0]["record"]["options"]
+    assert table_options(page) == ("Sar: Double sar · Ace rule (double sar) · "
+                                   "Trump call: Most-held suit · Number of deals: 2")
     fits_the_phone(page)
 
     # back on /offline: the game and its options as they were chosen
@@ -343,5 +355,7 @@ def test_the_offline_screen_offers_each_games_options_and_the_table_plays_with_t
     goat = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT)
                                              if e["game"] == "goat"]), what="Goat's kept record")
     assert goat[0]["record"]["options"] == {"eggs": "double-next", "target": 7}
+    assert table_options(page) == ("Eggs (60\u201360): Next game counts double"
+                                   " · Defeat points to lose: 7")
     fits_the_phone(page)
     assert not page.js_errors, page.js_errors

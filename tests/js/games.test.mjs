@@ -14,7 +14,7 @@ const { CourtPiece } = await import('../../src/taash/web/games/court-piece.js');
 const { CourtPiece2p } = await import('../../src/taash/web/games/court-piece-2p.js');
 const { Goat } = await import('../../src/taash/web/games/goat.js');
 const { sectionFor } = await import('../../src/taash/web/help.js');
-const { loadGames } = await import('../../src/taash/web/catalogue.js');
+const { loadGames, gameOf, optionsText } = await import('../../src/taash/web/catalogue.js');
 before(() => Promise.all([useLang('en'), loadGames()]));
 
 /** A table as a renderer sees it: this seat, the number of seats, names. */
@@ -182,4 +182,15 @@ test('the rules open at the part of the game that matters now', () => {
   assert.equal(sectionFor({ game: 'court-piece-2p', phase: 'play', trick: [] }), null);
   assert.equal(sectionFor({ game: 'goat', can_molodka: true, trick: [{}] }), 'molodka');
   assert.equal(sectionFor({ game: 'goat', trick: [{}] }), 'beat-pass');
+});
+
+test("a table's options in words, as the new-table form names them; a flag that is off left out", () => {
+  const cp = gameOf('court-piece');
+  assert.deepEqual(optionsText(cp, { sar: 'double', ace_rule: true, trump_rule: 'most-held', session_end: { deals: 2 } }),
+    ['Sar: Double sar', 'Ace rule (double sar)', 'Trump call: Most-held suit', 'Number of deals: 2']);
+  assert.deepEqual(optionsText(cp, { sar: 'single', ace_rule: false, trump_rule: 'free', session_end: null }),
+    ['Sar: Single sar', 'Trump call: Any suit', 'Open-ended']);
+  assert.deepEqual(optionsText(gameOf('goat'), { eggs: 'double-next', target: 7, nope: 1 }),
+    ['Eggs (60–60): Next game counts double', 'Defeat points to lose: 7']);
+  assert.deepEqual(optionsText(gameOf('goat'), null), []);
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { installBrowser } from './browser.mjs';
 
 installBrowser();
-const { offlineAsk, OfflineSource } = await import('../../src/taash/web/offline_table.js');
+const { offlineAsk, offlineAddress, OfflineSource } = await import('../../src/taash/web/offline_table.js');
 
 test("an offline table's address: the bots' level, a seed, options read as JSON where they are", () => {
   const q = `?bots=hard&seed=9&session_end=${encodeURIComponent('{"deals":2}')}&eggs=double-next&target=4&ace_rule=true`;
@@ -15,6 +15,16 @@ test("an offline table's address: the bots' level, a seed, options read as JSON 
     options: { session_end: { deals: 2 }, eggs: 'double-next', target: 4, ace_rule: true } });
   assert.deepEqual(offlineAsk('court-piece', ''), { game: 'court-piece', bots: 'easy', seed: null, options: {} });
   assert.equal(offlineAsk('goat', '?seed=x').seed, 'x'); // for the engine to refuse, in words
+});
+
+test("the offline screen's address reads back as the options chosen, texts that look like JSON included", () => {
+  const options = { sar: 'double', ace_rule: true, trump_rule: 'most-held', session_end: { deals: 2 } };
+  const url = new URL(offlineAddress('court-piece', 'hard', options), 'http://x');
+  assert.equal(url.pathname, '/offline/court-piece');
+  assert.equal(url.searchParams.get('sar'), 'double'); // plain text stays plain in the address
+  assert.deepEqual(offlineAsk('court-piece', url.search), { game: 'court-piece', bots: 'hard', seed: null, options });
+  const odd = { eggs: 'double-next', target: 7, name: '4', open: null, flag: 'true' };
+  assert.deepEqual(offlineAsk('goat', new URL(offlineAddress('goat', 'easy', odd), 'http://x').search).options, odd);
 });
 
 /** A two-seat match where the seats move in turn (seat 0 the player's), to `moves` actions;

@@ -266,6 +266,10 @@ def test_every_other_page_has_no_violations(new_page: Any, server: Server, kind:
     page.goto("/leaderboard")
     page.locator("[data-leaderboard]").first.wait_for()
     assert_clean_in_both(page)
+    # offline play's screen: its game picker and the chosen game's options
+    page.goto("/offline")
+    page.locator("[data-offline-options] [data-option]").first.wait_for()
+    assert_clean_in_both(page)
     # the fair check's own page
     page.goto("/assets/fair.html")
     page.locator("main, body > *").first.wait_for()

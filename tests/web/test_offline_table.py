@@ -40,8 +40,10 @@ KEPT = """() => new Promise((resolve, reject) => {
 RULE_ID = re.compile(r"\((CP|TW|GT)-\d+\)")
 
 
-def open_offline(page: Any, path: str) -> None:
-    page.goto(path)
+def open_offline(page: Any, path: str | None) -> None:
+    """Open an offline table at `path` (None: one the page is already going to)."""
+    if path is not None:
+        page.goto(path)
     # Pyodide starts in the worker first: the first view comes once it has, or the reason why
     # it could not
     page.locator("main.table[data-version], main.table [data-error]").first.wait_for(
@@ -235,6 +237,9 @@ def test_made_available_offline_every_game_plays_with_no_connection_and_goes_hom
         kept = page.locator(f"[data-offline-record='{e['key']}']")
         kept.wait_for()
         assert kept.get_attribute("data-state") == "kept"
+    # and, with no connection, it offers each game's options (the games kept with the files)
+    press(page, "[data-game-choice='goat']")
+    page.locator("[data-offline-options] [data-option='eggs']").wait_for()
 
     page.context.set_offline(False)  # the connection back: the page sends them by itself
     wait_until(through(page, lambda: len([e for e in page.evaluate(KEPT)
@@ -278,4 +283,79 @@ def test_your_own_profile_lists_the_offline_matches_and_marks_those_sent_home(
     line = page.locator("[data-list='history'] [data-match='off1']")
     assert line.locator("[data-offline='true']").count() == 1
     assert line.locator("[data-action='review']").count() == 0
+    assert not page.js_errors, page.js_errors
+
+
+def fits_the_phone(page: Any) -> None:
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"/offline is {wide}px wider than the phone's screen"
+
+
+def table_options(page: Any) -> str:
+    """The options the table plays by, as its menu says them (the menu closed again)."""
+    press(page, "main.table [data-action='menu']")
+    said = page.locator("dialog[data-dialog='menu'] [data-table-options]").inner_text()
+    press(page, "dialog[data-dialog='menu'] [data-action='close']")
+    page.locator("dialog[data-dialog='menu']").wait_for(state="detached")
+    return str(said)
+
+
+def test_the_offline_screen_offers_each_games_options_and_the_table_plays_with_them(
+        new_page: Any, server: Any, offline_files: None) -> None:
+    """Issue 46's "starts any of the three games, with its options": /offline has the online
+    new table's game picker and option controls; Court Piece with double sar, the ace rule, the
+    most-held trump rule and a two-deal session opens a table that plays with them (its title
+    and chips say so, the record kept in IndexedDB has them); the choices are there again on
+    coming back; Goat with eggs "double-next" likewise.  The table's menu names its options.
+    All on a phone, nothing wider."""
+    page = new_page("phone", server.base)
+    page.goto("/offline")
+    press(page, "[data-game-choice='court-piece']")
+    ace = page.locator("[data-offline-options] [data-option='ace_rule']")
+    assert ace.is_disabled()  # the ace rule counts only with double sar (CP-8), as online
+    page.select_option("[data-option='sar']", "double")
+    assert ace.is_enabled()
+    press(page, "[data-offline-options] label:has([data-option='ace_rule'])")
+    page.select_option("[data-option='trump_rule']", "most-held")
+    page.select_option("[data-option='session_end']", "deals")
+    page.fill("[data-option='session_n']", "2")
+    page.locator("[data-option='session_n']").dispatch_event("change")
+    page.select_option("[data-field='offline-bots']", "random")
+    fits_the_phone(page)
+    press(page, "[data-action='start-offline']")
+    open_offline(page, None)
+    chosen = {"sar": "double", "ace_rule": True, "trump_rule": "most-held",
+              "session_end": {"deals": 2}}
+    assert re.search(r"/offline/court-piece\?bots=random&", page.url), page.url
+    assert attr(page, "data-game") == "court-piece"
+    page.locator("[data-score='pile']").wait_for()  # double sar's pile
+    assert "Deal 1 of 2" in page.locator("main.table .title small").inner_text()
+    kept = wait_until(through(page, lambda: page.evaluate(KEPT)), what="the kept record")
+    assert kept[0]["record"]["options"] == chosen, kept[0]["record"]["options"]
+    assert table_options(page) == ("Sar: Double sar · Ace rule (double sar) · "
+                                   "Trump call: Most-held suit · Number of deals: 2")
+    fits_the_phone(page)
+
+    # back on /offline: the game and its options as they were chosen
+    page.goto("/offline")
+    page.locator("[data-game-choice='court-piece'].chosen").wait_for()
+    assert page.locator("[data-option='sar']").input_value() == "double"
+    assert page.locator("[data-option='ace_rule']").is_checked()
+    assert page.locator("[data-option='session_n']").input_value() == "2"
+    assert page.locator("[data-field='offline-bots']").input_value() == "random"
+
+    press(page, "[data-game-choice='goat']")
+    page.select_option("[data-offline-options] [data-option='eggs']", "double-next")
+    page.fill("[data-option='target']", "7")
+    fits_the_phone(page)
+    press(page, "[data-action='start-offline']")
+    open_offline(page, None)
+    assert attr(page, "data-game") == "goat"
+    assert "7" in page.locator("main.table .title small").inner_text()
+    goat = wait_until(through(page, lambda: [e for e in page.evaluate(KEPT)
+                                             if e["game"] == "goat"]), what="Goat's kept record")
+    assert goat[0]["record"]["options"] == {"eggs": "double-next", "target": 7}
+    assert table_options(page) == ("Eggs (60\u201360): Next game counts double"
+                                   " · Defeat points to lose: 7")
+    fits_the_phone(page)
     assert not page.js_errors, page.js_errors

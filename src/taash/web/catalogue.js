@@ -49,6 +49,25 @@ export const unitLabel = (f, u) => words(`opt_${f.key}_${u.name}`, u.label);
 export const countLabel = (f, u) => words(`opt_${f.count_key}_${u.name}`, u.count_label);
 export const openLabel = (f) => words(`opt_${f.key}_open`, f.open_label);
 
+/** A table's options in the page's words, one phrase each as the new-table form names them
+ * ("Sar: Double sar", "Ace rule (double sar)", "Number of deals: 2"); a flag that is off is left
+ * out, and so is an option the game does not have. */
+export function optionsText(game, options) {
+  const out = [];
+  for (const f of game.fields) {
+    if (!options || !(f.name in options)) continue;
+    const v = options[f.name];
+    if (f.kind === 'choice') out.push(`${optionLabel(f)}: ${valueLabel(f, v)}`);
+    else if (f.kind === 'flag') { if (v) out.push(optionLabel(f)); }
+    else if (f.kind === 'count') out.push(`${optionLabel(f)}: ${v}`);
+    else if (f.kind === 'count_of') {
+      const unit = v && f.units.find((u) => u.name === Object.keys(v)[0]);
+      out.push(unit ? `${countLabel(f, unit)}: ${v[unit.name]}` : openLabel(f));
+    }
+  }
+  return out;
+}
+
 /** A whole number field's value: below 1 or not a number takes `fallback`; above `max`, max. */
 function count(input, fallback, max) {
   const n = parseInt(input.value, 10);

@@ -6,11 +6,8 @@ import { t } from './i18n.js';
 import { h, fill, toast, showDialog, copyText } from './ui.js';
 import { madeHere } from './recap.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
-import { loadGames, gameName, words } from './catalogue.js';
-import { renderOptions, readOptions } from './home_options.js';
-
-// each game's mark in the picker (a game the page has none for gets the spade)
-const ICONS = { 'court-piece-2p': '\u2666\uFE0E', goat: '\u2663\uFE0E' };
+import { loadGames, gameName } from './catalogue.js';
+import { renderGamePicker, renderOptions, readOptions } from './home_options.js';
 
 export class NewTable {
   constructor({ navigate }) {
@@ -71,17 +68,7 @@ export class NewTable {
 
   renderGames() {
     setSetting('game', this.game);
-    const focused = this.gamePicker.contains(document.activeElement);
-    fill(this.gamePicker, ...this.games.map((g) => h('label', {
-      class: `game-choice${g.id === this.game ? ' chosen' : ''}`, 'data-game-choice': g.id,
-    },
-    h('input', { type: 'radio', name: 'game', value: g.id, checked: g.id === this.game,
-      onchange: () => { this.game = g.id; this.renderGames(); } }),
-    h('span', { class: 'game-icon', 'aria-hidden': 'true' }, ICONS[g.id] || '\u2660\uFE0E'),
-    h('b', null, gameName(g)),
-    h('small', null, words(`game_${g.id}_blurb`, '')))));
-    // the picker is drawn anew: the keyboard's focus stays on the game chosen (arrow keys)
-    if (focused) this.gamePicker.querySelector('input:checked').focus();
+    renderGamePicker(this.gamePicker, this.games, this.game, (id) => { this.game = id; this.renderGames(); });
     renderOptions(this.optionsBox, this.desc());
     this.renderMode();
   }

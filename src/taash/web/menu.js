@@ -1,7 +1,7 @@
 // The table's menu: the invite links of a table this browser made, e-mail notices for this
 // seat (where another player moves and the server sends e-mail), the rules, leaving the table.
 import { api, seatAt, forgetSeat, mySeats, serverCan } from './api.js';
-import { gameName, gameOf } from './catalogue.js';
+import { gameName, gameOf, optionsText } from './catalogue.js';
 import { t } from './i18n.js';
 import { h, toast, showDialog, closeDialogs, copyText, askDialog } from './ui.js';
 import { optionsMenu } from './play_options.js';
@@ -45,6 +45,10 @@ export async function openMenu(tb) {
     body.push(h('p', null, h('button', { class: 'btn', type: 'button', 'data-action': 'menu-scores',
       onclick: () => { closeDialogs('menu'); tb.summaries.showSheet(); } }, t('score_sheet'))));
   }
+  // the rules this table plays by (its options as the new-table form named them)
+  const described = tb.view && gameOf(tb.view.game);
+  const chosen = described ? optionsText(described, tb.view.options) : [];
+  if (chosen.length) body.push(h('p', { class: 'sub', 'data-table-options': '' }, chosen.join(' · ')));
   body.push(h('p', { class: 'sub' }, t('table_id', { id: tb.id })));
   const actions = [];
   // the rules of this game, at the part that matters now (help.js, loaded when asked for);

@@ -40,6 +40,17 @@ export function offlineAsk(game, search) {
   return ask;
 }
 
+/** The address of an offline table of `game` against bots of `level`, with `options` (as
+ * gameOptions gives them): what offlineAsk reads back.  A text that would read as JSON
+ * (a number, true) goes as JSON text; any other text as it is (double-next). */
+export function offlineAddress(game, level, options = {}) {
+  const q = new URLSearchParams({ bots: level });
+  for (const [k, v] of Object.entries(options)) {
+    q.set(k, typeof v === 'string' && valueOf(v) === v ? v : JSON.stringify(v));
+  }
+  return `/offline/${encodeURIComponent(game)}?${q}`;
+}
+
 /** Open /offline/<game> in `root`; returns the unmount. */
 export function mountOfflineTable(root, { game, search, navigate }) {
   // offline play's own screen (/offline) loaded too, so that the service worker keeps it with

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import cast
 
 from taash.games import CourtPiece, MatchState
+from taash.games.tricks import SUIT_OF
 from taash.games.tricks_play import CALL, PLAY, TrickPlay
 from taash.review import dds, solver
 
@@ -88,9 +89,8 @@ def position_kind(state: MatchState, seat: int, action: str) -> str:
     if isinstance(state, TrickPlay):
         if not state.trick:
             return "opening_lead" if state.tricks_played == 0 else "lead"
-        led = state.trick[0] // 13
         card = state.action_id(seat, action)
-        return "follow" if card // 13 == led else "discard"
+        return "follow" if SUIT_OF[card] == SUIT_OF[state.trick[0]] else "discard"
     # Goat (GT-7..GT-9): a lead, a beat, or a pass (cards given face down)
     if verb == "lead":
         return "opening_lead" if not state.view(seat).get("history") else "lead"

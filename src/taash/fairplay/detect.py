@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from taash.fairplay.open_best import KINDS, best_actions, open_values, position_kind
+from taash.games import CourtPiece
 from taash.games.base import Json
 from taash.review import solver
 from taash.review.analyse import hard_choice
@@ -72,7 +73,7 @@ class Scan:
 
 def game_key(rec: Mapping[str, Json]) -> str:
     game = str(rec["game"])
-    if game == "court-piece":
+    if game == CourtPiece.game_id:  # its two sars are told apart
         opts = rec.get("options")
         sar = opts.get("sar", "single") if isinstance(opts, dict) else "single"
         return f"court-piece/{sar}"

@@ -53,9 +53,12 @@ def test_policies_are_seeded_and_bad_specs_say_so() -> None:
         make_policy(GAME, "colluder", 1)
 
 
-def test_a_peeker_plays_the_open_best_card_where_hard_would_not() -> None:
-    # With p = 1 every hit is a best card: at each of its opportunities the peeker hits.
-    recs = play_records(GAME, None, [Seat("peeker:1", "p"), Seat("hard", "h")], 3, 11,
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["peeker:1", "helped"])
+def test_a_seeing_player_plays_the_open_best_card_where_hard_would_not(spec: str) -> None:
+    # Every card of a peeker with p = 1 (of a helped player) is a best one: at each of its
+    # opportunities it hits.
+    recs = play_records(GAME, None, [Seat(spec, "p"), Seat("hard", "h")], 6, 11,
                         budget_ms=BUDGET)
     ops = [o for sc in scans(recs, "r") for o in sc.opportunities if o.seat == 0]
     assert ops and all(o.hit for o in ops)

@@ -146,3 +146,17 @@ def test_a_malformed_record_exits_2_with_one_line(tmp_path: Path) -> None:
     ok.write_text(run_taash("record", "random", "--game", GAME, "--seed", "1",
                             "--deals", "1").stdout)
     assert "--alpha" in one_line_error(run_taash("fairplay", str(ok), "--alpha", "2"), 2)
+
+
+@pytest.mark.slow
+def test_one_player_is_scanned_with_their_partner_only() -> None:
+    recs = play_records("court-piece", None, [Seat(s, n) for s, n in (
+        ("peeker:1", "Pia"), ("hard", "Bo"), ("hard", "Cy"), ("easy", "Di"))], 2, 9,
+        budget_ms=BUDGET)
+    rec, summary = load_record(json.loads(json.dumps(recs[0])))
+    sc = scan_record(rec, summary, "r", budget_ms=BUDGET, wanted=lambda n: n == "Pia")
+    assert sc.judged[0] > 0 and sc.judged[2] > 0  # Pia and her partner Cy
+    assert sc.judged[1] == sc.judged[3] == 0
+    players, pairs = verdicts([sc], load_reference(), player="Pia")
+    assert [v.name for v in players] == ["Pia"]
+    assert [v.seats for v in pairs] == [("Cy", "Pia")]

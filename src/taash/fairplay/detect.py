@@ -96,7 +96,8 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
                 budget_ms: float | None, time_limit: float = SOLVE_S,
                 wanted: Callable[[str], bool] = lambda _n: True,
                 progress: Callable[[str], None] | None = None) -> Scan:
-    """Every decision of the seats ``wanted`` (by name) in a checked record."""
+    """Every decision of the seats ``wanted`` (by name), and of their partners (for the
+    partnership's statistics), in a checked record."""
     deals: Sequence[Json] = rec["deals"]
     n_deals = len(deals)
     first = replay_deal(rec, 0, summary) if n_deals else None
@@ -105,16 +106,18 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
     sides: list[tuple[int, ...]] = [(0, 2), (1, 3)] if seats == 4 else []
     scan = Scan(source, names, sides, [0] * seats, n_deals)
     key = game_key(rec)
+    seen = {s for s in range(seats) if wanted(names[s])}
+    seen |= {t for side in sides if seen & set(side) for t in side}
     for d in range(n_deals):
         deal = first if d == 0 and first is not None else replay_deal(rec, d, summary)
         if progress is not None:
             progress(f"{source}: deal {d + 1} of {n_deals}")
-        _scan_deal(scan, deal, key, budget_ms, time_limit, wanted)
+        _scan_deal(scan, deal, key, budget_ms, time_limit, seen)
     return scan
 
 
 def _scan_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
-               time_limit: float, wanted: Callable[[str], bool]) -> None:
+               time_limit: float, seats: set[int]) -> None:
     solver.clear_tables()
     # From the last decision back: the solver's table then serves the earlier positions.  The
     # solver settles a deal from its end back to some trick (all of it in single sar, by
@@ -124,7 +127,7 @@ def _scan_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
         if unsettled >= GIVE_UP:
             break
         seat = step.seat
-        if not wanted(scan.names[seat]):
+        if seat not in seats:
             continue
         state = deal.positions[step.index].state
         if state.turn() != seat:

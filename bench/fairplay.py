@@ -41,6 +41,7 @@ from taash.review.replay import load_record
 
 HONEST = ("hard", "easy", "random")
 BUDGET_MS = 50.0
+ALPHAS = (1e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 
 
 def honest(spec: str) -> bool:
@@ -109,14 +110,20 @@ def reference(a: argparse.Namespace) -> None:
 
 def sample_p(pool: list[list[tuple[str, int]]], n: int, rng: random.Random,
              ref: Reference, game: str) -> float:
-    """The p-value of one n-deal sample of a player drawn with replacement from ``pool`` (one
-    list of (kind, hit) per deal)."""
+    """The p-value of one n-deal sample of a player.  The pool is small, so a plain bootstrap
+    would repeat its few hits many times over: the sample's deals (their opportunities and
+    kinds) are drawn with replacement from the pool, but each opportunity's hit is drawn
+    afresh with the player's hit rate, itself drawn from its posterior given the pool's hits
+    (Beta(hits + 1, misses + 1)), so the pool's uncertainty shows in the spread."""
+    ops = [o for deal in pool for o in deal]
+    hits_in_pool = sum(h for _k, h in ops)
+    rate = rng.betavariate(hits_in_pool + 1, len(ops) - hits_in_pool + 1)
     qs: list[float] = []
     hits = 0
     for _ in range(n):
-        for kind, hit in rng.choice(pool):
+        for kind, _hit in rng.choice(pool):
             qs.append(ref.rate(game, kind))
-            hits += hit
+            hits += rng.random() < rate
     return upper_tail(qs, hits)
 
 
@@ -146,14 +153,26 @@ def roc(a: argparse.Namespace) -> None:
         ps = {pol: [sample_p(pool, 60 if pol == "colluder" else 40, rng, ref, game)
                     for _ in range(a.samples)] for pol, pool in per.items()}
         points = []
-        for alpha in (1e-4, 1e-3, 1e-2, 5e-2):
-            row = {"alpha": alpha}
+        for alpha in ALPHAS:
+            row: dict[str, float] = {"alpha": alpha}
             for pol, vals in ps.items():
                 row[pol] = round(sum(p <= alpha for p in vals) / len(vals), 3)
             points.append(row)
+        # the most sensitive threshold of the grid whose false alarms stay at 1 % or less
+        ok = [r for r in points if r["honest"] <= 0.01]
         report[game] = {"deals": {pol: len(pool) for pol, pool in per.items()},
-                        "points": points}
+                        "opportunities": {pol: sum(map(len, pool)) for pol, pool in per.items()},
+                        "points": points, "at_1pct": ok[-1] if ok else None}
     print(json.dumps(report, indent=1))
+    for game, r in report.items():
+        pols = sorted(k for k in r["deals"] if k != "honest")
+        print(f"\n{game}: deals {r['deals']}, opportunities {r['opportunities']}",
+              file=sys.stderr)
+        print("| alpha | honest flagged | " + " | ".join(pols) + " |", file=sys.stderr)
+        print("|---" * (len(pols) + 2) + "|", file=sys.stderr)
+        for row in r["points"]:
+            print(f"| {row['alpha']:g} | {row['honest']:.1%} | "
+                  + " | ".join(f"{row[p]:.1%}" for p in pols) + " |", file=sys.stderr)
 
 
 def main() -> None:

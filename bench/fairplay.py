@@ -162,12 +162,15 @@ def roc(a: argparse.Namespace) -> None:
         ok = [r for r in points if r["honest"] <= 0.01]
         report[game] = {"deals": {pol: len(pool) for pol, pool in per.items()},
                         "opportunities": {pol: sum(map(len, pool)) for pol, pool in per.items()},
+                        "hits": {pol: sum(h for deal in pool for _k, h in deal)
+                                 for pol, pool in per.items()},
                         "points": points, "at_1pct": ok[-1] if ok else None}
     print(json.dumps(report, indent=1))
     for game, r in report.items():
         pols = sorted(k for k in r["deals"] if k != "honest")
-        print(f"\n{game}: deals {r['deals']}, opportunities {r['opportunities']}",
-              file=sys.stderr)
+        print(f"\n{game}: " + ", ".join(
+            f"{pol} {r['hits'][pol]}/{r['opportunities'][pol]} hits in {r['deals'][pol]} "
+            "deals" for pol in ["honest", *pols]), file=sys.stderr)
         print("| alpha | honest flagged | " + " | ".join(pols) + " |", file=sys.stderr)
         print("|---" * (len(pols) + 2) + "|", file=sys.stderr)
         for row in r["points"]:

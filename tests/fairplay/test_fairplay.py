@@ -40,6 +40,7 @@ def test_the_upper_tail_is_the_poisson_binomial_law() -> None:
     assert upper_tail([0.2] * 5, 6) == 0.0
 
 
+@pytest.mark.slow
 def test_policies_are_seeded_and_bad_specs_say_so() -> None:
     a = play_records(GAME, None, [Seat("peeker:0.5", "a"), Seat("hard~0.2", "b")], 1, 4,
                      budget_ms=20)
@@ -133,6 +134,7 @@ def test_the_command_prints_json_and_exits_0_whatever_it_found(tmp_path: Path) -
     assert "no player named 'nobody'" in one_line_error(missing, 2)
 
 
+@pytest.mark.slow
 def test_a_malformed_record_exits_2_with_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"game": "court-piece", "deals": [{"deck": ["AS"], "actions": []}]}')

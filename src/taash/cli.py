@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from taash import stats_command
 from taash.bots import arena
 from taash.cli_common import fail, game_and_options, read_source, record_checked
+from taash.fairplay import command as fairplay_command
 from taash.games.base import RecordError
 from taash.play import command as play_command
 from taash.play import event_command
@@ -58,8 +59,8 @@ LAZY: dict[str, Lazy] = {
     "db": Lazy(_host, "Look after the server's database: upgrade, check, copy."),
 }
 #: the order `taash --help` lists the commands in (any other last)
-ORDER = ("arena", "play", "event", "review", "serve", "backup", "restore", "stats", "record",
-         "db")
+ORDER = ("arena", "play", "event", "review", "fairplay", "serve", "backup", "restore", "stats",
+         "record", "db")
 
 
 class Commands(TyperGroup):
@@ -126,7 +127,8 @@ def record_random(
 
 
 # Commands that live beside their subsystem register themselves: `register(app)`.
-for module in (arena, play_command, review_command, stats_command, event_command):
+for module in (arena, play_command, review_command, stats_command, event_command,
+               fairplay_command):
     module.register(app)
 
 

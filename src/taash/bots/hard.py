@@ -213,8 +213,13 @@ class HardCourtBot:
                 ids.append(prior)
             if len(ids) == 1:
                 return ACTION_TEXT[prior]
-        sampler = CourtSampler(view)
+        sampler = self.sampler_for(view)
         return ACTION_TEXT[self.playout_search(sampler, seat, team, ids, prior, trump_phase)]
+
+    def sampler_for(self, view: Mapping[str, Json]) -> CourtSampler:
+        """Where this seat's samples of the hidden cards come from: everything its view
+        allows (the arena's cheating policies, ``taash.fairplay.cheats``, narrow it)."""
+        return CourtSampler(view)
 
     def budget_for(self, info: CourtInfo) -> float:
         """This move's budget in milliseconds: the one given, else the game's default."""

@@ -1,0 +1,243 @@
+"""Cheating policies, for the arena only: they are given the whole state, which no seat at a
+table ever is.  The server never imports this module (pyproject.toml's import-linter
+contract "The server plays no cheating policy"); they exist to calibrate the detector
+(``taash.fairplay.detect``) on players known to cheat.
+
+Every policy answers ``act(state, seat)``; given a seed it is deterministic.
+
+- ``honest``: a bot level (``hard``, ``easy``, ``random``) from the seat's view alone, with
+  ``noise`` the chance of a uniformly random legal action instead (a weaker, erratic player).
+- ``peeker``: sees every hand; with probability ``p`` plays the full-information best action
+  (``taash.fairplay.open_best``; hard's own card where it is among the best), otherwise the
+  hard bot's.  Where the solver cannot settle a position in time it plays hard's card.
+- ``colluder`` (four-player Court Piece): the hard bot whose samples of the hidden cards hold
+  the partner's real hand: a partnership that tells each other their cards.
+- ``helped``: plays the hint of a helper who sees every hand: the full-information best
+  action, ties broken by the rules of thumb (the rules' card where none is settled in time).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from taash.bots import make_bot
+from taash.bots.base import BotError, Json, must_move
+from taash.bots.hard import HardCourtBot
+from taash.bots.sampling import CourtSampler
+from taash.fairplay.open_best import best_actions, open_values
+from taash.games import CourtPiece, MatchState, game_class
+from taash.games.tricks import PACK as CP_PACK
+
+POLICIES = ("hard", "easy", "random", "peeker", "colluder", "helped")
+#: seconds the solver may spend on one position for a cheating policy
+SOLVE_S = 0.5
+
+
+class Policy(Protocol):
+    name: str
+
+    def act(self, state: MatchState, seat: int) -> str | None: ...
+
+
+class Honest:
+    """A bot level from the seat's view alone; ``noise``: the chance of a random action."""
+
+    def __init__(self, game: str, level: str, seed: int, budget_ms: float | None,
+                 noise: float = 0.0) -> None:
+        self.bot = make_bot(game, level, seed=seed, budget_ms=budget_ms)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.noise = noise
+        self.name = level if not noise else f"{level}~{noise:g}"
+
+    def act(self, state: MatchState, seat: int) -> str | None:
+        view = state.view(seat)
+        a = self.bot.act(view)
+        legal: list[str] = view.get("legal_actions") or []
+        if a is not None and legal and self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(legal)
+        return a
+
+
+def _seen_best(state: MatchState, seat: int, prefer: str | None) -> str | None:
+    """The full-information best action (``prefer`` where it is among the best, else the
+    first best), or None where the solver cannot settle it in time."""
+    legal = state.legal_ids(seat)
+    vals = open_values(state, seat, SOLVE_S)
+    if vals is None:
+        return None
+    best = best_actions(vals, legal)
+    if prefer is not None and state.action_id(seat, prefer) in best:
+        return prefer
+    return state.action_text(min(best))
+
+
+class Peeker:
+    """Sees every hand; plays the full-information best action with probability ``p``."""
+
+    def __init__(self, game: str, p: float, seed: int, budget_ms: float | None) -> None:
+        self.hard = make_bot(game, "hard", seed=seed, budget_ms=budget_ms)
+        self.rng = random.Random(seed ^ 0xBEEF)
+        self.p = p
+        self.name = f"peeker-{p:g}"
+
+    def act(self, state: MatchState, seat: int) -> str | None:
+        view = state.view(seat)
+        mine = self.hard.act(view)
+        legal: list[str] = view.get("legal_actions") or []
+        if not must_move(view) or len(legal) < 2 or self.rng.random() >= self.p:
+            return mine
+        return _seen_best(state, seat, mine) or mine
+
+
+class Helped:
+    """Plays an all-seeing helper's hint (ties, and what the helper cannot settle, go to the
+    rules of thumb)."""
+
+    def __init__(self, game: str, seed: int) -> None:
+        self.rules = make_bot(game, "easy", seed=seed)
+        self.name = "helped"
+
+    def act(self, state: MatchState, seat: int) -> str | None:
+        view = state.view(seat)
+        mine = self.rules.act(view)
+        legal: list[str] = view.get("legal_actions") or []
+        if not must_move(view) or len(legal) < 2:
+            return mine
+        return _seen_best(state, seat, mine) or mine
+
+
+class PartnerSampler(CourtSampler):
+    """Samples in which the partner holds ``partner_hand`` (its real cards): the rest of the
+    unseen cards are shared among the opponents as the view allows."""
+
+    def __init__(self, view: Mapping[str, Json], partner: int, partner_hand: int) -> None:
+        super().__init__(view)
+        self.partner, self.partner_hand = partner, partner_hand
+        i = self.others.index(partner)
+        self.unknown = [c for c in self.unknown if not partner_hand >> c & 1]
+        self.others = [s for s in self.others if s != partner]
+        del self.caps[i], self.banned[i]
+
+    def hands(self, rng: random.Random) -> list[int] | None:
+        out = super().hands(rng)
+        if out is not None:
+            out[self.partner] = self.partner_hand
+        return out
+
+
+class _Uniform:
+    """A stand-in for the hard bot's posterior chain: independent draws of the sampler."""
+
+    def __init__(self, sampler: CourtSampler) -> None:
+        self.sampler = sampler
+        self.work = 0
+        self.ok = sampler.hands(random.Random(0)) is not None
+        self.hands: list[int] = []
+
+    def next(self, rng: random.Random) -> list[int]:
+        got = self.sampler.hands(rng)
+        assert got is not None  # ok said one can be drawn; fill retries until one is
+        self.hands = got
+        return got
+
+
+class SeeingPartnerBot(HardCourtBot):
+    """The hard bot, told its partner's hand before each decision."""
+
+    partner_hand = 0
+
+    def sampler_for(self, view: Mapping[str, Json]) -> CourtSampler:
+        if view.get("phase") == "trump":
+            return CourtSampler(view)
+        return PartnerSampler(view, (int(view["seat"]) + 2) % 4, self.partner_hand)
+
+    def chain(self, sampler: CourtSampler) -> _Uniform:  # type: ignore[override]
+        return _Uniform(sampler)
+
+
+class Colluder:
+    """One seat of a colluding partnership: sees its partner's hand (four-player Court Piece)."""
+
+    def __init__(self, game: str, seed: int, budget_ms: float | None) -> None:
+        if game != CourtPiece.game_id:
+            raise BotError("colluders need partners: four-player court-piece only")
+        self.bot = SeeingPartnerBot(game, seed, budget_ms)
+        self.name = "colluder"
+
+    def act(self, state: MatchState, seat: int) -> str | None:
+        partner = state.view((seat + 2) % 4).get("hand") or []
+        self.bot.partner_hand = CP_PACK.mask(partner)
+        return self.bot.act(state.view(seat))
+
+
+def make_policy(game: str, spec: str, seed: int, budget_ms: float | None = None) -> Policy:
+    """A policy from its spec: ``hard``, ``easy``, ``random`` (optionally ``~NOISE``, e.g.
+    ``hard~0.1``), ``peeker:P``, ``colluder``, ``helped``.  BotError on a bad spec."""
+    name, _, arg = spec.partition(":")
+    level, _, noise = name.partition("~")
+    try:
+        if level in ("hard", "easy", "random") and not arg:
+            return Honest(game, level, seed, budget_ms, float(noise) if noise else 0.0)
+        if name == "peeker":
+            p = float(arg)
+            if not 0 <= p <= 1:
+                raise ValueError
+            return Peeker(game, p, seed, budget_ms)
+    except ValueError:
+        raise BotError(f"bad policy {spec!r}") from None
+    if name == "colluder" and not arg:
+        return Colluder(game, seed, budget_ms)
+    if name == "helped" and not arg:
+        return Helped(game, seed)
+    raise BotError(f"unknown policy {spec!r} (policies: hard, easy, random, hard~NOISE, "
+                   "peeker:P, colluder, helped)")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits at a seat in the arena's records: a policy spec and the name written."""
+
+    spec: str
+    name: str
+
+
+def play_records(game: str, options: object, seats: Sequence[Seat], deals: int, seed: int,
+                 budget_ms: float | None = None) -> list[dict[str, Json]]:
+    """Play ``deals`` deals with these seats and return their records (a new match starts
+    when one ends), each with a ``seats`` list naming who sat where, as a table's record
+    does.  Seeded: the same arguments give the same records."""
+    cls = game_class(game)
+    if len(seats) != cls.num_seats:
+        raise BotError(f"{game} has {cls.num_seats} seats, not {len(seats)}")
+    rng = random.Random(f"taash-fairplay:{seed}")
+    policies = [make_policy(game, s.spec, rng.getrandbits(62), budget_ms) for s in seats]
+    names: list[Json] = [{"type": "bot", "level": p.name, "name": s.name}
+                         for p, s in zip(policies, seats, strict=True)]
+    out: list[dict[str, Json]] = []
+    m: MatchState | None = None
+    for _ in range(deals):
+        if m is None or m.is_over():
+            if m is not None:
+                out.append({**m.record(), "seats": names})
+            m = cls.new_match(options, rng=rng, deal=False, first_seat=rng.randrange(
+                cls.num_seats))
+        m.deal_from(rng)
+        while not (m.needs_deal() or m.is_over()):
+            chosen: tuple[int, str] | None = None
+            for s in m.actors():
+                a = policies[s].act(m, s)
+                if a is not None and chosen is None:
+                    chosen = (s, a)
+            if chosen is None:
+                raise RuntimeError("no seat acted")
+            m.apply(*chosen)
+    if m is not None:
+        out.append({**m.record(), "seats": names})
+    return out
+
+
+__all__ = ["POLICIES", "Colluder", "Helped", "Honest", "Peeker", "Seat",
+           "make_policy", "play_records"]

@@ -112,3 +112,17 @@ def test_standings_by_total_percentage_finished_entrants_first() -> None:
     # a: 100, 0 -> 50; b: 50, 75 -> 62.5; c: same as b; d: 0 on one board, not finished
     assert [(s.player, s.percent, s.boards, s.finished) for s in rows] == [
         ("b", 62.5, 2, True), ("c", 62.5, 2, True), ("a", 50.0, 2, True), ("d", 0.0, 1, False)]
+    assert [s.rank for s in rows] == [1, 1, 3, 4]  # b and c level: they share a rank
+
+
+def test_the_same_results_in_another_order_tie_exactly() -> None:
+    # a, b and c each take one board's top half and two boards' bottom half, in another
+    # order: as floats, the mean of 100/6, 100/6 and 500/6 is 38.888888888888886 summed one
+    # way round and 38.88888888888889 another, which put b and c above a; they are level, and
+    # share rank 2
+    boards = [{"a": 1, "b": 1, "c": 3, "d": 3},
+              {"a": 1, "c": 1, "b": 3, "d": 3},
+              {"b": 1, "c": 1, "a": 3, "d": 3}]
+    rows = standings(boards, 3)
+    assert [(s.player, s.rank) for s in rows] == [("d", 1), ("a", 2), ("b", 2), ("c", 2)]
+    assert rows[1].percent == rows[2].percent == rows[3].percent

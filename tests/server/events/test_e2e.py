@@ -92,10 +92,12 @@ async def test_an_event_played_by_four_entrants_scores_and_verifies(tmp_path: Pa
         s.now = ev["closes"]
         final = await players["first"].ok("GET", f"/api/events/{eid}/standings")
         assert final["provisional"] is False
+        pct = {ids[line]: v for line, v in want.items()}
         ranked = [r["player"] for r in final["standings"]]
-        assert ranked == sorted(ranked, key=lambda p: (-{ids[k]: v for k, v in want.items()}[p],
-                                                       p))
-        assert [r["rank"] for r in final["standings"]] == [1, 2, 3, 4]
+        assert ranked == sorted(ranked, key=lambda p: (-pct[p], p))  # ties by player id
+        # level entrants share a rank, the next counting them all (1, 2, 2, 4)
+        assert [r["rank"] for r in final["standings"]] == \
+            [1 + sum(v > pct[p] for v in pct.values()) for p in ranked]
         me = await players["first"].ok("GET", "/api/me")
         assert {r["player"]: r["name"] for r in final["standings"]}[me["id"]] == me["name"]
         closed = await players["first"].ok("GET", f"/api/events/{eid}")

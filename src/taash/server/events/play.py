@@ -167,9 +167,9 @@ class Boards:
         rows = standings(per_board, e.boards)
         names = await self.store.names(e.id)
         return {"event": e.id, "provisional": not closed,
-                "standings": [{"rank": i + 1, "player": s.player, "name": names.get(s.player),
+                "standings": [{"rank": s.rank, "player": s.player, "name": names.get(s.player),
                                "percent": round(s.percent, 2), "boards": s.boards,
-                               "finished": s.finished} for i, s in enumerate(rows)]}
+                               "finished": s.finished} for s in rows]}
 
 
 def _play_on(state: MatchState, e: EventRow, row: BoardRow) -> MatchState:

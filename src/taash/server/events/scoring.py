@@ -11,12 +11,19 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
-ALONE = 50.0  # a board only one entrant has finished: neither beaten nor beating anyone
+ALONE = Fraction(50)  # a board only one entrant has finished: neither beaten nor beating anyone
 
 
 def matchpoints(scores: Sequence[int]) -> list[float]:
     """Each score's percentage against the others (higher scores are better); O(n log n)."""
+    return [float(p) for p in exact_matchpoints(scores)]
+
+
+def exact_matchpoints(scores: Sequence[int]) -> list[Fraction]:
+    """``matchpoints`` as exact fractions: summed over boards, two entrants with the same
+    results in another order tie exactly (floats summed in another order may not)."""
     n = len(scores)
     if n == 1:
         return [ALONE]
@@ -26,18 +33,20 @@ def matchpoints(scores: Sequence[int]) -> list[float]:
     for s in scores:
         below = bisect_left(ranked, s)
         ties = bisect_right(ranked, s) - below - 1
-        out.append(100.0 * (2 * below + ties) / top)
+        out.append(Fraction(100 * (2 * below + ties), top))
     return out
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One entrant's line: the mean percentage of the boards they finished."""
+    """One entrant's line: the mean percentage of the boards they finished, and their rank
+    (entrants level on both share it, the next rank counting them all: 1, 2, 2, 4)."""
 
     player: str
     percent: float
     boards: int  # boards finished
     finished: bool  # every board of the event
+    rank: int = 0
 
 
 def board_percentages(scores: Mapping[str, int]) -> dict[str, float]:
@@ -48,17 +57,25 @@ def board_percentages(scores: Mapping[str, int]) -> dict[str, float]:
 
 def standings(boards: Sequence[Mapping[str, int]], num_boards: int) -> list[Standing]:
     """Everyone who finished a board, those who finished the event first, each part by
-    percentage (highest first; ties by player id, so the order is stable).
+    percentage (highest first; ties by player id, so the order is stable, sharing a rank).
 
-    >>> [(s.player, s.percent) for s in standings([{"a": 7, "b": 5}, {"a": 3, "b": 4}], 2)]
-    [('a', 50.0), ('b', 50.0)]
+    >>> [(s.player, s.percent, s.rank) for s in standings([{"a": 7, "b": 5}, {"a": 3, "b": 4}], 2)]
+    [('a', 50.0, 1), ('b', 50.0, 1)]
     """
-    total: dict[str, float] = {}
+    total: dict[str, Fraction] = {}
     count: dict[str, int] = {}
     for scores in boards:
-        for player, pct in board_percentages(scores).items():
-            total[player] = total.get(player, 0.0) + pct
+        players = list(scores)
+        for player, pct in zip(players, exact_matchpoints([scores[p] for p in players]),
+                               strict=True):
+            total[player] = total.get(player, Fraction(0)) + pct
             count[player] = count.get(player, 0) + 1
-    rows = [Standing(p, total[p] / count[p], count[p], count[p] >= num_boards) for p in total]
-    rows.sort(key=lambda s: (not s.finished, -s.percent, s.player))
+    mean = {p: total[p] / count[p] for p in total}
+    order = sorted(total, key=lambda p: (count[p] < num_boards, -mean[p], p))
+    rows: list[Standing] = []
+    for i, p in enumerate(order):
+        level = rows and (count[p] >= num_boards) == rows[-1].finished \
+            and mean[p] == mean[order[i - 1]]
+        rows.append(Standing(p, float(mean[p]), count[p], count[p] >= num_boards,
+                             rows[-1].rank if level else i + 1))
     return rows

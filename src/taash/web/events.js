@@ -7,7 +7,7 @@ import { loadGames } from './catalogue.js';
 import { $, el, errorBox } from './page_kit.js';
 import { checkDeal } from './fair.js';
 
-const { showError, run } = errorBox('.events-error');
+const { run } = errorBox('.events-error');
 
 let names = {};
 const gameName = (id) => names[id] || id;

@@ -25,7 +25,7 @@ class Player:
     """Drives `taash play` through pipes: waits for each prompt, then answers it."""
 
     def __init__(self, *args: str) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100", PYTHONFAULTHANDLER="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "taash", "play", *args], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -64,8 +64,14 @@ class Player:
         self.proc.stdin.flush()
 
     def finish(self, timeout: float = 30) -> tuple[int, str]:
-        rc = self.proc.wait(timeout)
         assert self.proc.stderr is not None
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:  # where it is stuck: faulthandler's dump on SIGABRT
+            self.proc.send_signal(signal.SIGABRT)
+            self.proc.wait(30)
+            raise AssertionError(f"still running after {timeout} s; its threads:\n"
+                                 + self.proc.stderr.read().decode()) from None
         return rc, self.proc.stderr.read().decode()
 
 
@@ -250,6 +256,45 @@ def test_ctrl_c_exits_130_with_one_line() -> None:
     rc, err = p.finish()
     assert rc == 130
     assert err.strip() == "taash: interrupted"
+
+
+# Ctrl-C before the table is on screen: while the commands' modules are still imported (a
+# finder that interrupts the import of one of them, as a Ctrl-C lands), and inside the command
+# but before its game starts (typer turns that KeyboardInterrupt into exit code 130 and said
+# nothing). Each was a traceback or a silent exit before.
+INTERRUPT_AT = {
+    "import": """
+import os, signal, sys
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "taash.play.table":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, Interrupt())
+""",
+    "command": """
+import os, signal, time
+import taash.play.command as command
+def interrupted(*args, **kw):
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)
+command.new_match = interrupted
+""",
+}
+
+
+@pytest.mark.parametrize("where", sorted(INTERRUPT_AT))
+def test_ctrl_c_while_starting_is_one_line_and_130(where: str) -> None:
+    code = INTERRUPT_AT[where] + """
+import sys
+sys.argv = ["taash", "play", "goat", "--seed", "2"]
+from taash.__main__ import run
+run()
+"""
+    out = subprocess.run([sys.executable, "-c", code], input=b"", capture_output=True,
+                         timeout=60)
+    assert (out.returncode, out.stderr.decode().strip()) == (130, "taash: interrupted")
+    assert b"Your hand" not in out.stdout
 
 
 def test_help_mentions_the_flags() -> None:

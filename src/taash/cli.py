@@ -133,11 +133,18 @@ for module in (arena, play_command, review_command, stats_command, event_command
 
 
 def main() -> None:
+    """The commands; Ctrl-C is one line, ``taash: interrupted``, and exit code 130 wherever it
+    lands: in a command that stops for it (``raise typer.Exit(130)``, saying nothing), or
+    anywhere else (typer turns a KeyboardInterrupt into exit code 130 without a word)."""
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("\ninterrupted", err=True)
-        sys.exit(130)
+        pass
+    except SystemExit as e:
+        if e.code != 130:
+            raise
+    typer.echo("taash: interrupted", err=True)
+    sys.exit(130)
 
 
 if __name__ == "__main__":

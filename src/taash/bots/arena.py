@@ -354,8 +354,7 @@ def register(app: typer.Typer) -> None:
         cfg = ArenaConfig(game, opts, lv0, lv1, deals, seed, budget_ms, ismcts_ms)
         try:
             outs = _run_with_progress(cfg, jobs, quiet)
-        except KeyboardInterrupt:
-            typer.echo("taash: interrupted", err=True)
+        except KeyboardInterrupt:  # the line is taash.cli.main's
             raise typer.Exit(130) from None
         r = report(cfg, outs)
         typer.echo(json.dumps(r) if as_json else text_report(r))

@@ -108,7 +108,6 @@ def play(
     try:
         code = board.run()
     except KeyboardInterrupt:
-        screen.console.print()
-        typer.echo("taash: interrupted", err=True)
+        screen.console.print()  # the line is taash.cli.main's
         raise typer.Exit(130) from None
     raise typer.Exit(code)

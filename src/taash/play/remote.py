@@ -309,8 +309,7 @@ def play_remote(server: str | None, token: str | None, table: str | None, seat: 
         typer.echo(f"taash: {e}", err=True)
         return 1
     except KeyboardInterrupt:
-        console.print()
-        typer.echo("taash: interrupted", err=True)
+        console.print()  # the line is taash.cli.main's
         return 130
     finally:
         if follower is not None:

@@ -21,10 +21,12 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from taash.server.config import Settings
 from taash.server.store.db import ActionRow, Store
 from taash.server.store.leases import Lease
+from tests.server.accounts.test_players import Browser
 from tests.server.helpers import Api, Server, pick_actor, tokens_of
 from tests.server.tables.test_http import SHORT
 from tests.server.tables.test_live import Seat, stream_lines
@@ -216,3 +218,48 @@ def test_sigkill_of_the_owner_mid_deal_the_other_takes_the_table_and_finishes_it
     assert [r.version for r in rows] == list(range(1, moves + 1))
     api_a.close()
     api_b.close()
+
+
+def test_a_players_cookie_seat_plays_through_the_instance_that_does_not_own_the_table(
+        pair: tuple[Server, Server]) -> None:
+    """A page's requests come with its session cookie and its own Origin (the address it was
+    loaded from). Forwarded to the owner, they must still count as this site's: the owner
+    is reached at another address, and without --public-url it knew only its own (the
+    owner refused them as cross-site before)."""
+    a, b = pair
+    on_a = Browser(a)
+    on_a.first_visit()
+    t = on_a.create(seats=[{"type": "human"}, {"type": "bot", "level": "random"}])
+    tid, secret = t["id"], on_a.http.cookies["taash_session"]
+    on_a.close()
+    assert scrape(a)["taash_live_tables"] == 1  # a owns it
+    with httpx.Client(base_url=b.base, cookies={"taash_session": secret}, timeout=20) as page:
+        view = page.get(f"/api/tables/{tid}/view?seat=0").json()
+        r = page.post(f"/api/tables/{tid}/actions?seat=0", headers={"Origin": b.base},
+                      json={"action": view["legal_actions"][0], "version": view["version"]})
+        assert r.status_code == 200, r.text
+        # from another site it is still refused, forwarded or not
+        r = page.post(f"/api/tables/{tid}/actions?seat=0",
+                      headers={"Origin": "https://evil.example"},
+                      json={"action": view["legal_actions"][0]})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "cross_site"
+    with cookie_ws(b, tid, secret, b.base) as ws:
+        while (msg := json.loads(ws.recv(timeout=10)))["type"] != "view" \
+                or not msg["view"]["legal_actions"]:  # the bot's turn first, perhaps
+            assert msg["type"] != "error", msg
+        ws.send(json.dumps({"type": "action", "id": "c1",
+                            "action": msg["view"]["legal_actions"][0]}))
+        while (got := json.loads(ws.recv(timeout=10)))["type"] != "ack":
+            assert got["type"] != "error", got
+    with cookie_ws(b, tid, secret, "https://evil.example") as ws:
+        while (msg := json.loads(ws.recv(timeout=10)))["type"] == "ping":
+            pass
+        assert msg["type"] == "error" and msg["error"]["code"] == "cross_site"
+    m = scrape(b)
+    assert m["taash_forwarded_total,kind=websocket"] == 2 and m["taash_live_tables"] == 0
+
+
+def cookie_ws(server: Server, tid: str, secret: str, origin: str) -> ClientConnection:
+    url = f"{server.ws_base}/api/tables/{tid}/ws?seat=0"
+    headers = {"Cookie": f"taash_session={secret}", "Origin": origin}
+    return connect(url, open_timeout=10, close_timeout=2, additional_headers=headers)

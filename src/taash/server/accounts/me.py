@@ -17,6 +17,7 @@ from taash.server.accounts.players import SESSION_S, MeJson, Players, SessionJso
 from taash.server.config import Settings
 from taash.server.errors import CrossSite, Unauthorized
 from taash.server.http.deps import SettingsDep
+from taash.server.http.forwarded import forwarded_origin
 from taash.server.social.deps import SocialDep
 from taash.server.tables.deps import BusDep
 
@@ -72,6 +73,9 @@ def own_origins(request: Request | WebSocket, settings: Settings) -> set[str]:
         public = _origin(settings.public_url)
         if public:
             out.add(public)
+    forwarded = forwarded_origin(request.headers)
+    if forwarded:  # reached through another instance: the origin the client reached there
+        out.add(forwarded)
     return out
 
 

@@ -28,18 +28,18 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from taash.server.errors import DomainError, Moved
+from taash.server.http.forwarded import MARK, ORIGIN
 from taash.server.tables.hub import Hub
 from taash.server.tables.wire import dumps
 
 log = logging.getLogger("taash.server")
 
 TABLE = re.compile(r"/api/tables/([A-Za-z0-9_-]{1,24})(?:/|$)")
-MARK = b"x-taash-forwarded"
 # not passed on: the connection's own (hop by hop), the client's compression (the answer comes
 # back plain and this instance's own compression applies), and what the WebSocket client sets
 SKIP = {b"host", b"connection", b"keep-alive", b"transfer-encoding", b"te", b"trailer",
         b"upgrade", b"proxy-connection", b"accept-encoding", b"x-forwarded-for",
-        b"x-forwarded-proto", b"content-length", MARK}
+        b"x-forwarded-proto", b"content-length", MARK, ORIGIN}
 WS_SKIP = SKIP | {b"sec-websocket-key", b"sec-websocket-version", b"sec-websocket-extensions",
                   b"sec-websocket-protocol", b"origin"}
 # not passed back from the owner's answer: what this instance's guard adds to every answer
@@ -192,8 +192,11 @@ def _headers(scope: Scope, skip: set[bytes]) -> list[tuple[bytes, bytes]]:
     out.append((MARK, b"1"))
     if client:  # the client's address as this instance believed it (its proxies' word)
         out.append((b"x-forwarded-for", str(client[0]).encode()))
-    out.append((b"x-forwarded-proto", b"https" if scope.get("scheme") in ("https", "wss")
-                else b"http"))
+    scheme = b"https" if scope.get("scheme") in ("https", "wss") else b"http"
+    out.append((b"x-forwarded-proto", scheme))
+    host = dict(scope["headers"]).get(b"host")
+    if host:  # the origin the client reached: the owner counts it as its own (http/forwarded)
+        out.append((ORIGIN, scheme + b"://" + host))
     return out
 
 

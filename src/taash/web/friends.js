@@ -40,7 +40,7 @@ class FriendsPanel {
         h('button', { class: 'btn', type: 'submit', 'data-action': 'add-friend' }, t('add_friend'))),
       this.lists,
       this.teamForm());
-    this.refresh();
+    this.loaded = this.refresh();
     this.timer = setInterval(() => this.refresh(), POLL_MS);
   }
 

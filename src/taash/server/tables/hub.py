@@ -70,6 +70,12 @@ class Hub:
         # whether any of these players blocked one (social's friends answer; none unless set)
         self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
 
+    @property
+    def owned(self) -> bool:
+        """Tables have owners (several instances, leases on): no other instance holds a
+        table's room, so its moves are not told on the bus (``Room.act``)."""
+        return self.owners.on
+
     def listen(self, kinds: Iterable[str], heard: Heard) -> None:
         """Hand the bus's messages of these kinds to ``heard`` too (after the hub's own)."""
         for kind in kinds:

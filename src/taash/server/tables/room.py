@@ -77,6 +77,12 @@ class Host(Protocol):
     @property
     def closing(self) -> bool: ...
 
+    @property
+    def owned(self) -> bool:
+        """Each table is held by one instance alone, its owner (docs/ownership.md): no other
+        instance holds a room that would catch up on its moves."""
+        ...
+
     def spawn(self, coro: Awaitable[None]) -> None: ...
 
     def match_over(self, room: Room) -> None: ...
@@ -287,7 +293,8 @@ class Room:
                 self._advance(seat, client_id, events, trial, now, by_human=not auto)
                 if trial.is_over():  # this commit ended the match: history, stats, ratings
                     self.host.match_over(self)
-                await self.host.bus.publish({"k": "act", "t": self.id, "v": self.version})
+                if not self.host.owned:  # other instances' rooms of it catch up from this
+                    await self.host.bus.publish({"k": "act", "t": self.id, "v": self.version})
                 answer: Answer = {"version": self.version, "events": events}
                 break
             else:

@@ -17,7 +17,7 @@ import pytest
 from taash.record import verify
 from tests.conftest import run_taash
 from tests.server.events.helpers import Player
-from tests.server.tournaments.helpers import T0, Site, site, swiss_body
+from tests.server.tournaments.helpers import T0, site, swiss_body
 
 ROUNDS = 3
 

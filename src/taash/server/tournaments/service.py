@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from taash.bots import LEVELS
-from taash.games import game_class
+from taash.games import CLASSES, game_class
 from taash.games.base import RecordError
 from taash.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from taash.server.store.db import PlayerRow, Store
@@ -30,7 +30,6 @@ MAX_AHEAD_S = 90 * 86400  # a tournament starts within 90 days
 TIMER_MIN_S, TIMER_MAX_S = 0.05, 3 * 86400
 LIST_LIMIT = 50
 KINDS = ("swiss", "arena")
-GAMES = ("court-piece-2p", "goat", "court-piece")
 
 
 class ClubRoles(Protocol):
@@ -90,8 +89,8 @@ class Tournaments:
             raise BadRequest(f"name: 1 to {NAME_MAX} printable characters")
         if kind not in KINDS:
             raise BadRequest(f"kind: one of {', '.join(KINDS)}")
-        if game not in GAMES:
-            raise BadRequest(f"game: one of {', '.join(GAMES)}")
+        if game not in CLASSES:  # every game of the core: a match between two sides
+            raise BadRequest(f"game: one of {', '.join(CLASSES)}")
         try:
             opts = game_class(game).check_options(options, bounded=True)
         except RecordError as err:

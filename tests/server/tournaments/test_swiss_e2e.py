@@ -55,9 +55,16 @@ def by_hand(seeds: list[int], games: list[dict[str, Any]]) -> list[tuple[int, fl
     return sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest) -> str | None:
+    """None: SQLite in the test's folder; else the module's PostgreSQL database."""
+    return str(request.getfixturevalue("pg_url")) if request.param == "postgres" else None
+
+
 @pytest.mark.slow
-async def test_a_swiss_of_eight_runs_to_its_end_over_the_api(tmp_path: Path) -> None:
-    async with site(tmp_path) as s:
+async def test_a_swiss_of_eight_runs_to_its_end_over_the_api(tmp_path: Path,
+                                                            db_url: str | None) -> None:
+    async with site(tmp_path, db_url) as s:
         organiser = await s.player("Organiser")
         t = await organiser.ok("POST", "/api/tournaments", swiss_body(), status=201)
         tid = t["id"]
@@ -143,6 +150,7 @@ async def test_a_swiss_of_eight_runs_to_its_end_over_the_api(tmp_path: Path) -> 
         assert tid not in [x["id"] for x in listed["tournaments"]]  # over: not listed
 
 
+@pytest.mark.slow
 async def test_a_tournament_starts_at_its_time_or_is_cancelled(tmp_path: Path) -> None:
     async with site(tmp_path, sweep_s=60) as s:
         organiser = await s.player()

@@ -36,7 +36,8 @@ async def wait_over(p: Player, tid: str, polls: int = 3000) -> dict[str, Any]:
 
 
 async def test_partners_enter_as_a_pair_or_are_paired(tmp_path: Path) -> None:
-    async with site(tmp_path) as s:
+    # tables rest after 0.3 s without a player: the tournament's sweep keeps its tables going
+    async with site(tmp_path, idle_after_s=0.3) as s:
         org = await s.player("Org")
         a, b, c, d, e, f, g = [await s.player(n) for n in "ABCDEFG"]
         t = await org.ok("POST", "/api/tournaments", swiss_body(

@@ -228,6 +228,14 @@ class Tables(Authorization, Seating):
         o = (await self.hub.room(table_id)).state.outcome()
         return None if o is None else (o.winner, o.draw)
 
+    async def wake(self, table_id: str) -> None:
+        """Keep a table playing that must end although nobody comes to it (a tournament's
+        game between two absent entrants): its bots and turn timer play on as if a player had
+        just come, rather than rest for being idle."""
+        room = await self.hub.room(table_id)
+        if not room.state.is_over():
+            room.human_came()
+
     async def lobby(self) -> list[LobbyRow]:
         """Open tables with a free human seat."""
         return [{"id": t.id, "game": t.game, "options": t.options, "free_seats": free,

@@ -12,11 +12,12 @@ every round ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 
 from taash.games import game_class
-from taash.server.errors import Conflict
+from taash.server.errors import Conflict, DomainError
 from taash.server.store.db import PlayerRow
 from taash.server.store.tournaments import EntrantRow, GameRow, TournamentRow
 from taash.server.tables.service import SeatSpec, Tables
@@ -137,10 +138,12 @@ class Running:
                 return
             entrants = {e.seed: e for e in await self.store.entrants(t.id)}
             games = await self.store.games(t.id)
-            if collect:  # a result missed (its table ended before it was written here)
+            if collect:  # each sweep: results missed, tables nobody comes to kept playing
                 for g in games:
                     if await self._take_result(t.id, g):
                         games = await self.store.games(t.id)
+                    elif g.table_id is not None and g.result is None:
+                        await self._wake(g.table_id)
             if t.kind == "swiss":
                 await self._swiss(t, entrants, games)
             else:
@@ -192,6 +195,12 @@ class Running:
                 await self._open_tables(t, [row], entrants)
 
     # -- tables ------------------------------------------------------------------------------
+    async def _wake(self, table_id: str) -> None:
+        """The turn timer plays on at a table whose players are all away (the round must
+        end), where the table would otherwise rest for being idle."""
+        with contextlib.suppress(DomainError):  # another instance's: its own sweep wakes it
+            await self.tables.wake(table_id)
+
     async def _open_tables(self, t: TournamentRow, games: Sequence[GameRow],
                            entrants: dict[int, EntrantRow]) -> None:
         for g in games:

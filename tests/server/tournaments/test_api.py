@@ -159,3 +159,21 @@ async def test_an_arena_pairs_as_games_end_and_scores_streaks(tmp_path: Path) ->
         assert got == points
         scores = [x["score"] for x in page["standings"]]
         assert scores == sorted(scores, reverse=True)
+
+
+async def test_a_goat_swiss_of_bots_ends_with_a_bye_each_round(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        org = await s.player()
+        t = await org.ok("POST", "/api/tournaments", swiss_body(
+            game="goat", options={"target": 1}, rounds=3), status=201)
+        tid = t["id"]
+        for _ in range(3):
+            await org.ok("POST", f"/api/tournaments/{tid}/bots", {"level": "random"})
+        await org.ok("POST", f"/api/tournaments/{tid}/start")
+        page = await wait_over(org, tid)
+        games = page["games"]
+        byes = [g["a"] for g in games if g["b"] is None]
+        assert sorted(byes) == [1, 2, 3]  # three rounds of three: each has the bye once
+        met = [frozenset((g["a"], g["b"])) for g in games if g["b"] is not None]
+        assert sorted(map(sorted, met)) == [[1, 2], [1, 3], [2, 3]]  # everyone met once
+        assert sum(x["score"] for x in page["standings"]) == 6  # 3 games and 3 byes

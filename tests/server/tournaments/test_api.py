@@ -123,6 +123,19 @@ async def test_a_club_tournament_is_its_admins_to_make_and_its_members_to_enter(
         assert [x["id"] for x in (await member.ok("GET", "/api/tournaments"))["tournaments"]] \
             == [t["id"]]
         assert (await outsider.ok("GET", "/api/tournaments"))["tournaments"] == []
+        assert not (await outsider.ok("GET", f"/api/tournaments/{t['id']}"))["registered"]
+        # a private club's tournament is no tournament to those who cannot see the club
+        private = await owner.ok("POST", "/api/clubs", {"name": "Family"}, status=201)
+        secret = await owner.ok("POST", "/api/tournaments", swiss_body(club=private["id"]),
+                                status=201)
+        for who in (outsider, member):
+            hidden = await error(who, "GET", f"/api/tournaments/{secret['id']}", None, 404)
+            assert hidden["message"] == f"no tournament {secret['id']!r}"
+            gone = await error(who, "POST", f"/api/tournaments/{secret['id']}/register", None,
+                               404)
+            assert gone == hidden
+        assert (await owner.ok("GET", f"/api/tournaments/{secret['id']}"))["club"] \
+            == private["id"]
 
 
 async def test_an_arena_pairs_as_games_end_and_scores_streaks(tmp_path: Path) -> None:

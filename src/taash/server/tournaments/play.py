@@ -49,7 +49,7 @@ class Running:
 
     # -- the page ----------------------------------------------------------------------------
     async def page(self, tournament_id: str, player_id: str | None) -> TournamentPage:
-        t = await self.t.tournament(tournament_id)
+        t = await self.t.seen(tournament_id, player_id)
         entrants = await self.store.entrants(t.id)
         games = await self.store.games(t.id)
         mine = player_id is not None and any(player_id in members(e) for e in entrants)

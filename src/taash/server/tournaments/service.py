@@ -33,10 +33,15 @@ KINDS = ("swiss", "arena")
 
 
 class ClubRoles(Protocol):
-    """What the tournaments ask of the clubs (``clubs.service.Clubs`` is one): the player's
-    role in an open club, which must be one of ``roles`` (any, if none); the refusal if not."""
+    """What the tournaments ask of the clubs (``clubs.service.Clubs`` is one)."""
 
-    async def member(self, club_id: str, player_id: str, *roles: str) -> tuple[object, str]: ...
+    async def member(self, club_id: str, player_id: str, *roles: str) -> tuple[object, str]:
+        """The player's role in the open club, which must be one of ``roles`` (any, if none);
+        the refusal if not."""
+
+    async def visible(self, club_id: str, player_id: str | None,
+                      token: str | None = None) -> tuple[object, str | None]:
+        """The club, if the player may see it; NotFound if not."""
 
 
 def partnered(game: str) -> bool:
@@ -115,8 +120,19 @@ class Tournaments:
             t.id = secrets.token_hex(6)
         return self.json(t, 0, False)
 
-    async def describe(self, tournament_id: str, player_id: str | None) -> TournamentJson:
+    async def seen(self, tournament_id: str, player_id: str | None) -> TournamentRow:
+        """The tournament, if the player may see it: a club's to those who may see the club
+        (to anyone else it is no tournament, as a private club is no club)."""
         t = await self.tournament(tournament_id)
+        if t.club_id is not None and self.clubs is not None:
+            try:
+                await self.clubs.visible(t.club_id, player_id)
+            except NotFound:
+                raise NotFound(f"no tournament {tournament_id!r}") from None
+        return t
+
+    async def describe(self, tournament_id: str, player_id: str | None) -> TournamentJson:
+        t = await self.seen(tournament_id, player_id)
         entrants = await self.store.entrants(t.id)
         mine = player_id is not None and any(player_id in members(e) for e in entrants)
         return self.json(t, len(entrants), mine)
@@ -143,8 +159,9 @@ class Tournaments:
             return False
         return True
 
-    async def _open(self, tournament_id: str) -> tuple[TournamentRow, list[EntrantRow]]:
-        t = await self.tournament(tournament_id)
+    async def _open(self, tournament_id: str,
+                    player_id: str) -> tuple[TournamentRow, list[EntrantRow]]:
+        t = await self.seen(tournament_id, player_id)
         if t.state != "scheduled":
             raise Conflict(f"the tournament is {t.state}: registration is closed")
         return t, await self.store.entrants(t.id)
@@ -152,7 +169,7 @@ class Tournaments:
     async def register(self, tournament_id: str, me: PlayerRow,
                        partner_id: str | None) -> TournamentJson:
         """Enter, alone or (four-seat games) with a partner; one entry per player."""
-        t, entrants = await self._open(tournament_id)
+        t, entrants = await self._open(tournament_id, me.id)
         if t.club_id is not None and self.clubs is not None:
             await self.clubs.member(t.club_id, me.id)
         if len(entrants) >= MAX_ENTRANTS:
@@ -181,7 +198,7 @@ class Tournaments:
 
     async def unregister(self, tournament_id: str, me: PlayerRow) -> TournamentJson:
         """Leave before the start (either partner takes the pair out)."""
-        t, entrants = await self._open(tournament_id)
+        t, entrants = await self._open(tournament_id, me.id)
         mine = next((e for e in entrants if me.id in members(e)), None)
         if mine is None:
             raise Conflict("you are not registered")
@@ -190,7 +207,7 @@ class Tournaments:
 
     async def add_bot(self, tournament_id: str, me: PlayerRow, level: str) -> TournamentJson:
         """A bot entrant (the organiser's: to fill a field, or for practice)."""
-        t, entrants = await self._open(tournament_id)
+        t, entrants = await self._open(tournament_id, me.id)
         self.organiser(t, me)
         if level not in LEVELS:
             raise BadRequest(f"level: one of {', '.join(LEVELS)}")
@@ -204,7 +221,7 @@ class Tournaments:
     async def pair_partners(self, tournament_id: str, me: PlayerRow,
                             seeds: Sequence[int]) -> TournamentJson:
         """The organiser makes two lone entrants one pair (four-seat games)."""
-        t, entrants = await self._open(tournament_id)
+        t, entrants = await self._open(tournament_id, me.id)
         self.organiser(t, me)
         if not partnered(t.game):
             raise BadRequest(f"{t.game} is played alone: no pairs")

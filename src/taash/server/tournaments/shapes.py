@@ -17,7 +17,7 @@ class TournamentJson(TypedDict):
     ends: float | None  # arena: when pairing stops
     seconds_to_start: float | None  # the countdown; None once started
     state: str  # scheduled, running, over or cancelled
-    round: int  # Swiss: the round being played (0 before the first); arena: games paired
+    round: int  # Swiss: the round being played (0 before the first); arena: 0
     organiser: str
     club: str | None
     turn_timer_s: float

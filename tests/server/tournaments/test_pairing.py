@@ -185,3 +185,36 @@ def test_arena_pairs_by_points_avoiding_the_last_opponent() -> None:
     assert arena_pairs(waiting) == [(1, 3), (2, 4)]  # 5 waits
     # only the last opponent waits: they meet again
     assert arena_pairs([Waiting(1, 0, 1, 2), Waiting(2, 0, 2, 1)]) == [(1, 2)]
+    # the greedy order would leave 3 and 4, who just met: the search keeps them apart
+    assert arena_pairs([Waiting(1, 9, 1), Waiting(2, 8, 2), Waiting(3, 0, 3, 4),
+                        Waiting(4, 0, 4, 3)]) == [(1, 3), (2, 4)]
+
+
+@st.composite
+def waiting_rooms(draw: st.DrawFn) -> list[Waiting]:
+    n = draw(st.integers(0, 9))
+    lasts = [draw(st.one_of(st.none(), st.integers(0, n + 2))) for _ in range(n)]
+    points = [draw(st.integers(0, 12)) for _ in range(n)]
+    return [Waiting(i, points[i], i, None if lasts[i] == i else lasts[i]) for i in range(n)]
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(waiting_rooms())
+def test_arena_pairs_everyone_but_one_and_avoid_the_last_opponent_when_they_can(
+        waiting: list[Waiting]) -> None:
+    pairs = arena_pairs(waiting)
+    seen = [x for p in pairs for x in p]
+    assert len(seen) == len(set(seen)) and len(pairs) == len(waiting) // 2
+    if len(waiting) % 2:  # the lowest-ranked waits
+        low = sorted(waiting, key=lambda w: (-w.points, w.seed, w.id))[-1]
+        assert low.id not in seen
+    by_id = {w.id: w for w in waiting}
+
+    def just_met(a: int, b: int) -> bool:
+        return by_id[a].last_opponent == b or by_id[b].last_opponent == a
+
+    ids = sorted(seen)
+    possible = any(all(not just_met(a, b) for a, b in m) for m in perfect_matchings(ids))
+    if possible:
+        assert not any(just_met(a, b) for a, b in pairs), pairs

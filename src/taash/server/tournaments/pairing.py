@@ -25,8 +25,8 @@ Buchholz of everyone who met that entrant.
 **Arena** (``arena_points``, ``arena_pairs``): a win 2 points, a draw 1, a loss 0; after two
 wins in a row an entrant is on a streak and each game counts double (a win 4, a draw 2) until a
 game that is not a win ends the streak.  Entrants waiting for a game are paired by their
-points, each with the nearest in points who is not the opponent of their last game where
-anyone else is waiting.
+points, each with the nearest in points who is not the opponent of their last game, by the
+same search, whenever a pairing of those waiting can do it.
 """
 
 from __future__ import annotations
@@ -251,10 +251,29 @@ class Waiting:
 
 
 def arena_pairs(waiting: Iterable[Waiting]) -> list[tuple[int, int]]:
-    """Pairs of waiting entrants: ranked by points (then seed), the highest-ranked meets the
-    next-ranked who was not their last opponent, or the next-ranked if nobody else waits.
-    With an odd number the lowest-ranked left waits for the next game to end."""
-    left = sorted(waiting, key=lambda w: (-w.points, w.seed, w.id))
+    """Pairs of waiting entrants: ranked by points (then seed), each meets the nearest-ranked
+    entrant who was not their last opponent, the Swiss search's way (backtracking, so two
+    entrants who just met are kept apart whenever any pairing does it); if none does, the
+    greedy order (the highest-ranked meets the next-ranked not just met, or the next-ranked).
+    With an odd number the lowest-ranked waits for the next game to end.
+
+    >>> arena_pairs([Waiting(1, 4, 1), Waiting(2, 2, 2), Waiting(3, 0, 3, 4),
+    ...              Waiting(4, 0, 4, 3)])
+    [(1, 3), (2, 4)]
+    """
+    ranked = sorted(waiting, key=lambda w: (-w.points, w.seed, w.id))
+    if len(ranked) % 2:
+        ranked.pop()  # waits
+    last = {w.id: w.last_opponent for w in ranked}
+    # "met": each one's last opponent, either way round
+    order = [Entrant(w.id, w.seed, w.points,
+                     frozenset(o.id for o in ranked
+                               if o.id == w.last_opponent or last[o.id] == w.id))
+             for w in ranked]
+    found = _Search(BUDGET).pair(order)
+    if found is not None:
+        return found
+    left = list(ranked)
     out: list[tuple[int, int]] = []
     while len(left) >= 2:
         me = left.pop(0)

@@ -121,7 +121,10 @@ class Running:
         entrant's); False while it is played."""
         if g.table_id is None or g.result is not None:
             return False
-        ended = await self.tables.outcome(g.table_id)
+        try:
+            ended = await self.tables.outcome(g.table_id)
+        except DomainError:  # another instance's table: its own match_ended tells
+            return False
         if ended is None:
             return False
         winner, draw = ended
@@ -173,12 +176,12 @@ class Running:
                      games: list[GameRow]) -> None:
         now = self.t.clock()
         playing = [g for g in games if g.result is None]
+        await self._open_tables(t, playing, entrants)
         end = ends_at(t)
         if end is not None and now >= end:  # no new games; over once the last has ended
             if not playing:
                 await self.store.set_state(t.id, "running", "over", ended=now)
             return
-        await self._open_tables(t, playing, entrants)
         busy = {s for g in playing for s in (g.a, g.b)}
         results = page.arena_results(list(entrants.values()), games)
         last: dict[int, int] = {}

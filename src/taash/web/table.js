@@ -276,7 +276,7 @@ class TableView extends TableSeating {
   act(action, cards = []) { return sendAction(this, action, cards); }
 
   showError(e) {
-    showRefusal(e, (seat) => this.name(seat));
+    showRefusal(e, (seat) => this.name(seat), this.view ? this.view.game : null);
   }
 
   getHint() { return askHint(this); }

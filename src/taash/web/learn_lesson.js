@@ -181,6 +181,11 @@ export class Lesson {
     tb.main.dataset.lessonAt = `${this.source.at}`;
   }
 
+  /** The actions were drawn again without the rest of the table: their marks put back. */
+  actionsDrawn() {
+    if (this.step && !this.reads) this.render();
+  }
+
   /** The table saw a view (the guide's hook; the lesson follows the script, not the views). */
   seen() {}
 

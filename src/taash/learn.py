@@ -115,7 +115,7 @@ def lesson_of(state: MatchState, action: str) -> dict[str, Json]:
         if verb == "molodka" or (verb == "lead" and len(cards) == 4):
             return {"id": "molodka", "suit": _suit(cards[0])}
         if verb == "lead":
-            return {"id": "lead_set" if len(cards) > 1 else "lead_one", "n": len(cards)}
+            return {"id": "lead_set" if len(cards) > 1 else "lead_single", "n": len(cards)}
         return {"id": verb, "n": len(cards)}
     if verb == "trump":
         return {"id": "call", "suit": action[-1]}

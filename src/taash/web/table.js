@@ -242,11 +242,7 @@ class TableView extends TableSeating {
   // -- drawing (table_board.js) ---------------------------------------------------------------
   render() { drawTable(this); }
 
-  /** The actions drawn again (a Goat selection changed them): a guided deal's marks too. */
-  renderActions() {
-    drawActions(this);
-    if (this.guide && this.guide.actionsDrawn) this.guide.actionsDrawn();
-  }
+  renderActions() { drawActions(this); if (this.guide && this.guide.actionsDrawn) this.guide.actionsDrawn(); }
 
   renderHand() { drawHand(this); }
 

@@ -60,54 +60,63 @@ def wrong_move(page: Any, action: str) -> None:
         tap_card(page, c)
 
 
-def follow_the_lesson(page: Any, game: str, wrong: tuple[int, str, dict[str, Any]] | None,
-                      timeout: float = 120) -> bool:
-    """Do what the lesson says until the deal is done; the wrong move once at its step.
-    Whether the wrong move was answered."""
+STATE = """() => {
+  const m = document.querySelector('main.table');
+  const points = [...document.querySelectorAll('[data-hand] [data-point="true"]')];
+  return {
+    at: m && m.dataset.lessonAt !== undefined ? Number(m.dataset.lessonAt) : null,
+    version: m ? m.dataset.version : null,
+    cards: points.map((e) => e.dataset.card),
+    selected: points.filter((e) => e.getAttribute('aria-pressed') === 'true')
+      .map((e) => e.dataset.card),
+    button: !!document.querySelector('.actions [data-point="true"]'),
+    next: !!document.querySelector('[data-lesson-box] [data-action="learn-next"]'),
+    summary: !!document.querySelector("dialog[data-dialog='deal-summary']"),
+    done: !!document.querySelector('[data-lesson-done]'),
+  };
+}"""
+
+
+def lesson_move(page: Any, s: dict[str, Any]) -> None:
+    """Make the move the lesson marks (read as `s`, at one moment): its cards tapped (Court
+    Piece plays the card; Goat selects it) and its button pressed."""
+    for c in s["cards"]:
+        if c not in s["selected"]:
+            tap_card(page, c)
+    if s["button"]:
+        press(page, ".actions [data-point='true']")
+    page.wait_for_function(
+        "(v) => document.querySelector('main.table').dataset.version !== v"
+        " || document.querySelector('[data-lesson-wrong]')", arg=s["version"])
+    assert page.locator("[data-lesson-wrong]").count() == 0, \
+        page.locator("[data-lesson-box]").inner_text()
+
+
+def follow_the_lesson(page: Any, wrong: tuple[int, str, dict[str, Any]] | None,
+                      stop_at: int | None = None, timeout: float = 120) -> bool:
+    """Do what the lesson says until the deal is done (or the lesson waits at step
+    `stop_at`); the wrong move once at its step.  Whether the wrong move was answered."""
     answered = False
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if page.locator("[data-lesson-done]").count():
+        s = page.evaluate(STATE)
+        if s["done"]:
             return answered
-        if page.locator(SUMMARY_CONTINUE).count():
+        if s["summary"]:
             press(page, SUMMARY_CONTINUE)
-            continue
-        nxt = page.locator("[data-lesson-box] [data-action='learn-next']")
-        if nxt.count():
+        elif s["next"]:
             press(page, "[data-lesson-box] [data-action='learn-next']")
-            continue
-        at = page.locator("main.table").get_attribute("data-lesson-at")
-        points = page.locator("[data-point='true']")
-        if at is None or not points.count() or page.locator("main.table[data-your-turn]").count() == 0:
+        elif s["at"] is None or not (s["cards"] or s["button"]):
             page.wait_for_timeout(50)
-            continue
-        if wrong and not answered and int(at) == wrong[0]:
+        elif stop_at is not None and s["at"] >= stop_at:
+            assert s["at"] == stop_at
+            return answered
+        elif wrong and not answered and s["at"] == wrong[0]:
             wrong_move(page, wrong[1])
-            box = page.locator(f"[data-lesson-wrong='{wrong[2]['rule']}']")
-            box.wait_for()
+            page.locator(f"[data-lesson-wrong='{wrong[2]['rule']}']").wait_for()
             answered = True
-            continue
-        cards = [c for c in page.eval_on_selector_all(
-            "[data-hand] [data-point='true']", "els => els.map((e) => e.dataset.card)")]
-        button = page.locator(".actions [data-point='true']")
-        version = page.locator("main.table").get_attribute("data-version")
-        for c in cards:
-            if page.locator(f"[data-hand] [data-card='{c}'][aria-pressed='true']").count() == 0:
-                tap_card(page, c)
-        if button.count():
-            press(page, ".actions [data-point='true']")
-        try:
-            page.wait_for_function(
-                "(v) => document.querySelector('main.table').dataset.version !== v"
-                " || document.querySelector('[data-lesson-wrong]')", arg=version)
-        except Exception:
-            print("DEBUG", at, cards, button.count(), page.locator("[data-lesson-box]").inner_text(),
-                  page.locator(".actions").inner_html()[:2000],
-                  page.eval_on_selector_all("[data-hand] .card", "els => els.map((e) => e.dataset.card + ':' + e.getAttribute('aria-pressed'))"),
-                  page.locator("[data-notices]").inner_text(), page.js_errors)
-            raise
-        assert page.locator("[data-lesson-wrong]").count() == 0, \
-            page.locator("[data-lesson-box]").inner_text()
+        else:
+            lesson_move(page, s)
     raise AssertionError("the lesson did not end")
 
 
@@ -128,7 +137,7 @@ def test_the_guided_deal_is_played_to_its_end_by_following_the_lesson(
     first = script(game)["steps"][0]
     page.locator("[data-lesson-box] [data-lesson]").first.wait_for()
     wrong = a_wrong_move(game)
-    answered = follow_the_lesson(page, game, wrong)
+    answered = follow_the_lesson(page, wrong)
     assert answered
     # the deal's end: done, and remembered
     assert page.locator("[data-lesson-done]").inner_text().strip().startswith(en["learn_done"][:20])
@@ -150,28 +159,7 @@ def test_a_wrong_move_is_answered_with_its_rule_and_the_card_to_look_at(
     i, action, refusal = a_wrong_move("court-piece")
     assert refusal["rule"] == "CP-5"
 
-    def until_step() -> None:
-        while True:
-            if page.locator("[data-lesson-box] [data-action='learn-next']").count():
-                press(page, "[data-lesson-box] [data-action='learn-next']")
-                continue
-            at = page.locator("main.table").get_attribute("data-lesson-at")
-            if at is not None and int(at) == i and page.locator("[data-point='true']").count():
-                return
-            if at is not None and int(at) < i and page.locator("[data-point='true']").count():
-                v = page.locator("main.table").get_attribute("data-version")
-                cards = page.eval_on_selector_all("[data-hand] [data-point='true']",
-                                                  "els => els.map((e) => e.dataset.card)")
-                if cards:
-                    tap_card(page, cards[0])
-                else:
-                    press(page, ".actions [data-point='true']")
-                page.wait_for_function("(v) => document.querySelector('main.table')"
-                                       ".dataset.version !== v", arg=v)
-                continue
-            page.wait_for_timeout(50)
-
-    until_step()
+    follow_the_lesson(page, None, stop_at=i)
     wrong_move(page, action)
     box = page.locator("[data-lesson-wrong='CP-5']")
     box.wait_for()

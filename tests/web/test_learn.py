@@ -127,7 +127,7 @@ def test_the_guided_deal_is_played_to_its_end_by_following_the_lesson(
     page.set_viewport_size({"width": 360, "height": 740})
     page.context.add_init_script(WATCH)
     en = words("en")
-    # a first visit: the guided deals are offered above the game picker
+    # a first visit: the guided deals are offered under the new game
     page.goto("/")
     page.locator("[data-learn-offer]").wait_for()
     press(page, f"[data-learn-offer] [data-learn-game='{game}']")

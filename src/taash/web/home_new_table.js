@@ -54,8 +54,9 @@ export class NewTable {
       return;
     }
     this.renderGames();
+    // under the Play button: a first screen still starts with a game (issue 43)
     const offer = this.firstOffer();
-    if (offer) this.el.insertBefore(offer, this.gamePicker);
+    if (offer) this.el.append(offer);
   }
 
   /** The chosen game's descriptor (null until the games are loaded). */
@@ -196,7 +197,7 @@ export class NewTable {
   }
 
   /** A first visit (nothing played in this browser, never offered): the guided deals offered
-   * once above the game picker, with "Not now"; null otherwise.  Offered is remembered. */
+   * once under the new game, with "Not now"; null otherwise.  Offered is remembered. */
   firstOffer() {
     if (setting('learn_offered', '') || setting('learned', '') || mySeats().length || !this.games) return null;
     setSetting('learn_offered', '1');

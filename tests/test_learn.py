@@ -59,6 +59,12 @@ def test_the_shipped_deal_is_the_cores_and_teaches_every_lesson(game: str) -> No
     assert isinstance(steps, list)
     mine = [s for s in steps if s["seat"] == learn.LEARNER]
     assert len(mine) >= 5 and all("lesson" in s for s in mine)
+    # each of the learner's moves is one the table offers in the view before it
+    before = made["start"]
+    for step in steps:
+        if step["seat"] == learn.LEARNER:
+            assert step["action"] in before["legal_actions"], step["action"]
+        before = step["view"]
     # every wrong move the page can answer has the core's rule id
     assert all(r["rule"] for s in mine for r in s["refusals"].values())
     assert any(s["refusals"] for s in mine)

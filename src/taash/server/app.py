@@ -112,7 +112,8 @@ SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker",
 #: the page) and offline play's screen, a deal's review, a profile, the leaderboards, a friend
 #: code's link, a link code, an e-mail sign-in
 PAGES = ("/", "/t/{table_id}", "/offline/{game}", "/offline", "/review", "/p/{player_id}",
-         "/leaderboard", "/friend/{code}", "/link", "/email/{what}")
+         "/leaderboard", "/friend/{code}", "/link", "/email/{what}", "/learn/{game}",
+         "/rules/{game}")
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
 

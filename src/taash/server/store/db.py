@@ -25,7 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from taash.server.store import (
     club_schema,  # noqa: F401  (its tables join ``metadata``)
-    tournament_schema,  # noqa: F401  (its tables join ``metadata``)
+    season_schema,  # noqa: F401  (the same)
+    tournament_schema,  # noqa: F401  (the same)
 )
 from taash.server.store.group_commit import (
     INTEGRITY,

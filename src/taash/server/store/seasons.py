@@ -11,7 +11,8 @@ from sqlalchemy.exc import IntegrityError
 
 from taash.ratings import Rating
 from taash.server.store.db import Store
-from taash.server.store.schema import match_results, players, season_podiums, seasons_closed
+from taash.server.store.schema import match_results, players
+from taash.server.store.season_schema import season_podiums, seasons_closed
 
 
 @dataclass(frozen=True)

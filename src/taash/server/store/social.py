@@ -25,9 +25,9 @@ from taash.server.store.schema import (
     player_stats,
     players,
     ratings,
-    season_podiums,
     seats,
 )
+from taash.server.store.season_schema import season_podiums
 from taash.stats import GameStats
 
 

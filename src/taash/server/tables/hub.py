@@ -70,11 +70,10 @@ class Hub:
         # whether any of these players blocked one (social's friends answer; none unless set)
         self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
 
-    @property
-    def owned(self) -> bool:
-        """Tables have owners (several instances, leases on): no other instance holds a
-        table's room, so its moves are not told on the bus (``Room.act``)."""
-        return self.owners.on
+    async def moved(self, room: Room) -> None:
+        """An action committed: on the bus unless each table has one owner (no other room)."""
+        if not self.owners.on:
+            await self.bus.publish({"k": "act", "t": room.id, "v": room.version})
 
     def listen(self, kinds: Iterable[str], heard: Heard) -> None:
         """Hand the bus's messages of these kinds to ``heard`` too (after the hub's own)."""

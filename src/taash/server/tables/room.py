@@ -77,10 +77,9 @@ class Host(Protocol):
     @property
     def closing(self) -> bool: ...
 
-    @property
-    def owned(self) -> bool:
-        """Each table is held by one instance alone, its owner (docs/ownership.md): no other
-        instance holds a room that would catch up on its moves."""
+    async def moved(self, room: Room) -> None:
+        """An action of ``room`` committed: the other instances' rooms of it catch up (no
+        such rooms where each table has one owner, docs/ownership.md)."""
         ...
 
     def spawn(self, coro: Awaitable[None]) -> None: ...
@@ -293,8 +292,7 @@ class Room:
                 self._advance(seat, client_id, events, trial, now, by_human=not auto)
                 if trial.is_over():  # this commit ended the match: history, stats, ratings
                     self.host.match_over(self)
-                if not self.host.owned:  # other instances' rooms of it catch up from this
-                    await self.host.bus.publish({"k": "act", "t": self.id, "v": self.version})
+                await self.host.moved(self)
                 answer: Answer = {"version": self.version, "events": events}
                 break
             else:

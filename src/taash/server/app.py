@@ -154,7 +154,7 @@ class Services:
         hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
         hub.listen(("revoked",), self.revoked)
         hub.blocks = self.friends.store.blocked_by_any
-        hub.chores += [self.caught_up, self.remind, self.forget_expired]
+        hub.chores += [self.caught_up, self.remind, self.forget_expired, self.events_closed]
 
     # what the services ask of the process (notify.notices.Host, social.friends.Host)
     def spawn(self, coro: Awaitable[object]) -> None:
@@ -193,6 +193,12 @@ class Services:
             if room.version == version and not await send_notice(self, room, seat, version,
                                                                   "notified"):
                 await send_notice(self, room, seat, version, "reminded")
+
+    async def events_closed(self, starting: bool) -> None:
+        """Tell the entrants of each event that has closed their place, by push (issue 45):
+        once, by whichever instance claims the event first."""
+        for n in await self.event_boards.closed_notices():
+            self.push.event_closed(n.player, n.event, n.game, n.rank, n.field, n.percent)
 
     async def forget_expired(self, starting: bool) -> None:
         """Hourly: forget the sessions, link codes, challenges and e-mail links that expired

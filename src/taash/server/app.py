@@ -59,7 +59,7 @@ from taash.server.http.openapi import documented
 from taash.server.notify import push_routes, turn_routes
 from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
-from taash.server.notify.push import Pusher
+from taash.server.notify.push import EventPlace, Pusher
 from taash.server.ops import routes as ops_routes
 from taash.server.ops.metrics import Metrics
 from taash.server.review import routes as review_routes
@@ -197,8 +197,9 @@ class Services:
     async def events_closed(self, starting: bool) -> None:
         """Tell the entrants of each event that has closed their place, by push (issue 45):
         once, by whichever instance claims the event first."""
-        for n in await self.event_boards.closed_notices():
-            self.push.event_closed(n.player, n.event, n.game, n.rank, n.field, n.percent)
+        self.push.events_closed([EventPlace(n.player, n.event, n.game, n.rank, n.field,
+                                            n.percent)
+                                 for n in await self.event_boards.closed_notices()])
 
     async def forget_expired(self, starting: bool) -> None:
         """Hourly: forget the sessions, link codes, challenges and e-mail links that expired

@@ -12,6 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
+from taash.server.config import Settings
+from taash.server.store import push as push_store
+from taash.server.store.db import Store
+from taash.server.store.push import PushStore, PushSub
 from tests.server.helpers import Server
 from tests.server.notify.test_push import Browser, service
 from tests.waiting import wait_until
@@ -110,3 +114,27 @@ def test_each_entrant_is_told_once_of_the_close_in_their_language(pushing: Serve
     assert len(told(browsers["bob"])) == 1 and told(browsers["cat"]) == []
     for c in (host, ann, bob, cat):
         c.close()
+
+
+async def test_a_fields_subscriptions_are_asked_in_chunks(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The subscriptions of a whole field at once, a few players per query: every player's
+    own (for every table) that is on, none of a seat's, none of anyone else's."""
+    monkeypatch.setattr(push_store, "TARGETS_CHUNK", 2)
+    store = Store(Settings(db_url=f"sqlite:///{tmp_path / 'p.db'}").resolved_db_url())
+    await store.migrate()
+    subs = PushStore(store)
+
+    def sub(i: int, scope: str, off: bool = False) -> PushSub:
+        player = scope[2:] if scope.startswith("p:") else None
+        return PushSub(f"s{i}", scope, f"https://push.example/{i}", "k", "a", None, None,
+                       player, "en", off, None, None, 0, float(i))
+
+    kept = [sub(i, f"p:pl{i}") for i in range(5)]
+    for s in [*kept, sub(5, "p:pl0"), sub(6, "p:pl1", off=True), sub(7, "t:tab:0"),
+              sub(8, "p:other")]:
+        await subs.subscribe(s)
+    got = await subs.players_targets([f"pl{i}" for i in range(5)])
+    assert sorted(s.id for s in got) == ["s0", "s1", "s2", "s3", "s4", "s5"]
+    assert await subs.players_targets([]) == []
+    await store.close()

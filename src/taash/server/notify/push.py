@@ -21,7 +21,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
@@ -198,6 +199,19 @@ def challenge_payload(sub: PushSub, challenge_id: str, who: str, game: str,
             "tag": f"taash-challenge-{challenge_id}", "icon": "/assets/icon.svg"}
 
 
+@dataclass(frozen=True)
+class EventPlace:
+    """An entrant's place in an event that has closed (``rank`` None: no board finished),
+    among ``field`` entrants who finished a board."""
+
+    player: str
+    event: str
+    game: str
+    rank: int | None
+    field: int
+    percent: float | None
+
+
 def event_payload(sub: PushSub, event_id: str, game: str, rank: int | None, field: int,
                   percent: float | None) -> EventPush:
     """An event the player entered has closed: their place, in the subscription's language;
@@ -323,25 +337,27 @@ class Pusher:
                                                                 live),
                                          "normal", f"c{challenge_id[:30]}"))
 
-    def event_closed(self, player_id: str, event_id: str, game: str, rank: int | None,
-                     field: int, percent: float | None) -> None:
-        """Tell a player by push (their subscriptions for every table) that an event they
-        entered has closed, and their place in it."""
-        self._spawn(self._event_closed(player_id, event_id, game, rank, field, percent))
+    def events_closed(self, places: Sequence[EventPlace]) -> None:
+        """Tell players by push (their subscriptions for every table) that an event they
+        entered has closed, and their place in it: the subscriptions of the whole field
+        asked at once."""
+        if places:
+            self._spawn(self._events_closed(places))
 
-    async def _event_closed(self, player_id: str, event_id: str, game: str, rank: int | None,
-                            field: int, percent: float | None) -> None:
+    async def _events_closed(self, places: Sequence[EventPlace]) -> None:
+        by_player = {p.player: p for p in places}
         try:
-            subs = await self.store.player_targets(player_id)
+            subs = await self.store.players_targets(list(by_player))
         except Exception:
-            log.exception("push targets for player %s", player_id)
+            log.exception("push targets of %d entrants", len(by_player))
             return
         now = time.time()
         for sub in subs:
-            if not quiet_now(sub, now):
-                self._spawn(self.deliver(sub, event_payload(sub, event_id, game, rank, field,
-                                                            percent),
-                                         "low", f"e{event_id[:30]}"))
+            p = by_player.get(sub.scope.removeprefix("p:"))
+            if p is not None and not quiet_now(sub, now):
+                self._spawn(self.deliver(sub, event_payload(sub, p.event, p.game, p.rank,
+                                                            p.field, p.percent),
+                                         "low", f"e{p.event[:30]}"))
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

@@ -63,7 +63,7 @@ class ClosedNotice:
 class Best:
     """The best result the entrant's side could force with every hand open, from the first
     card (the trump called as the entrant's board had it), and which solver found it; None
-    where no solver settled it in time (Goat and double sar from the first card)."""
+    where none settled it in time (double sar, at times) or none was tried (Goat)."""
 
     value: int | None
     solver: str | None

@@ -79,8 +79,8 @@ def test_a_board_of_the_daily_event_played_on_a_phone(server: Server, new_page: 
     # and stepped through, move by move, on the review page: the board's record
     review.locator(".events-step").click()
     page.locator("[data-screen='review']").wait_for()
-    page.wait_for_function("!!document.querySelector('[data-review-at]')"
-                           " || !!document.querySelector('[data-review-error]')")
+    # (a locator, not wait_for_function: the page's CSP refuses the eval that polls one)
+    page.locator("[data-review-at], [data-review-error]").first.wait_for()
     assert page.locator("[data-review-error]").count() == 0
     assert page.locator("[data-screen='review'] [data-card]").count() > 0
     assert page.js_errors == []

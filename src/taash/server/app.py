@@ -57,9 +57,10 @@ from taash.server.http.offline_files import (
 )
 from taash.server.http.openapi import documented
 from taash.server.notify import push_routes, turn_routes
+from taash.server.notify.event_notice import EventPlace, events_closed
 from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
-from taash.server.notify.push import EventPlace, Pusher
+from taash.server.notify.push import Pusher
 from taash.server.ops import routes as ops_routes
 from taash.server.ops.metrics import Metrics
 from taash.server.review import routes as review_routes
@@ -197,9 +198,9 @@ class Services:
     async def events_closed(self, starting: bool) -> None:
         """Tell the entrants of each event that has closed their place, by push (issue 45):
         once, by whichever instance claims the event first."""
-        self.push.events_closed([EventPlace(n.player, n.event, n.game, n.rank, n.field,
-                                            n.percent)
-                                 for n in await self.event_boards.closed_notices()])
+        events_closed(self.push, [EventPlace(n.player, n.event, n.game, n.rank, n.field,
+                                             n.percent)
+                                  for n in await self.event_boards.closed_notices()])
 
     async def forget_expired(self, starting: bool) -> None:
         """Hourly: forget the sessions, link codes, challenges and e-mail links that expired

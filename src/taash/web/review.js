@@ -59,6 +59,19 @@ async function postText(path, text) {
  * game's rank order); without them the deal still shows. */
 const gamesKnown = () => loadGames().catch(() => null);
 
+/** A board of a duplicate event the player finished (docs/events.md): its record, as the
+ * events API gives it to them, reviewed as a record of their own. */
+async function openEventBoard(review, { event, board }) {
+  try {
+    const rec = await api('GET', `/api/events/${encodeURIComponent(event)}/boards/${board}/record`);
+    if (review.dead) return;
+    review.record = JSON.stringify(rec);
+    await review.loadRecord(0);
+  } catch (e) {
+    if (!review.dead) review.renderEntry(e.message);
+  }
+}
+
 class Review {
   constructor(root, navigate, table, deal, seat, eventBoard = null) {
     Object.assign(this, { root, navigate, table, deal, seat });
@@ -72,21 +85,8 @@ class Review {
     document.addEventListener('keydown', this.onKey);
     fill(root, this.el = h('main', { class: 'review', 'data-screen': 'review' }));
     if (table) this.loadTable(deal);
-    else if (eventBoard) this.loadEventBoard(eventBoard);
+    else if (eventBoard) openEventBoard(this, eventBoard);
     else this.renderEntry();
-  }
-
-  /** A board of a duplicate event the player finished (docs/events.md): its record, as the
-   * events API gives it to them, reviewed as a record of their own. */
-  async loadEventBoard({ event, board }) {
-    try {
-      const rec = await api('GET', `/api/events/${encodeURIComponent(event)}/boards/${board}/record`);
-      if (this.dead) return;
-      this.record = JSON.stringify(rec);
-      await this.loadRecord(0);
-    } catch (e) {
-      if (!this.dead) this.renderEntry(e.message);
-    }
   }
 
   destroy() {

@@ -21,8 +21,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
@@ -36,7 +35,7 @@ from taash.games import GAMES
 from taash.server.config import ConfigError
 from taash.server.errors import BadRequest
 from taash.server.notify.notifier import WebhookRefused, pinned, webhook_addresses
-from taash.server.notify.shapes import ChallengePush, EventPush, PushShown, TurnPush
+from taash.server.notify.shapes import ChallengePush, PushShown, TurnPush
 from taash.server.store.push import PushStore, PushSub
 from taash.server.tables.presence import connected
 
@@ -95,17 +94,6 @@ CHALLENGE_TEXTS: dict[str, tuple[str, str]] = {
     "ur": ("{who} نے آپ کو {game} کا چیلنج دیا ہے",
            "{how}: اپنے ہوم پیج پر قبول یا انکار کریں\u06d4"),
     "ru": ("{who} вызывает вас: {game}", "{how}: примите или отклоните вызов на главной."),
-}
-# (title, body with a place, body without) of an event's close, in each language
-EVENT_TEXTS: dict[str, tuple[str, str, str]] = {
-    "en": ("{game} duplicate: the results", "You placed {rank} of {field} ({percent}%). "
-           "Your deals can be checked now.", "The event has closed: see the standings."),
-    "hi": ("{game} डुप्लिकेट: नतीजे", "{field} में आपका स्थान {rank} ({percent}%)। "
-           "अब आप अपने पत्तों की जाँच कर सकते हैं।", "प्रतियोगिता बंद हो गई: तालिका देखें।"),
-    "ur": ("{game} ڈپلیکیٹ: نتائج", "{field} میں آپ کا نمبر {rank} ({percent}%)\u06d4 "
-           "اب آپ اپنے پتوں کی جانچ کر سکتے ہیں\u06d4", "مقابلہ بند ہو گیا: نتائج دیکھیں\u06d4"),
-    "ru": ("{game}, дубликат: итоги", "Ваше место: {rank} из {field} ({percent}%). "
-           "Теперь раздачи можно проверить.", "Турнир закрыт: посмотрите таблицу."),
 }
 HOW = {"en": ("Live", "Play anytime"), "hi": ("लाइव", "कभी भी खेलें"),
        "ur": ("لائیو", "کبھی بھی کھیلیں"), "ru": ("Вживую", "В любое время")}  # noqa: RUF001
@@ -197,34 +185,6 @@ def challenge_payload(sub: PushSub, challenge_id: str, who: str, game: str,
             "live": live, "lang": lang, "title": title.format(who=who, game=game_name),
             "body": body.format(how=HOW[lang][0 if live else 1]), "url": "/",
             "tag": f"taash-challenge-{challenge_id}", "icon": "/assets/icon.svg"}
-
-
-@dataclass(frozen=True)
-class EventPlace:
-    """An entrant's place in an event that has closed (``rank`` None: no board finished),
-    among ``field`` entrants who finished a board."""
-
-    player: str
-    event: str
-    game: str
-    rank: int | None
-    field: int
-    percent: float | None
-
-
-def event_payload(sub: PushSub, event_id: str, game: str, rank: int | None, field: int,
-                  percent: float | None) -> EventPush:
-    """An event the player entered has closed: their place, in the subscription's language;
-    a tap opens the event's page (standings, and checking the deals)."""
-    lang = sub.language if sub.language in LANGUAGES else "en"
-    title, placed, closed = EVENT_TEXTS[lang]
-    body = (placed.format(rank=rank, field=field, percent=percent) if rank is not None
-            else closed)
-    return {"type": "event_closed", "event": event_id, "game": game, "rank": rank,
-            "field": field, "percent": percent, "lang": lang,
-            "title": title.format(game=game_words(lang, game)), "body": body,
-            "url": f"/assets/events.html#{event_id}", "tag": f"taash-event-{event_id}",
-            "icon": "/assets/icon.svg"}
 
 
 def shown(sub: PushSub) -> PushShown:
@@ -337,27 +297,9 @@ class Pusher:
                                                                 live),
                                          "normal", f"c{challenge_id[:30]}"))
 
-    def events_closed(self, places: Sequence[EventPlace]) -> None:
-        """Tell players by push (their subscriptions for every table) that an event they
-        entered has closed, and their place in it: the subscriptions of the whole field
-        asked at once."""
-        if places:
-            self._spawn(self._events_closed(places))
-
-    async def _events_closed(self, places: Sequence[EventPlace]) -> None:
-        by_player = {p.player: p for p in places}
-        try:
-            subs = await self.store.players_targets(list(by_player))
-        except Exception:
-            log.exception("push targets of %d entrants", len(by_player))
-            return
-        now = time.time()
-        for sub in subs:
-            p = by_player.get(sub.scope.removeprefix("p:"))
-            if p is not None and not quiet_now(sub, now):
-                self._spawn(self.deliver(sub, event_payload(sub, p.event, p.game, p.rank,
-                                                            p.field, p.percent),
-                                         "low", f"e{p.event[:30]}"))
+    def spawn(self, coro: Awaitable[None]) -> None:
+        """Run a sending in the background (what the other notices, ``event_notice``'s, use)."""
+        self._spawn(coro)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)

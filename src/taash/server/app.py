@@ -57,6 +57,7 @@ from taash.server.http.offline_files import (
 )
 from taash.server.http.openapi import documented
 from taash.server.notify import push_routes, turn_routes
+from taash.server.notify.event_notice import EventPlace, events_closed
 from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
 from taash.server.notify.push import Pusher
@@ -165,7 +166,7 @@ class Services:
         hub.listen(("revoked",), self.revoked)
         hub.blocks = self.friends.store.blocked_by_any
         hub.chores += [self.caught_up, self.remind, self.forget_expired,
-                       self.tournament_play.tick]
+                       self.tournament_play.tick, self.events_closed]
 
     # what the services ask of the process (notify.notices.Host, social.friends.Host)
     def spawn(self, coro: Awaitable[object]) -> None:
@@ -211,6 +212,13 @@ class Services:
             if room.version == version and not await send_notice(self, room, seat, version,
                                                                   "notified"):
                 await send_notice(self, room, seat, version, "reminded")
+
+    async def events_closed(self, starting: bool) -> None:
+        """Tell the entrants of each event that has closed their place, by push (issue 45):
+        once, by whichever instance claims the event first."""
+        events_closed(self.push, [EventPlace(n.player, n.event, n.game, n.rank, n.field,
+                                             n.percent)
+                                  for n in await self.event_boards.closed_notices()])
 
     async def forget_expired(self, starting: bool) -> None:
         """Hourly: forget the sessions, link codes, challenges and e-mail links that expired

@@ -7,6 +7,7 @@
 import { api, mySeats, getMeNamed, knownMe, updateMe, myServerTables } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill } from './ui.js';
+import { gameName } from './catalogue.js';
 import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { friendsPanel } from './friends.js';
@@ -36,9 +37,10 @@ class Home {
     Object.assign(this, { root, navigate, relang, linkCode, friendCode });
     this.render();
     // busy until what the first screen loads is in (the games, the player, their tables, the
-    // lobby, their friends): a screen reader waits for it, and nothing moves under a finger
-    // after data-ready (the page's tests tap once it is set)
-    Promise.allSettled([this.newTable.loadGames(), this.loadMe(), this.refresh(), this.friends.loaded])
+    // lobby, their friends, today's events): a screen reader waits for it, and nothing moves
+    // under a finger after data-ready (the page's tests tap once it is set)
+    Promise.allSettled([this.newTable.loadGames(), this.loadMe(), this.refresh(), this.friends.loaded,
+      this.loadFeed()])
       .then(() => {
         if (this.dead) return;
         this.main.removeAttribute('aria-busy');
@@ -85,6 +87,7 @@ class Home {
       // tables and friends
       this.newTable.el,
       h('p', { class: 'events-link' }, h('a', { href: '/assets/events.html', 'data-action': 'events' }, t('events_link'))),
+      this.feed = h('ul', { class: 'event-feed', 'data-section': 'event-feed', hidden: true }),
       this.myTables.el,
       this.friends.el,
       this.join.el,
@@ -110,6 +113,23 @@ class Home {
       guestQuestion(p.guest_tables_waiting).then(() => { if (!this.dead) this.refresh(); });
     }
     await this.refresh();
+  }
+
+  /** The event feed (issue 45): today's duplicate event of each game and how many entered
+   * it, asked after the screen is up (a line each; none at all if the server has no events). */
+  async loadFeed() {
+    let today;
+    try { today = await api('GET', '/api/events/today'); } catch { return; }
+    if (this.dead || !Array.isArray(today)) return;
+    const lines = [...today].sort((a, b) => b.entrants - a.entrants).map((e) => {
+      const game = gameName({ id: e.game, name: e.game });
+      const text = e.entrants ? t('event_feed', { game, n: e.entrants }) : t('event_feed_none', { game });
+      return h('li', { 'data-event': e.id, 'data-entrants': String(e.entrants) },
+        h('a', { href: `/assets/events.html?daily=${encodeURIComponent(e.game)}` }, text),
+        e.entered ? h('span', { class: 'badge' }, t('event_feed_entered')) : null);
+    });
+    fill(this.feed, ...lines);
+    this.feed.hidden = !lines.length;
   }
 
   /** My tables: the player's, from the server (the same on each of their devices), and the

@@ -364,6 +364,7 @@ events = Table(
     Column("daily", Boolean, nullable=False),
     Column("closed", Float, nullable=True),
     Column("created", Float, nullable=False),
+    Column("announced", Float, nullable=True),  # its close told to its entrants (0020)
 )
 Index("ix_events_closes", events.c.closes)
 

@@ -364,7 +364,7 @@ events = Table(
     Column("daily", Boolean, nullable=False),
     Column("closed", Float, nullable=True),
     Column("created", Float, nullable=False),
-    Column("announced", Float, nullable=True),  # its close told to its entrants (0020)
+    Column("announced", Float, nullable=True),  # its close told to its entrants (0022)
 )
 Index("ix_events_closes", events.c.closes)
 

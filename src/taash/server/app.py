@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -17,15 +16,12 @@ from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES
 
 from taash.games import describe_games
-from taash.games.base import IllegalAction, MalformedAction
 from taash.server.accounts import me, me_data, sign_in_routes
 from taash.server.accounts.email_sign_in import EmailSignIn
 from taash.server.accounts.identity import Identity
@@ -41,7 +37,6 @@ from taash.server.clubs.service import Clubs
 from taash.server.config import Settings
 from taash.server.errors import (
     DomainError,
-    Moved,
     RateLimited,
 )
 from taash.server.events import routes as event_routes
@@ -49,6 +44,7 @@ from taash.server.events.play import Boards
 from taash.server.events.service import Events
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
+from taash.server.http.handlers import add_error_handlers
 from taash.server.http.offline_files import (
     OFFLINE_PATH,
     GZipUnlessOffline,
@@ -84,7 +80,8 @@ from taash.server.tournaments.service import Tournaments
 from taash.server.voice import routes as voice_routes
 from taash.server.voice.relay import Voice
 
-__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "Services", "create_app", "status_of"]
+__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "Services", "add_error_handlers", "create_app",
+           "status_of"]
 
 log = logging.getLogger("taash.server")
 
@@ -302,51 +299,6 @@ def create_app(settings: Settings, services: Services | None = None,
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app
-
-
-def add_error_handlers(app: FastAPI) -> None:
-    async def refused(request: Request, e: Exception) -> Response:
-        assert isinstance(e, DomainError | IllegalAction | MalformedAction)
-        if isinstance(e, RateLimited) and e.retry_after is not None:
-            return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
-        if isinstance(e, Moved):  # asked again, it reaches the table's owner
-            return refusal(e, {"Retry-After": "1"})
-        return refusal(e)
-
-    for kind in (DomainError, IllegalAction, MalformedAction):
-        app.add_exception_handler(kind, refused)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, e: RequestValidationError) -> Response:
-        parts = []
-        for err in e.errors()[:3]:
-            if err.get("type") == "json_invalid":
-                parts.append("the body is not valid JSON")
-                continue
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{where}: {err.get('msg', 'invalid')}" if where
-                         else str(err.get("msg", "invalid")))
-        return error_response(400, "bad_request", "; ".join(parts) or "invalid request")
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
-        code = STATUS_CODES.get(e.status_code, "http_error")
-        message = str(e.detail) if e.detail else code.replace("_", " ")
-        if e.status_code == 404:
-            message = f"nothing at {request.url.path}"
-        return error_response(e.status_code, code, message,
-                              headers=dict(e.headers) if e.headers else None)
-
-    @app.exception_handler(Exception)
-    async def internal(request: Request, e: Exception) -> Response:
-        # one line, no traceback: a fault that repeats per request must not flood the log
-        rid = getattr(request.state, "request_id", None) or "-"
-        log.error("internal error %s on %s %s: %s: %s", rid, request.method, request.url.path,
-                  type(e).__name__, str(e).strip().splitlines()[0][:300] if str(e).strip() else "")
-        return JSONResponse({"error": {"code": "internal", "rule": None,
-                                       "message": f"internal error {rid}; it has been logged"},
-                             "request_id": rid}, status_code=500,
-                            headers={"X-Request-Id": rid})
 
 
 def add_pages(app: FastAPI, settings: Settings) -> None:

@@ -53,7 +53,10 @@ async def test_the_feed_lists_todays_events_with_their_entrants_and_makes_none(
 
 
 async def test_a_boards_field_and_review_only_once_the_asker_has_finished_it(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the best result settled whatever the machine's load (the server gives it 2 s, then says
+    # "unsettled"): the test compares it with the solver's own answer
+    monkeypatch.setattr("taash.server.events.play.BEST_TIME_S", 600.0)
     async with site(tmp_path) as s:
         host, ann, bob, cat = (await s.player(), await s.player(), await s.player(),
                                await s.player())

@@ -209,7 +209,10 @@ class Boards:
         best = self._best.get(key)
         if best is None:
             best = await asyncio.to_thread(best_result, e, board, opening)
-            self._best[key] = best
+            # kept once settled (or not tried, Goat); one the time left unsettled (a busy
+            # machine) is tried again at the next ask
+            if best.solver is not None or game_class(e.game).deal_unit == "points":
+                self._best[key] = best
             while len(self._best) > BEST_KEPT:
                 self._best.popitem(last=False)
         points = game_class(e.game).deal_unit == "points"

@@ -23,7 +23,10 @@ from sqlalchemy import Connection, and_, event, select, text, update
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from taash.server.store import club_schema  # noqa: F401  (its tables join ``metadata``)
+from taash.server.store import (
+    club_schema,  # noqa: F401  (its tables join ``metadata``)
+    fairplay_schema,  # noqa: F401  (likewise)
+)
 from taash.server.store.group_commit import (
     INTEGRITY,
     Pending,

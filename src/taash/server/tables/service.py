@@ -22,7 +22,7 @@ from taash.server.tables.authorize import Authorization
 from taash.server.tables.host import Host
 from taash.server.tables.match import build_match, check_seed, new_fair_row, turn_of
 from taash.server.tables.seat_tokens import derived_token, new_token, token_hash
-from taash.server.tables.seating import Seating
+from taash.server.tables.seating import Seating, check_rated
 from taash.server.tables.shapes import LobbyRow
 from taash.server.tables.wire import iso
 
@@ -118,6 +118,8 @@ class Tables(Authorization, Seating):
             raise BadRequest(f"first_seat must be a seat 0..{n - 1}")
         tokens: dict[int, str] = {}
         rows = seat_rows(specs, None if rematch_of is not None else tokens)
+        if player is not None and any(r.type == "human" for r in rows):
+            await check_rated(hub, game, rows, pass_and_play, player.id)
         bots_only = rematch_of is None and all(r.type == "bot" for r in rows)
         maker = self._bot_only_room(player, address) if bots_only else None
         creator = next((r for r in rows if r.type == "human"), None)

@@ -204,8 +204,10 @@ class FairPlay:
                    for r in picked for d, step, game, kind, hit in r.opportunities]
             v = verdict(player_id, (player_id,), sum(r.judged for r in picked), ops,
                         self.reference(), self.settings.fairplay_alpha)
+            found = v.as_json()
+            weighing = found.pop("deals")  # the deals that weigh most
             evidence: dict[str, object] = {
-                **v.as_json(), "alpha": self.settings.fairplay_alpha, "deals": deals,
+                **found, "weighing": weighing, "alpha": self.settings.fairplay_alpha, "deals": deals,
                 "matches": len(picked), "min_deals": self.settings.fairplay_min_deals,
                 "from": _iso(min(r.ended for r in picked)) if picked else None,
                 "to": _iso(max(r.ended for r in picked)) if picked else None,
@@ -286,7 +288,7 @@ class FairPlay:
 
     def _case(self, c: CaseRow) -> CaseJson:
         replay: list[DealToReplay] = []
-        listed = c.evidence.get("deals")
+        listed = c.evidence.get("weighing")
         for d in listed if isinstance(listed, list) else []:
             if not isinstance(d, dict):
                 continue

@@ -207,8 +207,8 @@ class FairPlay:
             found = v.as_json()
             weighing = found.pop("deals")  # the deals that weigh most
             evidence: dict[str, object] = {
-                **found, "weighing": weighing, "alpha": self.settings.fairplay_alpha, "deals": deals,
-                "matches": len(picked), "min_deals": self.settings.fairplay_min_deals,
+                **found, "weighing": weighing, "alpha": self.settings.fairplay_alpha,
+                "deals": deals, "matches": len(picked), "min_deals": self.settings.fairplay_min_deals,
                 "from": _iso(min(r.ended for r in picked)) if picked else None,
                 "to": _iso(max(r.ended for r in picked)) if picked else None,
                 "reference": dict(self.reference().meta)}

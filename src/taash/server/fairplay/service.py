@@ -208,7 +208,8 @@ class FairPlay:
             weighing = found.pop("deals")  # the deals that weigh most
             evidence: dict[str, object] = {
                 **found, "weighing": weighing, "alpha": self.settings.fairplay_alpha,
-                "deals": deals, "matches": len(picked), "min_deals": self.settings.fairplay_min_deals,
+                "deals": deals, "matches": len(picked),
+                "min_deals": self.settings.fairplay_min_deals,
                 "from": _iso(min(r.ended for r in picked)) if picked else None,
                 "to": _iso(max(r.ended for r in picked)) if picked else None,
                 "reference": dict(self.reference().meta)}

@@ -24,6 +24,7 @@ from taash.games import GAMES
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate, replay
 from taash.server.accounts.countries import flag
 from taash.server.errors import BadRequest, Moved, NotFound
+from taash.server.store.rerate import rated_games, rerate
 from taash.server.store.rows import SeatRow, TableRow
 from taash.server.store.social import ResultRow, SocialStore
 from taash.server.tables import wire
@@ -224,10 +225,10 @@ class Social:
     async def unrate(self, player_id: str) -> int:
         """A player banned from rated play: their rated matches are taken out of the ratings
         (unrated for everyone who played them) and every rating of those games replayed from
-        the rated history without them (``SocialStore.rerate``).  How many matches."""
+        the rated history without them (``store.rerate``).  How many matches."""
         n = 0
-        for game in await self.store.rated_games(player_id):
-            n += await self.store.rerate(game, player_id, replay)
+        for game in await rated_games(self.store.store, player_id):
+            n += await rerate(self.store.store, game, player_id, replay)
         return n
 
     async def profile(self, player_id: str) -> ProfileJson:

@@ -69,8 +69,7 @@ class Hub:
         self.chores: list[Chore] = []
         # whether any of these players blocked one (social's friends answer; none unless set)
         self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
-        # why a player may not sit at a table that could be rated (fair play's ban from
-        # rated play answers; None: they may; nobody is barred unless set)
+        # why a player may not sit at a table that could be rated (fair play answers)
         self.bars: Callable[[str], Awaitable[str | None]] | None = None
 
     def listen(self, kinds: Iterable[str], heard: Heard) -> None:
@@ -127,10 +126,6 @@ class Hub:
     async def blocked_by_any(self, players: list[str], player_id: str) -> bool:
         """Whether any of these players blocked ``player_id`` (who may not join them)."""
         return self.blocks is not None and await self.blocks(players, player_id)
-
-    async def barred(self, player_id: str) -> str | None:
-        """Why ``player_id`` may not sit at a table that could be rated (None: they may)."""
-        return None if self.bars is None else await self.bars(player_id)
 
     def spawn(self, coro: Awaitable[object]) -> None:
         task = asyncio.ensure_future(coro)

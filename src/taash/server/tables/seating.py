@@ -35,8 +35,8 @@ def could_be_rated(game: str, seats: list[SeatRow], pass_and_play: bool) -> bool
 async def check_rated(hub: Host, game: str, seats: list[SeatRow], pass_and_play: bool,
                       player_id: str) -> None:
     """Forbidden, with the reason, for a player barred from a table that could be rated."""
-    if could_be_rated(game, seats, pass_and_play):
-        why = await hub.barred(player_id)
+    if hub.bars is not None and could_be_rated(game, seats, pass_and_play):
+        why = await hub.bars(player_id)
         if why is not None:
             raise Forbidden(why)
 

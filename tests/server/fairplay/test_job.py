@@ -6,7 +6,9 @@ seeds, are not; bots and a player at two seats are never judged."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ import pytest
 from taash.fairplay.cheats import Seat, play_records
 from taash.server.fairplay.service import Moderators
 from taash.server.store.fairplay import FairPlayStore
-from tests.server.events.helpers import Site, site
+from tests.server.events.helpers import Player, Site, site
 
 pytestmark = pytest.mark.slow  # the arena plays, then the detector scans (tens of seconds)
 
@@ -100,3 +102,65 @@ async def test_bots_and_a_player_at_two_seats_are_never_judged(tmp_path: Path) -
         store = FairPlayStore(s.services.store)
         assert await store.queued(10) == []
         assert await store.scans(p.id, 0.0, 10) == []
+
+
+async def play_out(p: Player, table: str, rng: random.Random,
+                   tokens: dict[int, str] | None = None) -> None:
+    """The player's seat 0 (by the session) or the seats of ``tokens`` play random legal
+    actions until the match is over (a bot moves between)."""
+    seats: dict[int, dict[str, str]] = ({s: {"Authorization": f"Bearer {t}"}
+                                         for s, t in tokens.items()} if tokens else {0: {}})
+    for _ in range(4000):
+        moved = False
+        for seat, auth in seats.items():
+            v = (await p.http.get(f"/api/tables/{table}/view?seat={seat}", headers=auth)).json()
+            if v.get("over"):
+                return
+            if v["legal_actions"]:
+                r = await p.http.post(f"/api/tables/{table}/actions?seat={seat}", headers=auth,
+                                      json={"action": rng.choice(v["legal_actions"]),
+                                            "version": v["version"]})
+                assert r.status_code in (200, 409), r.text
+                moved = True
+        if not moved:
+            await asyncio.sleep(0.01)  # the bot's move
+    raise AssertionError("the match did not end")
+
+
+async def ended(s: Site, store: FairPlayStore, player: str, matches: int = 1) -> None:
+    """Wait until the hub's match_ended listeners have run for the player's ``matches``th
+    match (its history line written, by social's listener beside fair play's)."""
+    for _ in range(1000):
+        lines = (await s.services.social.history(player, None, 10))["matches"]
+        if len(lines) >= matches and (await store.queued(10) or await store.scans(
+                player, 0.0, 10) or matches > 1):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the match's end was not heard")
+
+
+async def test_a_table_whose_match_ends_is_queued_and_scanned(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        p = await s.player()
+        made = await p.ok("POST", "/api/tables", {
+            "game": GAME, "options": {"target": 1}, "live": False, "first_seat": 0,
+            "seats": [{"type": "human"}, {"type": "bot", "level": "random"}]}, status=201)
+        table = made["id"]
+        await play_out(p, table, random.Random(3))
+        store = FairPlayStore(s.services.store)
+        await ended(s, store, p.id)
+        await s.services.fairplay.drain()  # the match's end queued it; the job scans it
+        assert await store.queued(10) == []
+        scans = await store.scans(p.id, 0.0, 10)
+        record = await p.ok("GET", f"/api/tables/{table}/record")
+        assert [(r.table_id, r.deals) for r in scans] == [(table, len(record["deals"]))]
+        assert scans[0].judged > 0  # the player's decisions were judged; the bot's never are
+        # a table for pass and play (one player at both seats) is not queued at all
+        both = await p.ok("POST", "/api/tables", {
+            "game": GAME, "options": {"target": 1}, "live": False, "pass_and_play": True,
+            "first_seat": 0, "seats": [{"type": "human"}, {"type": "human"}]}, status=201)
+        await play_out(p, both["id"], random.Random(4),
+                       {x["seat"]: x["token"] for x in both["seats"]})
+        await ended(s, store, p.id, 2)  # its results are written: the match's end was heard
+        await s.services.fairplay.drain()
+        assert [r.table_id for r in await store.scans(p.id, 0.0, 10)] == [table]

@@ -155,7 +155,7 @@ async def test_a_table_whose_match_ends_is_queued_and_scanned(tmp_path: Path) ->
         record = await p.ok("GET", f"/api/tables/{table}/record")
         assert [(r.table_id, r.deals) for r in scans] == [(table, len(record["deals"]))]
         assert scans[0].judged > 0  # the player's decisions were judged; the bot's never are
-        # a table for pass and play (one player at both seats) is not queued at all
+        # a table for pass and play (one device passed round its seats) is not queued at all
         both = await p.ok("POST", "/api/tables", {
             "game": GAME, "options": {"target": 1}, "live": False, "pass_and_play": True,
             "first_seat": 0, "seats": [{"type": "human"}, {"type": "human"}]}, status=201)

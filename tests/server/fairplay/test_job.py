@@ -61,6 +61,8 @@ async def test_a_peeker_is_flagged_within_20_deals(tmp_path: Path) -> None:
                             BUDGET_MS)
         assert sum(len(r["deals"]) for r in recs) == DEALS
         seen = await feed(s, recs, "pk", {0: peeker.id})
+        scans = await FairPlayStore(s.services.store).scans(peeker.id, 0.0, 100)
+        assert seen[-1][1] is not None, (seen, [(r.judged, r.opportunities) for r in scans])
         flagged_at = next(deals for deals, case in seen if case is not None)
         assert flagged_at <= DEALS
         case = seen[-1][1]

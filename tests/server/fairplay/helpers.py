@@ -36,21 +36,21 @@ async def flagged(s: Site, player_id: str, deals: int = 20, hits: int = 20) -> s
 
 
 async def rated_match(s: Site, table: str, seats: list[str | Rating], winner: int | None,
-                      ended: float) -> None:
-    """A rated two-player match's results, written as the server writes a finished match's."""
-    rows = [ResultRow(p, i, 0 if winner is None else 1 if side_of(GAME, i) == winner else -1,
+                      ended: float, game: str = GAME) -> None:
+    """A rated match's results, written as the server writes a finished match's."""
+    rows = [ResultRow(p, i, 0 if winner is None else 1 if side_of(game, i) == winner else -1,
                       {"options": {}, "partners": [], "opponents": []})
             for i, p in enumerate(seats) if isinstance(p, str)]
 
     def new(before: dict[str, Rating]) -> dict[str, Rating]:
         now = [x if isinstance(x, Rating) else before[x] for x in seats]
-        after = rate(GAME, now, [isinstance(x, Rating) for x in seats], winner)
+        after = rate(game, now, [isinstance(x, Rating) for x in seats], winner)
         return {x: after[i] for i, x in enumerate(seats) if isinstance(x, str)}
 
     def stats(_p: str, old: GameStats | None) -> GameStats:
-        return old or GameStats(GAME)
+        return old or GameStats(game)
 
-    assert await s.services.social.store.finish_match(table, GAME, ended, rows, new, stats)
+    assert await s.services.social.store.finish_match(table, game, ended, rows, new, stats)
 
 
 def ratings_of(profile: dict[str, Any]) -> dict[str, Any]:

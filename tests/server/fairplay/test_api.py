@@ -175,3 +175,36 @@ async def test_a_banned_player_cannot_sit_at_a_rated_table(s: Site) -> None:
     # and a player who was never banned plays on
     r = await b.post("/api/tables", {"game": GAME})
     assert r.status_code == 201, r.text
+
+
+async def test_a_team_match_is_replayed_with_its_bots_on_their_sides(s: Site) -> None:
+    """Four-player Court Piece: c and d, each with a bot partner, keep their rated match
+    when a (who played c apart) is banned; it is replayed as openskill rates the two teams."""
+    a, c, d = await s.player(), await s.player(), await s.player()
+    four = "court-piece"
+    hard, easy = bot_rating(four, "hard"), bot_rating(four, "easy")
+    assert hard is not None and easy is not None
+    r = await c.http.post("/api/tables", json={"game": four, "seats": [
+        {"type": "human"}, {"type": "human"}, {"type": "bot", "level": "hard"},
+        {"type": "bot", "level": "easy"}]})
+    assert r.status_code == 201, r.text
+    team = r.json()["id"]
+    await rated_match(s, "x1" + a.id[:6], [a.id, c.id], 0, 1.0)  # a beats c (two-player)
+    # c (seat 0) with the hard bot (seat 2) beat d (seat 1) with the easy bot (seat 3)
+    await rated_match(s, team, [c.id, d.id, hard, easy], 0, 2.0, four)
+    case = await flagged(s, a.id)
+    mod = await moderator(s)
+    await mod.ok("POST", f"/api/fairplay/cases/{case}/decision",
+                 {"decision": "banned", "note": "sees the cards"})
+    m = PlackettLuce()
+    (cw, _), (dl, _) = m.rate([[m.rating(), m.rating(mu=hard.mu, sigma=hard.sigma)],
+                               [m.rating(), m.rating(mu=easy.mu, sigma=easy.sigma)]],
+                              ranks=[1, 2])
+    for p, want in ((c, cw), (d, dl)):
+        prof = await s.services.social.store.profile(p.id, 1)
+        assert prof is not None
+        rated = {x.game: (x.rating, x.matches) for x in prof.ratings}
+        assert set(rated) == {four}  # c's two-player rating went with a's match
+        assert (rated[four][0].mu, rated[four][0].sigma) == pytest.approx(
+            (want.mu, want.sigma), abs=1e-12)
+        assert rated[four][1] == 1

@@ -69,3 +69,32 @@ def test_bot_ratings_reproduce_the_arena(game: str, strong: str, weak: str, p: f
     a, b = BOT_RATINGS[game][strong], BOT_RATINGS[game][weak]
     q = m.predict_win([[m.rating(mu=a, sigma=BOT_SIGMA)], [m.rating(mu=b, sigma=BOT_SIGMA)]])
     assert q[0] == pytest.approx(p, abs=0.002)
+
+
+def test_replay_without_a_players_matches_by_hand() -> None:
+    """Four matches of two-player Court Piece; without B's, A and C's ratings are what
+    openskill gives for the two matches left, worked one after the other by hand."""
+    from taash.ratings import RatedMatch, replay
+
+    hard = bot_rating("court-piece-2p", "hard")
+    assert hard is not None
+    history = [RatedMatch("t1", ("A", "B"), 0),      # A beats B
+               RatedMatch("t2", ("B", "C"), 1),      # C beats B
+               RatedMatch("t3", ("A", "C"), None),   # A and C draw
+               RatedMatch("t4", ("C", hard), 1)]     # the hard bot beats C
+    full = replay("court-piece-2p", history)
+    assert full.matches == {"A": 2, "B": 2, "C": 3}
+    # replaying the whole history is what rating each match as it ended gives
+    a1, b1 = rate("court-piece-2p", [NEW, NEW], [False, False], 0)
+    assert full.after[("A", "t1")] == a1 and full.after[("B", "t1")] == b1
+
+    left = replay("court-piece-2p", [m for m in history if "B" not in m.seats])
+    n = (NEW.mu, NEW.sigma)
+    (a3,), (c3,) = direct([[n], [n]], [1, 1])            # t3: a draw from new
+    (c4,), (h4,) = direct([[(c3.mu, c3.sigma)], [(hard.mu, hard.sigma)]], [2, 1])  # t4
+    assert left.ratings == {"A": a3, "C": c4}
+    assert left.matches == {"A": 1, "C": 2}
+    assert h4 != hard  # openskill moves the bot too; the replay keeps its fixed rating
+    assert set(left.after) == {("A", "t3"), ("C", "t3"), ("C", "t4")}
+    # the same history, the same ratings
+    assert replay("court-piece-2p", history) == full

@@ -57,10 +57,12 @@ LAZY: dict[str, Lazy] = {
     "restore": Lazy(_host, "Restore a backup into a database (stop the server first), then "
                            "upgrade it."),
     "db": Lazy(_host, "Look after the server's database: upgrade, check, copy."),
+    "moderator": Lazy(_host, "Grant, revoke and list the moderator role (fair play's review "
+                             "queue)."),
 }
 #: the order `taash --help` lists the commands in (any other last)
 ORDER = ("arena", "play", "event", "review", "fairplay", "serve", "backup", "restore", "stats",
-         "record", "db")
+         "record", "db", "moderator")
 
 
 class Commands(TyperGroup):

@@ -88,3 +88,41 @@ def rate(game: str, seats: Sequence[Rating], fixed: Sequence[bool],
             if not fixed[s]:
                 out[s] = Rating(r.mu, r.sigma)
     return out
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """A rated match as the history replays it: per seat a player's id, or a bot's fixed
+    rating; ``winner`` the winning side (as ``side_of``), None on a draw."""
+
+    table: str
+    seats: tuple[str | Rating, ...]
+    winner: int | None
+
+
+@dataclass
+class Replayed:
+    """What a replay of a rating history leaves: each player's rating and rated matches, and
+    each player's rating after each match (``after[(player, table)]``)."""
+
+    ratings: dict[str, Rating]
+    matches: dict[str, int]
+    after: dict[tuple[str, str], Rating]
+
+
+def replay(game: str, history: Sequence[RatedMatch]) -> Replayed:
+    """Every player's rating from nothing (``NEW``) through ``history`` in its order, each
+    match rated as ``rate`` rates it when it ends: the same history gives the same ratings,
+    so a history without some matches (a player banned from rated play) gives the ratings as
+    if they had never been played."""
+    out = Replayed({}, {}, {})
+    for m in history:
+        now = [s if isinstance(s, Rating) else out.ratings.get(s, NEW) for s in m.seats]
+        fixed = [isinstance(s, Rating) for s in m.seats]
+        new = rate(game, now, fixed, m.winner)
+        for seat, s in enumerate(m.seats):
+            if isinstance(s, str):
+                out.ratings[s] = new[seat]
+                out.matches[s] = out.matches.get(s, 0) + 1
+                out.after[(s, m.table)] = new[seat]
+    return out

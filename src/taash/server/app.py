@@ -42,6 +42,8 @@ from taash.server.errors import (
 from taash.server.events import routes as event_routes
 from taash.server.events.play import Boards
 from taash.server.events.service import Events
+from taash.server.fairplay import routes as fairplay_routes
+from taash.server.fairplay.service import FairPlay
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
 from taash.server.http.handlers import add_error_handlers
@@ -97,13 +99,13 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
                                    me_data, sign_in_routes, push_routes, social_routes, live,
                                    voice_routes, chat, event_routes, club_routes,
-                                   tournament_routes))
+                                   tournament_routes, fairplay_routes))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
 SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
             "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics",
             "events", "event_boards", "clubs", "club_play", "tournaments",
-            "tournament_play")
+            "tournament_play", "fairplay")
 
 
 #: the addresses that are the web interface's page: home, a table, an offline table (played in
@@ -152,9 +154,15 @@ class Services:
         self.tournaments = Tournaments(store)
         self.tournaments.clubs = self.clubs  # a club's tournament: its admins, its members
         self.tournament_play = Running(self.tournaments, self.tables)
+        # fair play: finished matches to the detector; a ban from rated play reaches the
+        # ratings (social) and the seats (tables)
+        self.fairplay = FairPlay(settings, store, self.social.unrate)
+        self.social.banned = self.fairplay.banned
+        hub.bars = self.fairplay.bars
         self._forgot = -float("inf")
         hub.match_ended.append(self.social.match_over)
         hub.match_ended.append(self.tournament_over)
+        hub.match_ended.append(self.fairplay.match_over)
         hub.turn_moved.append(self.turn_changed)
         hub.seat_freed.append(self.push.store.drop_seat)
         hub.room_dropped.append(self.voice.forget)
@@ -234,6 +242,7 @@ class Services:
         self.metrics.watch_reads(self.store.engine)
         await self.push.start()
         await self.hub.start()
+        self.fairplay.start()
 
     def begin_close(self) -> None:
         """Stop serving live connections: every stream and socket ends."""
@@ -241,6 +250,7 @@ class Services:
 
     async def close(self) -> None:
         await self.hub.close()
+        await self.fairplay.close()
         await self.notifier.close()
         await self.push.close()
         self.metrics.stop()

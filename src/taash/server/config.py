@@ -240,6 +240,22 @@ class Settings(BaseSettings):
     analysis_solver_time: float = setting(
         2.0, "seconds the exact solver may spend on each position of a deal's analysis",
         env="TAASH_ANALYSIS_SOLVER_TIME")
+    fairplay_workers: int = setting(
+        1, "fair play: worker processes that run the detector over finished matches (0: the "
+        "detector does not run)", env="TAASH_FAIRPLAY_WORKERS", ge=0)
+    fairplay_alpha: float = setting(
+        0.001, "fair play: a player's p-value at or below which their case goes to the "
+        "moderators (the detector's default: under 1 % of honest 40-deal samples flagged)",
+        env="TAASH_FAIRPLAY_ALPHA", gt=0, lt=1)
+    fairplay_min_deals: int = setting(
+        16, "fair play: finished deals a player needs before they can be flagged",
+        env="TAASH_FAIRPLAY_MIN_DEALS", ge=1)
+    fairplay_window_deals: int = setting(
+        200, "fair play: a player's most recent finished deals the detector weighs",
+        env="TAASH_FAIRPLAY_WINDOW_DEALS", ge=1)
+    fairplay_solver_time: float = setting(
+        0.5, "fair play: seconds the exact solver may spend on each position",
+        env="TAASH_FAIRPLAY_SOLVER_TIME", gt=0)
     vapid_private_key: str | None = setting(
         None, "Web Push VAPID private key, raw P-256 in base64url (default: made at first start "
         "and kept in the database)", env="TAASH_VAPID_PRIVATE_KEY", flag="--vapid-private-key",

@@ -92,8 +92,10 @@ def refusals(method: str, path: str, op: Mapping[str, object]) -> set[int]:
         if any(p.get("in") == "path" for p in params):
             out.add(404)
         # the player's own routes, the events' (a session or a personal token; a board or
-        # a field not theirs to see) and the clubs' (a session; a club not theirs to change)
-        if path.startswith(("/api/me", "/api/events", "/api/clubs", "/api/tournaments")) or any(
+        # a field not theirs to see), the clubs' (a session; a club not theirs to change), the
+        # tournaments' and fair play's (a session; a moderator's)
+        if path.startswith(("/api/me", "/api/events", "/api/clubs", "/api/tournaments",
+                            "/api/fairplay")) or any(
                 p.get("name") == "token" for p in params):
             out |= {401, 403}
         if method != "get":

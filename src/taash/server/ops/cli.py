@@ -1,6 +1,7 @@
-"""`taash db upgrade | check | copy`, `taash backup` and `taash restore`: the commands a host
-runs on a server's database (see docs/hosting.md).  Errors are one line; exit 2 for a task that
-cannot be done as asked, 1 for a check that finds a table that does not replay."""
+"""`taash db upgrade | check | copy`, `taash backup`, `taash restore` and `taash moderator
+grant | revoke | list`: the commands a host runs on a server's database (see
+docs/hosting.md).  Errors are one line; exit 2 for a task that cannot be done as asked, 1 for a
+check that finds a table that does not replay."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlalchemy.engine import URL
 
 from taash.cli_common import fail
 from taash.server.config import Settings
+from taash.server.fairplay.service import Moderators
 from taash.server.ops.db import (
     OpsError,
     Report,
@@ -22,9 +24,12 @@ from taash.server.ops.db import (
     copy,
     db_url,
     describe,
+    head_revision,
     restore,
+    revision,
     upgrade,
 )
+from taash.server.store.db import Store
 
 db_app = typer.Typer(no_args_is_help=True,
                      help="Look after the server's database: upgrade, check, copy.")
@@ -101,8 +106,73 @@ def db_copy(
     _report(report, as_json)
 
 
+moderator_app = typer.Typer(no_args_is_help=True,
+                            help="Grant, revoke and list the moderator role (fair play's "
+                            "review queue).")
+
+WhoArgument = Annotated[str, typer.Argument(metavar="PLAYER",
+                                            help="the player's id, or their name (any case)")]
+
+
+async def _moderators(url: URL, who: str | None, change: str) -> str:
+    """Grant or revoke the role of the one player ``who`` names, or list its holders."""
+    rev = await revision(url)
+    if rev != head_revision():
+        raise OpsError(f"the database is at revision {rev or 'none'}, this taash at "
+                       f"{head_revision()}: run `taash db upgrade` first")
+    store = Store(url)
+    try:
+        mods = Moderators(store)
+        if who is None:
+            held = await mods.listed()
+            return "\n".join(f"{pid} {name}" for pid, name, _ in held) or "no moderators"
+        found = await mods.find(who)
+        if not found:
+            raise OpsError(f"no player has the id or name {who!r}")
+        if len(found) > 1:
+            raise OpsError(f"{len(found)} players are named {who!r}: give the id of one "
+                           f"({', '.join(pid for pid, _ in found)})")
+        pid, name = found[0]
+        if change == "grant":
+            done = await mods.grant(pid)
+            return f"{name} ({pid}) is {'now' if done else 'already'} a moderator"
+        done = await mods.revoke(pid)
+        return f"{name} ({pid}) is {'no longer' if done else 'not'} a moderator"
+    finally:
+        await store.close()
+
+
+def _run_moderators(db: str | None, who: str | None, change: str) -> None:
+    url = _url(db)
+    try:
+        typer.echo(asyncio.run(_moderators(url, who, change)))
+    except OpsError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"cannot reach {describe(url)}: {e}")
+
+
+@moderator_app.command("grant")
+def moderator_grant(who: WhoArgument, db: DbOption = None) -> None:
+    """Make a player a moderator: they see fair play's review queue and decide its cases."""
+    _run_moderators(db, who, "grant")
+
+
+@moderator_app.command("revoke")
+def moderator_revoke(who: WhoArgument, db: DbOption = None) -> None:
+    """Take the moderator role from a player."""
+    _run_moderators(db, who, "revoke")
+
+
+@moderator_app.command("list")
+def moderator_list(db: DbOption = None) -> None:
+    """The moderators: id and name, one a line."""
+    _run_moderators(db, None, "list")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(db_app, name="db")
+    app.add_typer(moderator_app, name="moderator")
 
     @app.command("backup")
     def backup_command(

@@ -15,16 +15,17 @@ start (``Hub.sweep``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
 from taash.games import GAMES
-from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
+from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate, replay
 from taash.server.accounts.countries import flag
 from taash.server.errors import BadRequest, Moved, NotFound
 from taash.server.social.seasons import PodiumJson, Seasons
+from taash.server.store.rerate import rated_games, rerate
 from taash.server.store.rows import SeatRow, TableRow
 from taash.server.store.social import ResultRow, SocialStore
 from taash.server.tables import wire
@@ -150,6 +151,9 @@ class Social:
         self.store = SocialStore(store)
         self.room = room  # a table's room, loaded if need be
         self.seasons = Seasons(store)
+        # which of these players are banned from rated play (fair play answers; none unless
+        # set): a match with one of them is not rated
+        self.banned: Callable[[Sequence[str]], Awaitable[set[str]]] | None = None
 
     async def match_over(self, room: Room) -> None:
         """Write the finished match's history lines, stats and ratings (once)."""
@@ -183,6 +187,9 @@ class Social:
         if not rows:
             return
         fixed = rated_seats(meta)
+        if fixed is not None and self.banned is not None and await self.banned(
+                [r.player_id for r in rows]):
+            fixed = None  # a player banned from rated play: nobody's rating moves
         seat_of = {r.player_id: r.seat for r in rows}
 
         def new_ratings(before: dict[str, Rating]) -> dict[str, Rating]:
@@ -217,6 +224,15 @@ class Social:
                     continue
                 except Exception:
                     log.exception("table %s: match results", table_id)
+
+    async def unrate(self, player_id: str) -> int:
+        """A player banned from rated play: their rated matches are taken out of the ratings
+        (unrated for everyone who played them) and every rating of those games replayed from
+        the rated history without them (``store.rerate``).  How many matches."""
+        n = 0
+        for game in await rated_games(self.store.store, player_id):
+            n += await rerate(self.store.store, game, player_id, replay)
+        return n
 
     async def profile(self, player_id: str) -> ProfileJson:
         p = await self.store.profile(player_id, RECENT)

@@ -4,7 +4,7 @@ change."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -37,6 +37,9 @@ class Host(Protocol):
     async def install(self, t: TableRow, state: MatchState) -> Room: ...
 
     async def blocked_by_any(self, players: list[str], player_id: str) -> bool: ...
+
+    #: why a player may not sit at a table that could be rated (None: they may)
+    bars: Callable[[str], Awaitable[str | None]] | None
 
     async def meta_changed(self, room: Room) -> None: ...
 

@@ -69,6 +69,8 @@ class Hub:
         self.chores: list[Chore] = []
         # whether any of these players blocked one (social's friends answer; none unless set)
         self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
+        # why a player may not sit at a table that could be rated (fair play answers)
+        self.bars: Callable[[str], Awaitable[str | None]] | None = None
 
     async def moved(self, room: Room) -> None:
         """An action committed: on the bus unless each table has one owner (no other room)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from taash.ratings import bot_rating
 from taash.server.errors import (
     BadRequest,
     Conflict,
@@ -16,12 +17,28 @@ from taash.server.errors import (
     SeatedAlready,
     Unauthorized,
 )
-from taash.server.store.db import PlayerRow
+from taash.server.store.db import PlayerRow, SeatRow
 from taash.server.tables.host import Host
 from taash.server.tables.seat_tokens import new_token, token_hash
 
 if TYPE_CHECKING:
     from taash.server.tables.room import Room
+
+
+def could_be_rated(game: str, seats: list[SeatRow], pass_and_play: bool) -> bool:
+    """Whether a match at these seats may be rated when it ends (as social's ``rated_seats``
+    decides then): not one for pass and play, and every bot of a level with a rating."""
+    return not pass_and_play and all(s.type != "bot" or bot_rating(game, s.level or "")
+                                     is not None for s in seats)
+
+
+async def check_rated(hub: Host, game: str, seats: list[SeatRow], pass_and_play: bool,
+                      player_id: str) -> None:
+    """Forbidden, with the reason, for a player barred from a table that could be rated."""
+    if hub.bars is not None and could_be_rated(game, seats, pass_and_play):
+        why = await hub.bars(player_id)
+        if why is not None:
+            raise Forbidden(why)
 
 
 class Seating:
@@ -45,6 +62,8 @@ class Seating:
             raise Forbidden("you cannot join this table")
         if player is not None:
             self._one_seat(room, player.id)
+            await check_rated(hub, room.meta.game, room.meta.seats, room.meta.pass_and_play,
+                              player.id)
         free = [s.seat for s in room.meta.seats
                 if s.type == "human" and not s.claimed and s.player_id is None]
         if seat is not None:
@@ -90,6 +109,8 @@ class Seating:
         if row.player_id not in (None, player.id):
             raise InviteUsed(f"seat {found} belongs to another player")
         self._one_seat(room, player.id, found)
+        await check_rated(hub, room.meta.game, room.meta.seats, room.meta.pass_and_play,
+                          player.id)
         new = new_token()
         if not await hub.store.claim_seat(table_id, found, h, token_hash(new), player.id,
                                           None if row.name else player.name):

@@ -22,7 +22,7 @@ from taash.server.tables.authorize import Authorization
 from taash.server.tables.host import Host
 from taash.server.tables.match import build_match, check_seed, new_fair_row, turn_of
 from taash.server.tables.seat_tokens import derived_token, new_token, token_hash
-from taash.server.tables.seating import Seating
+from taash.server.tables.seating import Seating, check_rated
 from taash.server.tables.shapes import LobbyRow
 from taash.server.tables.wire import iso
 
@@ -128,6 +128,8 @@ class Tables(Authorization, Seating):
             if not (0 <= seat < n and rows[seat].type == "human"):
                 raise BadRequest(f"seat {seat}: not a human seat of this table")
             rows[seat].player_id, rows[seat].claimed = player_id, True
+        if player is not None and any(r.type == "human" for r in rows):
+            await check_rated(hub, game, rows, pass_and_play, player.id)
         bots_only = (limit_bots and rematch_of is None
                      and all(r.type == "bot" for r in rows))
         maker = self._bot_only_room(player, address) if bots_only else None

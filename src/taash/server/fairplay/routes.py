@@ -1,0 +1,70 @@
+"""The fair-play domain's routes: the moderators' queue, a case, a decision (docs/API.md,
+"Fair play"; docs/fairplay.md), and the moderators' page.  Every route acts for the session
+cookie's player: without a session 401, a player who is not a moderator 403."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from taash.server.accounts.me import page_player, signed_in
+from taash.server.errors import RateLimited
+from taash.server.fairplay.deps import FairPlayDep
+from taash.server.fairplay.shapes import CaseJson, Queue
+from taash.server.http.deps import SettingsDep
+from taash.server.http.errors import error_response
+
+router = APIRouter()
+
+
+class DecisionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    decision: Literal["cleared", "warned", "banned"] = Field(
+        description="cleared: nothing wrong; warned: told, nothing more; banned: from rated "
+        "play (their rated results leave the ratings)")
+    note: str = Field(max_length=4000, description="why, for the record (1 to 2000 "
+                      "characters)")
+
+
+@router.get("/api/fairplay/queue", tags=["fair play"])
+async def fairplay_queue(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
+                         response: Response) -> Queue:
+    """The open cases, the least likely play first, and the latest decided (moderators)."""
+    response.headers["Cache-Control"] = "no-store"
+    return await fairplay.queue_page((await signed_in(request, settings)).player.id)
+
+
+@router.get("/api/fairplay/cases/{case_id}", tags=["fair play"])
+async def fairplay_case(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
+                        response: Response, case_id: str) -> CaseJson:
+    """A case: the evidence, the deals that weigh most (to replay), the decision (moderators)."""
+    response.headers["Cache-Control"] = "no-store"
+    return await fairplay.case((await signed_in(request, settings)).player.id, case_id)
+
+
+@router.post("/api/fairplay/cases/{case_id}/decision", tags=["fair play"])
+async def fairplay_decide(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
+                          case_id: str, body: DecisionBody) -> CaseJson:
+    """Decide an open case (moderators): recorded with who and when; ``banned`` bans the player
+    from rated play and takes their rated results out of the ratings."""
+    who = await signed_in(request, settings)
+    return await fairplay.decide(who.player.id, case_id, body.decision, body.note)
+
+
+@router.get("/moderate", include_in_schema=False)
+async def moderate_page(request: Request, settings: SettingsDep) -> Response:
+    """The moderators' page (its own module, moderate.js), with a session as the home page
+    gives (the API says who may use it)."""
+    page = Path(str(resources.files("taash"))) / "web" / "moderate.html"
+    if not page.is_file():
+        return error_response(404, "not_found", "this server has no moderators' page")
+    response = HTMLResponse(page.read_text(encoding="utf-8"))
+    with suppress(RateLimited):
+        await page_player(request, response, settings)
+    return response

@@ -1,0 +1,328 @@
+"""Fair play in the server (docs/fairplay.md, "In the server"): the detector over finished
+matches in the background, the moderators' review queue and their decisions, the ban from rated
+play.  The rest of the server reaches fair play only through this service.
+
+- **The job.**  When a table's match is over (``Hub.match_ended``) its record, every card
+  shown, is queued in the store (never a deal still being played); a task of the service takes
+  the queue in order and runs ``taash.fairplay.detect`` on each match in a pool of worker
+  processes (``fairplay_workers`` at once: off the event loop and its GIL), then weighs each of
+  its players over their most recent finished deals (``fairplay_window_deals``, those since
+  their last decided case).  A player with at least ``fairplay_min_deals`` deals whose p-value
+  is at or below ``fairplay_alpha`` gets a case in the review queue, with the evidence and the
+  deals that weigh most; an open case's evidence is refreshed as their deals come in.  Only
+  human seats bound to a player are judged: bots never are, nor a table for pass and play.
+- **Moderators** (a role on the player's account, granted by the host with ``taash moderator
+  grant``, never through the API) read the queue and a case, and decide it: cleared, warned or
+  banned, with a note, recorded with who and when.  Nobody is banned but by a moderator.
+- **A ban from rated play**: the player may no longer sit at a table that could be rated
+  (``tables`` asks ``bars``), a match with them is not rated (``social`` asks ``banned``), and
+  their rated results are taken out of the ratings, their opponents' replayed without them
+  (``unrate``: ``Social.unrate``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import multiprocessing
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import suppress
+from typing import TYPE_CHECKING
+
+from taash.fairplay.detect import Opportunity, Reference, load_reference, verdict
+from taash.server.config import Settings
+from taash.server.errors import BadRequest, Conflict, Forbidden, NotFound
+from taash.server.fairplay.scan import scan_match
+from taash.server.fairplay.shapes import CaseJson, CaseSummary, DealToReplay, Queue
+from taash.server.store.db import Store
+from taash.server.store.fairplay import CaseRow, FairPlayStore, QueuedMatch, ScanRow
+from taash.server.tables import wire
+
+if TYPE_CHECKING:
+    from taash.server.tables.room import Room
+
+log = logging.getLogger("taash.server")
+
+MODERATOR = "moderator"
+DECISIONS = ("cleared", "warned", "banned")
+NOTE_MAX = 2000
+BATCH = 16  # queued matches read at once
+TRIES = 3  # a match whose scan fails this often is given up (and logged)
+POLL_S = 60.0  # the queue is looked at this often too (matches queued by another instance)
+SHOWN = 50  # cases a queue lists
+BANNED = ("you are banned from rated play (a moderator's decision after a fair-play review): "
+          "you may still play unrated, at a table for pass and play or offline")
+
+
+def _iso(t: float) -> str:
+    return wire.iso(t)
+
+
+class FairPlay:
+    """The fair-play job, the moderators' queue and decisions, and the bans."""
+
+    def __init__(self, settings: Settings, store: Store,
+                 unrate: Callable[[str], Awaitable[int]],
+                 executor: Executor | None = None) -> None:
+        self.settings = settings
+        self.store = FairPlayStore(store)
+        self.unrate = unrate  # social: take a player's rated results out of the ratings
+        self.workers = settings.fairplay_workers
+        self._executor = executor
+        self._own_executor = executor is None
+        self._reference: Reference | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._draining = asyncio.Lock()
+        self._weighing = asyncio.Lock()
+        self.clock: Callable[[], float] = time.time
+
+    # -- the job ----------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.workers > 0 and self._task is None:
+            self._task = asyncio.create_task(self._loop(), name="taash-fairplay")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        if self._executor is not None and self._own_executor:
+            ex = self._executor
+            self._executor = None
+            assert isinstance(ex, ProcessPoolExecutor)
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for p in procs:  # a scan under way is not waited for: it starts again next time
+                if p.is_alive():
+                    p.terminate()
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.drain()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("fair play: the queue")
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), POLL_S)
+            self._wake.clear()
+
+    async def match_over(self, room: Room) -> None:
+        """A table's match is over (the hub tells): its record goes to the queue, unless
+        nobody there is a player to judge or the table is for pass and play."""
+        meta = room.meta
+        if meta.pass_and_play or not any(s.type == "human" and s.player_id for s in meta.seats):
+            return
+        try:
+            await self.queue(room.id, meta.game, meta.updated, wire.record(room))
+        except Exception:  # the match is committed; say why it goes unscanned
+            log.exception("table %s: fair play's queue", room.id)
+
+    async def queue(self, table_id: str, game: str, ended: float,
+                    record: Mapping[str, object]) -> bool:
+        """Queue a finished match's record (each human seat's ``player`` the player's id) for
+        the detector; False if it was queued before."""
+        added = await self.store.enqueue(table_id, game, ended, json.dumps(record))
+        self._wake.set()
+        return added
+
+    async def drain(self) -> int:
+        """Scan every queued match, ``fairplay_workers`` at once, and weigh their players;
+        how many matches were scanned."""
+        if self.workers <= 0:
+            return 0
+        async with self._draining:
+            done, failed = 0, set[str]()
+            gate = asyncio.Semaphore(self.workers)
+            while True:
+                batch = [q for q in await self.store.queued(BATCH + len(failed))
+                         if q.table_id not in failed]
+                if not batch:
+                    return done
+                ok = await asyncio.gather(*(self._scan(q, gate) for q in batch))
+                failed |= {q.table_id for q, good in zip(batch, ok, strict=True) if not good}
+                done += sum(ok)
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    async def _scan(self, q: QueuedMatch, gate: asyncio.Semaphore) -> bool:
+        async with gate:
+            try:
+                found = await asyncio.get_running_loop().run_in_executor(
+                    self._pool(), scan_match, q.record, self.settings.fairplay_solver_time)
+            except Exception as e:
+                if q.tries + 1 >= TRIES:
+                    log.error("fair play: table %s given up after %d tries: %r", q.table_id,
+                              TRIES, e)
+                    await self.store.drop(q.table_id)
+                else:
+                    await self.store.tried(q.table_id)
+                return False
+        rows = [ScanRow(player, q.table_id, q.game, q.ended, deals, judged, ops)
+                for player, deals, judged, ops in found]
+        await self.store.scanned(q.table_id, rows)
+        for r in rows:
+            await self.weigh(r.player_id)
+        return True
+
+    def reference(self) -> Reference:
+        if self._reference is None:
+            self._reference = load_reference()
+        return self._reference
+
+    async def weigh(self, player_id: str) -> str | None:
+        """Weigh a player over their recent finished deals: open a case if they are flagged,
+        or bring their open case's evidence up to date.  The case's id, if there is one."""
+        async with self._weighing:
+            if await self.store.banned([player_id]):
+                return None  # decided already
+            since = await self.store.last_decided(player_id)
+            rows = await self.store.scans(player_id, since if since is not None else -math.inf,
+                                          self.settings.fairplay_window_deals)
+            picked: list[ScanRow] = []
+            deals = 0
+            for r in rows:  # the newest first, up to the window
+                if deals >= self.settings.fairplay_window_deals:
+                    break
+                picked.append(r)
+                deals += r.deals
+            case_id = await self.store.open_case(player_id)
+            if deals < self.settings.fairplay_min_deals and case_id is None:
+                return None
+            ops = [Opportunity(r.table_id, d, step, 0, game, kind, hit)
+                   for r in picked for d, step, game, kind, hit in r.opportunities]
+            v = verdict(player_id, (player_id,), sum(r.judged for r in picked), ops,
+                        self.reference(), self.settings.fairplay_alpha)
+            found = v.as_json()
+            weighing = found.pop("deals")  # the deals that weigh most
+            evidence: dict[str, object] = {
+                **found, "weighing": weighing, "alpha": self.settings.fairplay_alpha,
+                "deals": deals, "matches": len(picked),
+                "min_deals": self.settings.fairplay_min_deals,
+                "from": _iso(min(r.ended for r in picked)) if picked else None,
+                "to": _iso(max(r.ended for r in picked)) if picked else None,
+                "reference": dict(self.reference().meta)}
+            evidence.pop("name", None)
+            evidence.pop("seats", None)
+            now = self.clock()
+            if case_id is not None:
+                await self.store.refresh(case_id, now, v.p_value, deals, evidence)
+                return case_id
+            if not v.flagged:
+                return None
+            case_id = secrets.token_hex(8)
+            await self.store.open(case_id, player_id, now, v.p_value, deals, evidence)
+            log.info("fair play: player %s flagged for review (p = %.3g over %d deals): case %s",
+                     player_id, v.p_value, deals, case_id)
+            return case_id
+
+    # -- moderators -------------------------------------------------------------------------
+    async def is_moderator(self, player_id: str) -> bool:
+        return await self.store.has_role(player_id, MODERATOR)
+
+    async def _moderator(self, player_id: str) -> None:
+        if not await self.is_moderator(player_id):
+            raise Forbidden("only moderators can see the fair-play queue and decide its cases")
+
+    async def queue_page(self, player_id: str) -> Queue:
+        await self._moderator(player_id)
+        return {"open": [self._summary(c) for c in await self.store.cases("open", SHOWN)],
+                "decided": [self._summary(c) for c in await self.store.cases(None, SHOWN)
+                            if c.status != "open"]}
+
+    async def case(self, player_id: str, case_id: str) -> CaseJson:
+        await self._moderator(player_id)
+        c = await self.store.case(case_id) if 0 < len(case_id) <= 24 else None
+        if c is None:
+            raise NotFound(f"no case {case_id!r}")
+        return self._case(c)
+
+    async def decide(self, player_id: str, case_id: str, decision: object,
+                     note: object) -> CaseJson:
+        """A moderator's decision on an open case; ``banned`` also takes the player's rated
+        results out of the ratings."""
+        await self._moderator(player_id)
+        if decision not in DECISIONS:
+            raise BadRequest(f"decision: one of {', '.join(DECISIONS)}")
+        text = note.strip() if isinstance(note, str) else ""
+        if not text or len(text) > NOTE_MAX:
+            raise BadRequest(f"note: why, in 1 to {NOTE_MAX} characters")
+        c = await self.store.case(case_id) if 0 < len(case_id) <= 24 else None
+        if c is None:
+            raise NotFound(f"no case {case_id!r}")
+        if not await self.store.decide(case_id, str(decision), player_id, text, self.clock()):
+            raise Conflict("this case has been decided already")
+        if decision == "banned":
+            n = await self.unrate(c.player_id)
+            log.info("fair play: player %s banned from rated play by %s (case %s): %d rated "
+                     "matches taken out of the ratings", c.player_id, player_id, case_id, n)
+        return await self.case(player_id, case_id)
+
+    # -- what the other domains ask ---------------------------------------------------------
+    async def banned(self, player_ids: Sequence[str]) -> set[str]:
+        """Which of these players are banned from rated play (social: not rated)."""
+        return await self.store.banned(player_ids)
+
+    async def bars(self, player_id: str) -> str | None:
+        """Why a player may not sit at a table that could be rated (tables), None if they may."""
+        return BANNED if await self.store.banned([player_id]) else None
+
+    # -- shapes -----------------------------------------------------------------------------
+    @staticmethod
+    def _summary(c: CaseRow) -> CaseSummary:
+        return {"id": c.id, "player": c.player_id, "name": c.name,
+                "profile": f"/p/{c.player_id}", "status": c.status, "opened": _iso(c.opened),
+                "updated": _iso(c.updated), "p_value": c.p_value,
+                "score": round(-math.log10(max(c.p_value, 1e-300)), 3), "deals": c.deals,
+                "url": f"/moderate?case={c.id}"}
+
+    def _case(self, c: CaseRow) -> CaseJson:
+        replay: list[DealToReplay] = []
+        listed = c.evidence.get("weighing")
+        for d in listed if isinstance(listed, list) else []:
+            if not isinstance(d, dict):
+                continue
+            table, deal = str(d.get("record", "")), int(d.get("deal", 0))
+            replay.append({"table": table, "deal": deal, "weight": float(d.get("weight", 0)),
+                           "opportunities": int(d.get("opportunities", 0)),
+                           "hits": int(d.get("hits", 0)),
+                           "replay": f"/review?table={table}&deal={deal}"})
+        out: CaseJson = {**self._summary(c), "evidence": c.evidence, "replay": replay,
+                         "decision": None}
+        if c.decided is not None:
+            out["decision"] = {"decision": c.status, "by": c.decided_by,
+                               "by_name": c.decided_by_name, "at": _iso(c.decided),
+                               "note": c.note or ""}
+        return out
+
+
+class Moderators:
+    """The moderator role on players' accounts, as the host's command (``taash moderator``)
+    grants, revokes and lists it: never through the API."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = FairPlayStore(store)
+
+    async def find(self, who: str) -> list[tuple[str, str]]:
+        """(id, name) of the players whose id or name (any case) is ``who``."""
+        return await self.store.find_players(who)
+
+    async def grant(self, player_id: str) -> bool:
+        return await self.store.grant(player_id, MODERATOR, time.time())
+
+    async def revoke(self, player_id: str) -> bool:
+        return await self.store.revoke(player_id, MODERATOR)
+
+    async def listed(self) -> list[tuple[str, str, float]]:
+        return await self.store.holders(MODERATOR)

@@ -1,0 +1,57 @@
+"""What the fair-play API answers, typed (docs/API.md, "Fair play")."""
+
+from __future__ import annotations
+
+from typing_extensions import TypedDict
+
+
+class CaseSummary(TypedDict):
+    """A case as the queue lists it: the flagged player, how unlikely their play is for an
+    honest player (``p_value``; ``score`` = -log10 p), over how many deals, and its state."""
+
+    id: str
+    player: str
+    name: str
+    profile: str
+    status: str  # open, cleared, warned, banned
+    opened: str
+    updated: str
+    p_value: float
+    score: float
+    deals: int
+    url: str
+
+
+class Decision(TypedDict):
+    decision: str  # cleared, warned or banned
+    by: str | None
+    by_name: str | None
+    at: str
+    note: str
+
+
+class DealToReplay(TypedDict):
+    """One of the deals that weigh most: its hits least likely for an honest player."""
+
+    table: str
+    deal: int
+    weight: float
+    opportunities: int
+    hits: int
+    replay: str  # the page's review of that deal
+
+
+class CaseJson(CaseSummary):
+    """A case with its evidence (the detector's statistics over the player's recent finished
+    deals when flagged, refreshed while it is open) and, once decided, the decision."""
+
+    evidence: dict[str, object]
+    replay: list[DealToReplay]
+    decision: Decision | None
+
+
+class Queue(TypedDict):
+    """The open cases, the least likely play first, and the latest decided ones."""
+
+    open: list[CaseSummary]
+    decided: list[CaseSummary]

@@ -1,0 +1,101 @@
+// The moderators' page (docs/fairplay.md, "In the server"): at /moderate the fair-play review
+// queue (the open cases, the least likely play first, and the latest decided ones); at
+// /moderate?case=ID one case: the evidence, the deals to replay, and the decision (cleared,
+// warned or banned from rated play, with a note). Everything comes from /api/fairplay
+// (docs/API.md); a player who is not a moderator is told so.
+import { api } from './api.js';
+import { pickLang, setLang, t } from './i18n.js';
+import { $, el, errorBox } from './page_kit.js';
+
+const { showError, run } = errorBox('.mod-error');
+const casePath = (id) => `/api/fairplay/cases/${encodeURIComponent(id)}`;
+const pValue = (p) => (p < 0.001 ? p.toExponential(1) : p.toPrecision(2));
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
+const status = (s) => t(`mod_status_${s}`);
+
+function caseItem(c) {
+  return el('li', { className: 'mod-item', dataset: { case: c.id, status: c.status } },
+    el('a', { href: c.url, className: 'mod-link', textContent: c.name }), ' ',
+    t('mod_case_line', { p: pValue(c.p_value), deals: c.deals, status: status(c.status), at: when(c.opened) }));
+}
+
+async function showQueue() {
+  const q = await api('GET', '/api/fairplay/queue');
+  $('.mod-queue').hidden = false;
+  $('.mod-open').replaceChildren(...q.open.map(caseItem));
+  if (!q.open.length) $('.mod-open').append(el('li', { textContent: t('mod_none_open') }));
+  $('.mod-decided').replaceChildren(...q.decided.map(caseItem));
+  if (!q.decided.length) $('.mod-decided').append(el('li', { textContent: t('mod_none_decided') }));
+}
+
+function evidence(c) {
+  const e = c.evidence;
+  const kinds = Object.entries(e.kinds || {}).map(([kind, k]) => el('li', {
+    textContent: t('mod_kind_line', { kind: t(`mod_kind_${kind}`), hits: k.hits, opportunities: k.opportunities, expected: k.expected }),
+  }));
+  return [
+    el('p', { className: 'mod-p', textContent: t('mod_p_value', { p: pValue(c.p_value), score: c.score }) }),
+    el('p', { className: 'mod-hits', textContent: t('mod_hits', { hits: e.hits, opportunities: e.opportunities, expected: e.expected }) }),
+    el('p', { className: 'mod-deals', textContent: t('mod_deals', { deals: e.deals, matches: e.matches, from: when(e.from), to: when(e.to) }) }),
+    el('ul', { className: 'mod-kinds' }, ...kinds),
+    el('h3', { textContent: t('mod_replay_title') }),
+    el('ul', { className: 'mod-replay' }, ...c.replay.map((d) => el('li', {},
+      el('a', { href: d.replay, textContent: t('mod_replay_line', { table: d.table, deal: d.deal + 1, hits: d.hits, opportunities: d.opportunities }) })))),
+  ];
+}
+
+function decisionForm(c) {
+  const pick = el('select', { name: 'decision', className: 'mod-choice' },
+    ...['cleared', 'warned', 'banned'].map((d) => el('option', { value: d, textContent: t(`mod_decide_${d}`) })));
+  const note = el('textarea', { name: 'note', className: 'mod-note', required: true, maxLength: 2000, rows: 3 });
+  const form = el('form', { className: 'mod-decide' }, el('h3', { textContent: t('mod_decide') }),
+    el('p', {}, el('label', {}, `${t('mod_decision')} `, pick)),
+    el('p', {}, el('label', {}, `${t('mod_note')} `, note)),
+    el('button', { type: 'submit', className: 'mod-submit', textContent: t('mod_decide') }));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    run(async () => {
+      await api('POST', `${casePath(c.id)}/decision`, { body: { decision: pick.value, note: note.value } });
+      await showCase(c.id);
+    });
+  });
+  return form;
+}
+
+async function showCase(id) {
+  const c = await api('GET', casePath(id));
+  const box = $('.mod-case');
+  box.hidden = false;
+  box.dataset.status = c.status;
+  box.replaceChildren(el('h2', {}, t('mod_case_title', { name: c.name }), ' ',
+    el('a', { href: c.profile, textContent: t('mod_profile') })),
+  el('p', { className: 'mod-status', textContent: status(c.status) }), ...evidence(c));
+  if (c.decision) {
+    const d = c.decision;
+    box.append(el('p', { className: 'mod-decision', textContent: t('mod_decided_by', { decision: status(d.decision), name: d.by_name || d.by || '?', at: when(d.at) }) }),
+      el('blockquote', { className: 'mod-decision-note', textContent: d.note }));
+  } else {
+    box.append(decisionForm(c));
+  }
+  box.append(el('p', {}, el('a', { href: '/moderate', textContent: t('mod_back') })));
+}
+
+async function start() {
+  await setLang(pickLang()).catch(() => setLang('en')).catch(() => {});
+  document.title = `taash: ${t('mod_title')}`;
+  $('.mod-title').textContent = t('mod_title');
+  $('.mod-flag-note').textContent = t('mod_flag_note');
+  $('.mod-open-title').textContent = t('mod_open');
+  $('.mod-decided-title').textContent = t('mod_decided');
+  $('.mod-home').textContent = t('mod_home');
+  const id = new URLSearchParams(location.search).get('case');
+  try {
+    if (id) await showCase(id);
+    else await showQueue();
+  } catch (e) {
+    if (e.status === 401 || e.status === 403) showError(t('mod_only'));
+    else throw e;
+  }
+}
+
+run(start);

@@ -57,7 +57,8 @@ class Hub:
         self.presence = Presence(self)
         # the table leases this process holds (with other instances: one owner per table)
         self.owners = Owners(store, self.instance, settings.lease_s, settings.lease_renew_s)
-        self.owners.lost, self.owners.holds = self.lost, self._holds
+        self.owners.lost = self.lost
+        self.owners.holds = lambda t: t in self.rooms or t in self._loading
         self.owners.address = settings.instance_url
         self.withdrawals = Withdrawals(self.bus, self.instance, self.rooms)
         # what the other domains hear of the tables (the app's composition subscribes them)
@@ -279,9 +280,6 @@ class Hub:
     def lost(self, table_id: str) -> None:
         """Another instance owns the table now: its room here ends (``owners.end``)."""
         end(self._drop(table_id))
-
-    def _holds(self, table_id: str) -> bool:
-        return table_id in self.rooms or table_id in self._loading
 
     def _drop(self, table_id: str) -> Room | None:
         room = self.rooms.pop(table_id, None)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from taash.games.base import IllegalAction, MalformedAction, MatchState, RecordError
 from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
-from taash.server.tables import shapes, waiting, wire
+from taash.server.tables import shapes, waiting, watch, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
 from taash.server.tables.match import Step, deal_next, fork, turn_of
@@ -96,6 +96,7 @@ class Room:
         self.history: deque[Step] = deque(maxlen=HISTORY)
         self.answers: dict[tuple[int, str], Answer] = {}
         self.live = Connections()
+        self.watch = watch.Watch(meta.spectator_delay, version, state)  # spectators' side
         self.announced: str | None = None
         self.autoplay = Autoplay(self)
         self.last_used = time.monotonic()
@@ -123,11 +124,12 @@ class Room:
         connected, names) or its rematch changed since last told."""
         info = wire.table_info(self)
         key = wire.dumps([info["seats"], info["rematch"], info["rematch_of"], info["open"],
-                          info["waiting"]])
+                          info["waiting"], info["spectators"]])
         if key == self.announced:
             return
         self.announced = key
-        self.live.push_all(self.version, wire.table_message(self, info))
+        self.live.push_all(self.version, wire.table_message(self, info),
+                           watchers=watch.table_message(self, info))
 
     def human_came(self) -> None:
         """A human moved, connected or asked for their seat: a table stopped for being idle
@@ -142,6 +144,8 @@ class Room:
         if first and seat is not None:
             self.announce()
             self.host.presence.changed(self)
+        elif seat is None:
+            self.announce()  # the players see how many watch
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -153,6 +157,8 @@ class Room:
         if last and sub.seat is not None:
             self.announce()
             self.host.presence.changed(self)
+        elif sub.seat is None:
+            self.announce()
 
     def tell_all(self, text: str) -> int:
         """Push an informational message (a chat line) to every live connection to the table
@@ -168,13 +174,19 @@ class Room:
                 s.token_hash = None
                 self.live.end(s.seat)
 
-    def _fan_out(self, step: Step) -> None:
+    def _fan_out(self, step: Step, shown: Sequence[Step]) -> None:
+        """The step to each seat; to spectators, the steps they see now (``watch``)."""
         info: TableInfo | None = None
         for seat, subs in self.live.subs.items():
             if not subs:
                 continue
             if info is None:
                 info = wire.table_info(self)
+            if seat is None:
+                for v, text in watch.event_messages(self, shown, info):
+                    for sub in subs:
+                        sub.push(v, text)
+                continue
             text = wire.event_message(self, seat, step, info)
             for sub in subs:
                 sub.push(step.version, text)
@@ -196,7 +208,7 @@ class Room:
         self.meta.over = bool(state.is_over())
         self.autoplay.moved_on(self.version)
         self.last_used = time.monotonic()
-        self._fan_out(step)
+        self._fan_out(step, self.watch.moved(step))
         return step
 
     def replay_rows(self, rows: Sequence[ActionRow]) -> None:

@@ -58,6 +58,15 @@ def rateable(game: str, seats: Sequence[SeatRow], pass_and_play: bool) -> bool:
                for s in seats)
 
 
+def rated(meta: TableRow) -> bool:
+    """Whether the table's match is rated as its seats stand (as ``social.profiles``
+    rates a finished one): each human seat a different player's, each bot of a rated
+    level."""
+    players = [s.player_id for s in meta.seats if s.type == "human"]
+    return (rateable(meta.game, meta.seats, meta.pass_and_play)
+            and all(players) and len(set(players)) == len(players))
+
+
 def default_delay(game: str, seats: Sequence[SeatRow], live: bool,
                   pass_and_play: bool) -> Delay:
     """``deal`` for a live table that would be rated, else ``none``."""

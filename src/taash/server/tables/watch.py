@@ -81,8 +81,10 @@ def marks_of(kind: str, events: Sequence[Event]) -> bool:
 
 def delayed_version(kind: str, marks: Sequence[int], version: int, over: bool) -> int:
     """The version spectators of a ``kind`` table see when it is at ``version``."""
-    if over or kind not in ("trick", "deal") or not marks:
+    if over or kind not in ("trick", "deal"):
         return version
+    if not marks:  # the first unit is in play: as dealt
+        return 0
     s = marks[-1]
     p = marks[-2] if len(marks) > 1 else 0  # the first unit is replayed from version 0
     return min(p + (version - s), s)

@@ -117,8 +117,9 @@ def event_message(room: Shown, seat: int | None, step: Step,
 
 
 def table_message(room: Shown, info: TableInfo | None = None) -> str:
-    return dumps({"type": "table", "version": room.version,
-                  "table": table_info(room) if info is None else info})
+    """A table message at its info's version (a delayed spectator's is behind the room's)."""
+    info = table_info(room) if info is None else info
+    return dumps({"type": "table", "version": info["version"], "table": info})
 
 
 def ping_message(kind: str, version: int, now: float) -> str:

@@ -21,7 +21,7 @@ from taash.server.tables import shapes, waiting, watch, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
 from taash.server.tables.match import Step, deal_next, fork, turn_of
-from taash.server.tables.shapes import Event, TableInfo
+from taash.server.tables.shapes import Event
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
@@ -141,11 +141,10 @@ class Room:
         sub, first = self.live.add(seat)
         self.last_used = time.monotonic()
         self.human_came()
-        if first and seat is not None:
+        if first or seat is None:  # a seat came, or one more watches: the table is told
             self.announce()
+        if first and seat is not None:
             self.host.presence.changed(self)
-        elif seat is None:
-            self.announce()  # the players see how many watch
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -154,11 +153,10 @@ class Room:
             return
         self.last_used = time.monotonic()
         self.human_seen = time.time()  # the idle time runs from the last one to leave
+        if last or sub.seat is None:
+            self.announce()
         if last and sub.seat is not None:
-            self.announce()
             self.host.presence.changed(self)
-        elif sub.seat is None:
-            self.announce()
 
     def tell_all(self, text: str) -> int:
         """Push an informational message (a chat line) to every live connection to the table
@@ -173,23 +171,6 @@ class Room:
             if s.token_hash is not None and s.token_hash in hashes:
                 s.token_hash = None
                 self.live.end(s.seat)
-
-    def _fan_out(self, step: Step, shown: Sequence[Step]) -> None:
-        """The step to each seat; to spectators, the steps they see now (``watch``)."""
-        info: TableInfo | None = None
-        for seat, subs in self.live.subs.items():
-            if not subs:
-                continue
-            if info is None:
-                info = wire.table_info(self)
-            if seat is None:
-                for v, text in watch.event_messages(self, shown, info):
-                    for sub in subs:
-                        sub.push(v, text)
-                continue
-            text = wire.event_message(self, seat, step, info)
-            for sub in subs:
-                sub.push(step.version, text)
 
     # -- applying actions --------------------------------------------------------------------
     def _advance(self, seat: int, client_id: str | None, events: Sequence[Event],
@@ -208,7 +189,7 @@ class Room:
         self.meta.over = bool(state.is_over())
         self.autoplay.moved_on(self.version)
         self.last_used = time.monotonic()
-        self._fan_out(step, self.watch.moved(step))
+        watch.fan_out(self, step, self.watch.moved(step))
         return step
 
     def replay_rows(self, rows: Sequence[ActionRow]) -> None:

@@ -233,3 +233,22 @@ def record(room: Watched) -> JsonObject:
     if not room.watch.delayed:
         return wire.record(room)
     return wire.record(room, room.watch.shown.state)
+
+
+def fan_out(room: Watched, step: Step, shown: Sequence[Step]) -> None:
+    """A step the room took, to each seat connected here; to its spectators, the steps they
+    see now (``Watch.moved``)."""
+    info: TableInfo | None = None
+    for seat, subs in room.live.subs.items():
+        if not subs:
+            continue
+        if info is None:
+            info = wire.table_info(room)
+        if seat is None:
+            for v, text in event_messages(room, shown, info):
+                for sub in subs:
+                    sub.push(v, text)
+            continue
+        text = wire.event_message(room, seat, step, info)
+        for sub in subs:
+            sub.push(step.version, text)

@@ -123,14 +123,24 @@ class Review {
     }
   }
 
+  /** A table's review query: the deal, and the seat looked from (the session's seat sees
+   * the deals over at the table; a spectator, those over as the table's delay shows them). */
+  query(deal) {
+    const q = new URLSearchParams();
+    if (deal !== null && deal !== undefined) q.set('deal', String(deal));
+    if (this.seat !== null && this.seat !== undefined) q.set('seat', String(this.seat));
+    const s = q.toString();
+    return s ? `?${s}` : '';
+  }
+
   async loadTable(deal) {
     try {
       const [d] = await Promise.all([
-        api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`),
+        api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${this.query(deal)}`),
         gamesKnown()]);
       if (this.dead) return;
       this.show(d);
-      const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${d.deal}`);
+      const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis${this.query(d.deal)}`);
       if (!this.dead) this.took(a);
     } catch (e) {
       if (this.dead) return;
@@ -252,7 +262,7 @@ class Review {
   async analyse() {
     try {
       const j = this.table
-        ? await api('POST', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${this.d.deal}`)
+        ? await api('POST', `/api/tables/${encodeURIComponent(this.table)}/analysis${this.query(this.d.deal)}`)
         : await postText(`/api/review/analysis?deal=${this.d.deal}`, this.record);
       if (!this.dead) this.took(j);
     } catch (e) {

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Request
 
-from taash.server.errors import BadRequest
+from taash.server.errors import BadRequest, Forbidden, Unauthorized
 from taash.server.http.deps import SettingsDep
 from taash.server.review.analyses import AnalysisStatus, record_review, table_review
 from taash.server.review.deps import AnalysesDep
@@ -24,11 +24,18 @@ router = APIRouter()
 async def _room(rooms: Rooms, settings: Settings, request: Request, table_id: str,
                 token: str | None, seat: int | None) -> tuple[Room, bool]:
     """The table's room, and whether a seat asks (its token, or ``seat`` with the session's
-    player): a seat reviews the deals over at the table, anyone else those over as
-    spectators see it (``spectator_delay``)."""
-    if bearer(request, token) or seat is not None:
+    player: a ``seat`` that is not theirs is only where the page looks from): a seat
+    reviews the deals over at the table, anyone else those over as spectators see it
+    (``spectator_delay``)."""
+    if bearer(request, token):
         room, _s = await seat_of(request, settings, table_id, token, seat, "read")
         return room, True
+    if seat is not None:  # a page's seat (the session's player), else a spectator's review
+        try:
+            room, _s = await seat_of(request, settings, table_id, None, seat, "read")
+            return room, True
+        except (Unauthorized, Forbidden):
+            pass
     return await rooms.room(table_id), False
 
 

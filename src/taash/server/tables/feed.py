@@ -139,4 +139,5 @@ async def pump(room: Fed, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
         try:
             await asyncio.wait_for(sub.wake.wait(), ping_s)
         except TimeoutError:
-            yield wire.ping_message("ping", room.version, time.time())
+            v = room.version if sub.seat is not None else watch.shown_version(room)
+            yield wire.ping_message("ping", v, time.time())

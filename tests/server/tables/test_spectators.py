@@ -11,6 +11,7 @@ import json
 import queue
 import random
 import threading
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -344,3 +345,55 @@ def test_spectator_delay_is_checked_and_defaults_by_rating(api: Api, server: Ser
     for kind in ("none", "trick", "deal", "hidden"):
         made = api.create("goat", None, spectator_delay=kind)
         assert api.view(made["id"], tokens_of(made)[0])["table"]["spectator_delay"] == kind
+
+
+@pytest.mark.slow
+def test_a_restarted_server_shows_spectators_the_same_delayed_table(tmp_path: Path) -> None:
+    """The delayed point outlives a restart: the room rebuilt from the store keeps the
+    states from it on (further back than the versions kept for reconnecting seats)."""
+    db = f"sqlite+aiosqlite:///{tmp_path / 'watch.db'}"
+    first = Server(db, "--bot-delay", "0", log=tmp_path / "server.log").start()
+    api = Api(first.base)
+    t = api.create("court-piece-2p", {"target": 10}, [{"type": "human"}] * 2,
+                   spectator_delay="deal", first_seat=0)
+    tid, tokens = t["id"], tokens_of(t)
+    rng = random.Random(9)
+    marks: list[int] = []
+    while True:
+        answer = play_one(api, tid, tokens, rng)
+        assert answer is not None
+        v = answer["version"]
+        if any(e["type"] == "deal_over" for e in answer["events"]):
+            marks.append(v)
+        d = expected_version("deal", marks, v, False)
+        # behind what a room keeps for reconnecting seats (a deal longer than that before)
+        if marks and v - marks[-1] >= 3 and (d < v - 24 or len(marks) >= 4):
+            break
+    before = httpx.get(f"{first.base}/api/tables/{tid}", timeout=10).json()
+    assert before["version"] == d
+    api.close()
+    first.kill()
+    second = Server(db, "--bot-delay", "0", log=tmp_path / "server.log").start()
+    try:
+        api = Api(second.base)
+        after = httpx.get(f"{second.base}/api/tables/{tid}", timeout=10).json()
+        strip = ("table",)
+        assert {k: x for k, x in after.items() if k not in strip} == \
+            {k: x for k, x in before.items() if k not in strip}
+        watcher = Watcher(second, tid, since=d - 2)
+        watcher.version = d - 2  # it reconnects with what it had: the events after come
+        answer = play_one(api, tid, tokens, rng)
+        assert answer is not None
+        v = answer["version"]
+        if any(e["type"] == "deal_over" for e in answer["events"]):
+            marks.append(v)
+        d2 = expected_version("deal", marks, v, False)
+        probe = ws_open(second, tid, None)
+        watcher.read_until(spectators_are(2), d2)
+        probe.close()
+        assert watcher.version == d2
+        assert [m["version"] for m in watcher.got] == list(range(d - 1, d2 + 1))
+        watcher.ws.close()
+        api.close()
+    finally:
+        second.stop()

@@ -5,6 +5,7 @@ the player's page saying how many watch."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ CREATE = """async (body) => {
 
 
 def test_a_spectator_on_a_phone_watches_a_featured_table_a_deal_behind(
-        new_page: Any, server: Server) -> None:
+        new_page: Any, server: Server, screenshots: Path) -> None:
     player = new_page("desktop", server.base)
     player.goto("/")
     player.wait_for_selector("[data-page='home']")
@@ -92,3 +93,7 @@ def test_a_spectator_on_a_phone_watches_a_featured_table_a_deal_behind(
     assert pub["version"] == behind and pub["deal_number"] == 0
     title = watcher.locator(".bar .title small").inner_text()
     assert "1" in title  # "Deal 1", not the second deal the seats are at
+    bar = watcher.locator(".bar").bounding_box()
+    assert bar is not None and bar["width"] <= 390  # the phone's width: nothing spills
+    watcher.screenshot(path=str(screenshots / "spectator-phone.png"))
+    player.screenshot(path=str(screenshots / "spectators-count.png"))

@@ -24,13 +24,13 @@ export function buildBoard(tb) {
   }, label);
   tb.titleEl = h('div', { class: 'title' });
   tb.connEl = h('div', { class: 'conn', 'data-conn': 'connecting', role: 'status', hidden: true });
-  // how many watch (the players see it), and a spectator's delay (seats.js)
-  tb.watchEl = h('small', { class: 'watchers', 'data-watchers': '', hidden: true });
+  // how many watch (the players see it), and a spectator's delay (seats.js): the title's
+  // last line (render.js)
+  tb.watchEl = h('span', { class: 'watchers', 'data-watchers': '', hidden: true });
   tb.bar = h('header', { class: 'bar' },
     h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
       'aria-label': t('home'), onclick: () => tb.navigate('/') }, h('span', { class: 'chev' })),
     tb.titleEl,
-    tb.watchEl,
     tb.chat.btn,
     tb.soundBtn = h('button', { class: 'btn icon sound', type: 'button', 'data-action': 'sound',
       'aria-label': t('sound'), onclick: () => toggleSound(tb) }),

@@ -77,6 +77,9 @@ from taash.server.tables.forward import Forward
 from taash.server.tables.hub import Hub
 from taash.server.tables.room import Room
 from taash.server.tables.service import Tables
+from taash.server.tournaments import routes as tournament_routes
+from taash.server.tournaments.play import Running
+from taash.server.tournaments.service import Tournaments
 from taash.server.voice import routes as voice_routes
 from taash.server.voice.relay import Voice
 
@@ -95,19 +98,22 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 # Every domain's routes, in the order they are matched.
 ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
                                    me_data, sign_in_routes, push_routes, social_routes, live,
-                                   voice_routes, chat, event_routes, club_routes))
+                                   voice_routes, chat, event_routes, club_routes,
+                                   tournament_routes))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
 SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
             "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics",
-            "events", "event_boards", "clubs", "club_play")
+            "events", "event_boards", "clubs", "club_play", "tournaments",
+            "tournament_play")
 
 
 #: the addresses that are the web interface's page: home, a table, an offline table (played in
 #: the page) and offline play's screen, a deal's review, a profile, the leaderboards, a friend
 #: code's link, a link code, an e-mail sign-in
 PAGES = ("/", "/t/{table_id}", "/offline/{game}", "/offline", "/review", "/p/{player_id}",
-         "/leaderboard", "/friend/{code}", "/link", "/email/{what}")
+         "/leaderboard", "/friend/{code}", "/link", "/email/{what}", "/learn/{game}",
+         "/rules/{game}")
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
 
@@ -145,8 +151,12 @@ class Services:
         self.clubs = Clubs(store, self.events)
         self.club_play = ClubPlay(self.clubs, self.tables)
         self.events.gate = self.clubs  # a club's event: its members enter, unlisted
+        self.tournaments = Tournaments(store)
+        self.tournaments.clubs = self.clubs  # a club's tournament: its admins, its members
+        self.tournament_play = Running(self.tournaments, self.tables)
         self._forgot = -float("inf")
         hub.match_ended.append(self.social.match_over)
+        hub.match_ended.append(self.tournament_over)
         hub.turn_moved.append(self.turn_changed)
         hub.seat_freed.append(self.push.store.drop_seat)
         hub.room_dropped.append(self.voice.forget)
@@ -154,7 +164,8 @@ class Services:
         hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
         hub.listen(("revoked",), self.revoked)
         hub.blocks = self.friends.store.blocked_by_any
-        hub.chores += [self.caught_up, self.remind, self.forget_expired]
+        hub.chores += [self.caught_up, self.remind, self.forget_expired,
+                       self.tournament_play.tick]
 
     # what the services ask of the process (notify.notices.Host, social.friends.Host)
     def spawn(self, coro: Awaitable[object]) -> None:
@@ -167,6 +178,13 @@ class Services:
         await self.hub.meta_changed(room)
 
     # what the hub tells
+    async def tournament_over(self, room: Room) -> None:
+        """A match ended: its tournament's game, if it is one, takes the result."""
+        try:
+            await self.tournament_play.table_over(room.id)
+        except Exception:  # the match is committed; the tournament's sweep takes it later
+            log.exception("table %s: tournament result", room.id)
+
     def turn_changed(self, room: Room) -> None:
         """A move here: tell the human seat to move now, unless it is connected."""
         notify_turn(self, room)

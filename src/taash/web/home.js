@@ -36,9 +36,15 @@ class Home {
   constructor(root, navigate, relang, linkCode, friendCode) {
     Object.assign(this, { root, navigate, relang, linkCode, friendCode });
     this.render();
-    this.newTable.loadGames();
-    this.loadMe();
-    this.refresh();
+    // busy until what the first screen loads is in (the games, the player, their tables, the
+    // lobby, their friends): a screen reader waits for it, and nothing moves under a finger
+    // after data-ready (the page's tests tap once it is set)
+    Promise.allSettled([this.newTable.loadGames(), this.loadMe(), this.refresh(), this.friends.loaded])
+      .then(() => {
+        if (this.dead) return;
+        this.main.removeAttribute('aria-busy');
+        this.main.dataset.ready = '';
+      });
     this.timer = setInterval(() => this.refresh(), 15000);
     this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
     document.addEventListener('visibilitychange', this.onVisible);
@@ -70,7 +76,7 @@ class Home {
     this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode, choice: () => this.newTable.choice() });
     this.player = new PlayerSettings({ navigate: this.navigate });
     this.offline = offlinePanel('home');
-    fill(this.root, h('main', { class: 'home', 'data-page': 'home' },
+    fill(this.root, this.main = h('main', { class: 'home', 'data-page': 'home', 'aria-busy': 'true' },
       h('header', { class: 'home-bar' },
         h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
         langSel),
@@ -106,7 +112,7 @@ class Home {
     if (p.guest_tables_waiting && !document.querySelector('[data-dialog="merge"]')) {
       guestQuestion(p.guest_tables_waiting).then(() => { if (!this.dead) this.refresh(); });
     }
-    this.refresh();
+    await this.refresh();
   }
 
   /** My tables: the player's, from the server (the same on each of their devices), and the

@@ -23,7 +23,11 @@ from sqlalchemy import Connection, and_, event, select, text, update
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from taash.server.store import club_schema  # noqa: F401  (its tables join ``metadata``)
+from taash.server.store import (
+    club_schema,  # noqa: F401  (its tables join ``metadata``)
+    season_schema,  # noqa: F401  (the same)
+    tournament_schema,  # noqa: F401  (the same)
+)
 from taash.server.store.group_commit import (
     INTEGRITY,
     Pending,

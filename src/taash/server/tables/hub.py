@@ -70,6 +70,11 @@ class Hub:
         # whether any of these players blocked one (social's friends answer; none unless set)
         self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
 
+    async def moved(self, room: Room) -> None:
+        """An action committed: on the bus unless each table has one owner (no other room)."""
+        if not self.owners.on:
+            await self.bus.publish({"k": "act", "t": room.id, "v": room.version})
+
     def listen(self, kinds: Iterable[str], heard: Heard) -> None:
         """Hand the bus's messages of these kinds to ``heard`` too (after the hub's own)."""
         for kind in kinds:

@@ -77,6 +77,11 @@ class Host(Protocol):
     @property
     def closing(self) -> bool: ...
 
+    async def moved(self, room: Room) -> None:
+        """An action of ``room`` committed: the other instances' rooms of it catch up (no
+        such rooms where each table has one owner, docs/ownership.md)."""
+        ...
+
     def spawn(self, coro: Awaitable[None]) -> None: ...
 
     def match_over(self, room: Room) -> None: ...
@@ -280,7 +285,7 @@ class Room:
                 self._advance(seat, client_id, events, trial, now, by_human=not auto)
                 if trial.is_over():  # this commit ended the match: history, stats, ratings
                     self.host.match_over(self)
-                await self.host.bus.publish({"k": "act", "t": self.id, "v": self.version})
+                await self.host.moved(self)
                 answer: Answer = {"version": self.version, "events": events}
                 break
             else:

@@ -13,12 +13,12 @@ const { readOptions } = await import('../../src/taash/web/home_options.js');
 
 test('the home screen and voice link: each of their modules gives what the others import', async () => {
   const parts = readdirSync(WEB).filter((f) => /^(home|voice)(_\w+)?\.js$/.test(f)).sort();
-  assert.deepEqual(parts, ['home.js', 'home_join.js', 'home_new_table.js', 'home_options.js', 'home_player.js',
-    'home_tables.js', 'voice.js', 'voice_panel.js', 'voice_peer.js']);
+  assert.deepEqual(parts, ['home.js', 'home_featured.js', 'home_join.js', 'home_new_table.js', 'home_options.js',
+    'home_player.js', 'home_tables.js', 'voice.js', 'voice_panel.js', 'voice_peer.js']);
   // an import of a name its module does not export fails here, before anything runs
   const loaded = await Promise.all(parts.map((f) => import(new URL(f, WEB))));
   assert.equal(typeof loaded[0].mountHome, 'function');
-  assert.equal(typeof loaded[6].Voice, 'function');
+  assert.equal(typeof loaded[7].Voice, 'function');
 });
 
 test("the new table's options are read from the form's data-option fields, none before the games come", () => {

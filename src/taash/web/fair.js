@@ -148,7 +148,8 @@ export class FairWatch {
     if (!this.checks[index]) {
       this.checks[index] = (async () => {
         try {
-          const rec = await api('GET', `/api/tables/${this.table.id}/record`);
+          // the seat's record (a spectator's is as far behind as the table shows it)
+          const rec = await api('GET', `/api/tables/${this.table.id}/record`, { token: this.table.token });
           const mine = this.mine[index];
           return await checkDeal(rec.game, index, (rec.deals || [])[index], {
             commit: this.commits[index], seed: mine ? mine.seed : null, seat: mine ? mine.seat : null,

@@ -2,8 +2,8 @@
 // open tables, the player's tables (on every device of theirs, and those whose tokens this
 // browser keeps) and the settings, with the player's name.  Home composes the screen's parts:
 // the new game (home_new_table.js), my tables (home_tables.js), friends and challenges
-// (friends.js), joining (home_join.js), the player's settings (home_player.js) and offline
-// play's files (offline_panel.js).
+// (friends.js), joining (home_join.js), the featured tables to watch (home_featured.js), the
+// player's settings (home_player.js) and offline play's files (offline_panel.js).
 import { api, mySeats, getMeNamed, knownMe, updateMe, myServerTables } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill } from './ui.js';
@@ -15,6 +15,7 @@ import { watchAnswers } from './challenge_notice.js';
 import { NewTable } from './home_new_table.js';
 import { MyTables } from './home_tables.js';
 import { JoinPanel } from './home_join.js';
+import { Featured } from './home_featured.js';
 import { PlayerSettings } from './home_player.js';
 import { offlinePanel } from './offline_panel.js';
 
@@ -73,6 +74,7 @@ class Home {
     this.newTable = new NewTable({ navigate: this.navigate });
     this.myTables = new MyTables({ navigate: this.navigate, forgot: () => this.refresh() });
     this.join = new JoinPanel({ navigate: this.navigate });
+    this.featured = new Featured({ navigate: this.navigate });
     this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode, choice: () => this.newTable.choice() });
     this.player = new PlayerSettings({ navigate: this.navigate });
     this.offline = offlinePanel('home');
@@ -89,6 +91,7 @@ class Home {
       h('p', { class: 'events-link' }, h('a', { href: '/assets/events.html', 'data-action': 'events' }, t('events_link'))),
       this.feed = h('ul', { class: 'event-feed', 'data-section': 'event-feed', hidden: true }),
       this.myTables.el,
+      this.featured.el,
       this.friends.el,
       this.join.el,
       this.offline.el,
@@ -138,13 +141,15 @@ class Home {
     if (this.dead) return;
     const seats = mySeats();
     const tokens = seats.map((s) => s.token);
-    const [server, local, lobby] = await Promise.all([
+    const [server, local, lobby, featured] = await Promise.all([
       knownMe() ? myServerTables().catch(() => null) : [],
       tokens.length ? api('POST', '/api/my-tables', { body: { tokens } }).catch(() => null) : [],
       api('GET', '/api/lobby').catch(() => []),
+      api('GET', '/api/featured').catch(() => []), // an older server: none
     ]);
     if (this.dead) return;
     if (server || local) this.myTables.render(server || [], local || [], seats);
     this.join.renderLobby(Array.isArray(lobby) ? lobby : []);
+    this.featured.render(Array.isArray(featured) ? featured : []);
   }
 }

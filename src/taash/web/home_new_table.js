@@ -130,6 +130,12 @@ export class NewTable {
       // quick chat takes phrases and emoji; free text only where the creator allows it
       body.push(h('label', { class: 'field check' }, this.chatBox = h('input', { type: 'checkbox', 'data-field': 'chat-text' }),
         h('span', null, t('allow_chat_text'))));
+      // how far behind spectators see the table (docs/spectators.md): the server's default
+      // is one deal behind at a table that would be rated, else live
+      body.push(h('label', { class: 'field' }, h('span', null, t('spectator_delay')),
+        this.delayBox = h('select', { 'data-field': 'spectator-delay' },
+          [['', 'spectators_default'], ['none', 'spectators_none'], ['trick', 'spectators_trick'],
+            ['deal', 'spectators_deal'], ['hidden', 'spectators_hidden']].map(([v, key]) => h('option', { value: v }, t(key))))));
       // one device passed round several people's seats: asked for on purpose (the server
       // gives a player one seat of a table otherwise), and only where another seat is a person's
       body.push(this.passRow = h('label', { class: 'field check' }, this.passBox = h('input', { type: 'checkbox', 'data-field': 'pass-and-play' }),
@@ -233,6 +239,7 @@ export class NewTable {
     const res = await create({
       game: this.game, options: this.options(), seats, live, open: this.openBox.checked,
       chat_text: this.chatBox.checked,
+      ...(this.delayBox.value ? { spectator_delay: this.delayBox.value } : {}),
       pass_and_play: this.otherHumans() && this.passBox.checked,
       // a live table waits for the friends invited to it (or for the host to start it)
       wait: live && this.otherHumans() && !this.passBox.checked,

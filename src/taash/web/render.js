@@ -15,7 +15,7 @@ export function renderBar(tb) {
   const sub = [v.over ? t('match_over') : tb.game.dealText(o, dealNo)];
   const goal = tb.game.goalText(o);
   if (goal) sub.push(goal);
-  fill(tb.titleEl, h('h1', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')));
+  fill(tb.titleEl, h('h1', null, t(`game_${v.game}`)), h('small', null, sub.join(' · ')), tb.watchEl);
   tb.lastTrickBtn.disabled = !v.last_trick;
   tb.hintBtn.disabled = !tb.token || !(v.legal_actions || []).length;
 }

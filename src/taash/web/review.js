@@ -30,6 +30,16 @@ export function reviewUrl(table, deal = null, seat = null) {
   return `/review?${q}`;
 }
 
+/** A table's review query: the deal, and the seat looked from (the session's seat sees the
+ * deals over at the table; a spectator, those over as the table's delay shows them). */
+function reviewQuery(deal, seat) {
+  const q = new URLSearchParams();
+  if (deal !== null && deal !== undefined) q.set('deal', String(deal));
+  if (seat !== null && seat !== undefined) q.set('seat', String(seat));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export function mountReview(root, { navigate }) {
   const q = new URLSearchParams(location.search);
   const num = (k) => (q.get(k) !== null && /^\d+$/.test(q.get(k)) ? Number(q.get(k)) : null);
@@ -142,11 +152,11 @@ class Review {
   async loadTable(deal) {
     try {
       const [d] = await Promise.all([
-        api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${deal !== null ? `?deal=${deal}` : ''}`),
+        api('GET', `/api/tables/${encodeURIComponent(this.table)}/review${reviewQuery(deal, this.seat)}`),
         gamesKnown()]);
       if (this.dead) return;
       this.show(d);
-      const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${d.deal}`);
+      const a = await api('GET', `/api/tables/${encodeURIComponent(this.table)}/analysis${reviewQuery(d.deal, this.seat)}`);
       if (!this.dead) this.took(a);
     } catch (e) {
       if (this.dead) return;
@@ -268,7 +278,7 @@ class Review {
   async analyse() {
     try {
       const j = this.table
-        ? await api('POST', `/api/tables/${encodeURIComponent(this.table)}/analysis?deal=${this.d.deal}`)
+        ? await api('POST', `/api/tables/${encodeURIComponent(this.table)}/analysis${reviewQuery(this.d.deal, this.seat)}`)
         : await postText(`/api/review/analysis?deal=${this.d.deal}`, this.record);
       if (!this.dead) this.took(j);
     } catch (e) {

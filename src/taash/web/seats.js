@@ -49,6 +49,22 @@ function myName(tb, name) {
 }
 
 /** Fill the seat elements (by place) for the table's view and seat info. */
+/** How many watch the table (its info's `spectators`, shown to everyone at it), and to a
+ * spectator how far behind the table is shown (`spectator_delay`: docs/spectators.md). */
+export function renderWatchers(tb) {
+  const el = tb.watchEl;
+  const info = tb.info;
+  if (!el || !info) return;
+  const n = info.spectators || 0;
+  const delay = info.spectator_delay;
+  const parts = [];
+  if (n > 0) parts.push(t('spectators_n', { n }));
+  if (tb.me() === null && !info.over && (delay === 'trick' || delay === 'deal')) parts.push(t(`behind_${delay}`));
+  el.hidden = !parts.length;
+  el.dataset.spectators = String(n);
+  el.textContent = parts.join(' · ');
+}
+
 export function renderSeats(tb) {
   const v = tb.view;
   const n = tb.numSeats();
@@ -94,4 +110,5 @@ export function renderSeats(tb) {
   }
   for (const pos of PLACES) if (!used.has(pos)) tb.seatEls[pos].hidden = true;
   tickTimers(tb.root, tb.info, tb.clockOffset);
+  renderWatchers(tb);
 }

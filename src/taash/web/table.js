@@ -160,7 +160,7 @@ class TableView extends TableSeating {
   fatal(e) {
     if (this.dead) return;
     if (this.live) this.live.stop();
-    const msg = e.status === 404 ? t('err_no_table') : t('err_bad_link');
+    const msg = t(e.status === 404 ? 'err_no_table' : e.status === 403 && !this.token && (this.seatWanted ?? null) === null ? 'err_no_spectators' : 'err_bad_link');
     fill(this.status, h('span', { class: 'status-error' }, msg));
     this.setConn('offline');
     if (e.status === 401 || e.status === 403) {

@@ -24,6 +24,9 @@ export function buildBoard(tb) {
   }, label);
   tb.titleEl = h('div', { class: 'title' });
   tb.connEl = h('div', { class: 'conn', 'data-conn': 'connecting', role: 'status', hidden: true });
+  // how many watch (the players see it), and a spectator's delay (seats.js): the title's
+  // last line (render.js)
+  tb.watchEl = h('span', { class: 'watchers', 'data-watchers': '', hidden: true });
   tb.bar = h('header', { class: 'bar' },
     h('button', { class: 'btn icon back', type: 'button', 'data-action': 'home',
       'aria-label': t('home'), onclick: () => tb.navigate('/') }, h('span', { class: 'chev' })),

@@ -36,7 +36,7 @@ from taash.review.analyse import DealAnalysis, analyse_deal
 from taash.review.replay import load_record, replay_deal
 from taash.review.steps import deal_steps
 from taash.server.errors import BadRequest, Conflict, NotFound, NotOver
-from taash.server.tables import wire
+from taash.server.tables import watch, wire
 
 if TYPE_CHECKING:
     from taash.server.store.db import Store
@@ -86,10 +86,17 @@ def checked_record(source: str | bytes | Record) -> tuple[Record, Record]:
         raise BadRequest(f"malformed record: {e}") from None
 
 
-def finished_record(room: Room, deal: int | None) -> tuple[Record, int]:
+def finished_record(room: Room, deal: int | None, seated: bool = True) -> tuple[Record, int]:
     """The table's record up to its finished deal ``deal`` (None: the last finished one):
-    a deal being played is refused, and left out of what is replayed."""
-    deals = room.state.summary()["deals"]
+    a deal being played is refused, and left out of what is replayed.  Not ``seated`` (a
+    spectator asks): as spectators see the table (``tables.watch``: a deal is over for them
+    once they have seen it end; refused while a hidden table is played)."""
+    state = room.state
+    if not seated:
+        watch.refuse_hidden(room.watch)
+        if room.watch.delayed:
+            state = room.watch.shown.state
+    deals = state.summary()["deals"]
     done = [i for i, d in enumerate(deals) if d.get("complete")]
     if deal is None:
         if not done:
@@ -100,7 +107,7 @@ def finished_record(room: Room, deal: int | None) -> tuple[Record, int]:
                        f"{'s' if len(deals) != 1 else ''} so far (0..{len(deals) - 1})")
     if deal not in done:
         raise NotOver(f"deal {deal} is still being played: its review opens when it is over")
-    rec = wire.record(room)
+    rec = wire.record(room, state)
     rec["deals"] = deals_of(rec)[:deal + 1]
     return rec, deal
 
@@ -142,8 +149,8 @@ def players_of(rec: Record) -> list[ReviewPlayer] | None:
             else {"type": None, "level": None, "name": None} for s in seats]
 
 
-def table_review(room: Room, deal: int | None) -> JsonObject:
-    rec, d = finished_record(room, deal)
+def table_review(room: Room, deal: int | None, seated: bool = True) -> JsonObject:
+    rec, d = finished_record(room, deal, seated)
     out = review_of(*checked_record(rec), d)
     out["table"] = room.id
     out["players"] = players_of(rec)
@@ -360,9 +367,11 @@ class Analyses:
         if self.proc is not None and self.proc.is_alive():
             self.proc.terminate()
 
-    async def for_table(self, room: Room, deal: int | None, start: bool) -> AnalysisStatus:
-        """A table's finished deal: its analysis started (``start``) or where it stands."""
-        rec, d = finished_record(room, deal)
+    async def for_table(self, room: Room, deal: int | None, start: bool,
+                        seated: bool = True) -> AnalysisStatus:
+        """A table's finished deal: its analysis started (``start``) or where it stands
+        (``seated``: as ``finished_record``)."""
+        rec, d = finished_record(room, deal, seated)
         checked_record(rec)
         if start:
             return await self.start(rec, d, room.id)

@@ -12,6 +12,7 @@ from taash.server.accounts.me import signed_in  # me imports the hub, which hold
 from taash.server.errors import BadRequest, NotFound
 from taash.server.http.deps import SettingsDep
 from taash.server.social.deps import FriendsDep, SocialDep
+from taash.server.social.featured import FeaturedTable, featured
 from taash.server.social.friends import (
     ChallengeAnswer,
     ChallengeJson,
@@ -189,6 +190,15 @@ async def player_history(
     """A player's finished matches, newest first, a page at a time (``next``: pass it as
     ``before`` for the next page; null on the last)."""
     return await social.history(player_id, before, limit)
+
+
+@router.get("/api/featured", tags=["players"])
+async def featured_tables(social: SocialDep, request: Request,
+                          limit: int = Query(6, ge=1, le=20)) -> list[FeaturedTable]:
+    """The live tables with the highest-rated players that anyone may watch (moved at in
+    the last ten minutes, not hidden from spectators), best first: open one's ``url`` to
+    watch it as its ``spectator_delay`` lets spectators."""
+    return await featured(social.store, time.time(), limit)
 
 
 @router.get("/api/seasons/{game}", tags=["players"])

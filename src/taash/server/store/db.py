@@ -182,7 +182,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             turn_timer_s=t.turn_timer_s, created=t.created, updated=t.updated,
             version=t.version, over=t.over, to_move=t.to_move, rematch_id=t.rematch_id,
             rematch_of=t.rematch_of, chat_text=t.chat_text,
-            pass_and_play=t.pass_and_play, waiting=t.waiting))
+            pass_and_play=t.pass_and_play, waiting=t.waiting, spectator_delay=t.spectator_delay))
         await conn.execute(seats.insert(), [
             {"table_id": t.id, "seat": s.seat, "type": s.type, "level": s.level,
              "name": s.name, "token_hash": s.token_hash, "claimed": s.claimed,

@@ -42,6 +42,7 @@ class TableRow:
     chat_text: bool = False
     pass_and_play: bool = False
     waiting: bool = False  # made to wait for its invited friends (``Room.waiting_for``)
+    spectator_delay: str = "none"  # none, trick, deal or hidden (``tables.watch``)
     seats: list[SeatRow] = field(default_factory=list)
     fair: list[FairRow] = field(default_factory=list)
 
@@ -99,7 +100,8 @@ def table_row_of(r: Any) -> TableRow:  # Any: a SQLAlchemy Row, its columns as a
                     created=r.created, updated=r.updated, version=r.version,
                     over=bool(r.over), to_move=r.to_move, rematch_id=r.rematch_id,
                     rematch_of=r.rematch_of, chat_text=bool(r.chat_text),
-                    pass_and_play=bool(r.pass_and_play), waiting=bool(r.waiting))
+                    pass_and_play=bool(r.pass_and_play), waiting=bool(r.waiting),
+                    spectator_delay=r.spectator_delay)
 
 
 def seat_row_of(r: Any) -> SeatRow:  # Any: as table_row_of

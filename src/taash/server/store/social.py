@@ -263,3 +263,36 @@ class SocialStore:
              .order_by(game_tables.c.updated).limit(limit))
         async with self.store.engine.connect() as conn:
             return [str(r.id) for r in await conn.execute(q)]
+
+    async def live_tables(self, since: float, limit: int
+                          ) -> list[tuple[dict[str, object], list[dict[str, object]]]]:
+        """The live tables being played that spectators may watch (not over, not hidden,
+        moved at since ``since``), the latest ``limit``: each table's id, game, options,
+        updated and spectator delay, and its seats with their players' ratings in its game
+        (``mu``, ``sigma``: None where a seat has no rated player)."""
+        ids = (select(game_tables.c.id)
+               .where(and_(game_tables.c.live.is_(True), game_tables.c.over.is_(False),
+                           game_tables.c.spectator_delay != "hidden",
+                           game_tables.c.updated >= since))
+               .order_by(desc(game_tables.c.updated)).limit(limit).subquery())
+        q = (select(game_tables.c.id, game_tables.c.game, game_tables.c.options,
+                    game_tables.c.updated, game_tables.c.spectator_delay, seats.c.seat,
+                    seats.c.type, seats.c.level, seats.c.name, seats.c.player_id,
+                    ratings.c.mu, ratings.c.sigma)
+             .join(ids, ids.c.id == game_tables.c.id)
+             .join(seats, seats.c.table_id == game_tables.c.id)
+             .outerjoin(ratings, and_(ratings.c.player_id == seats.c.player_id,
+                                      ratings.c.game == game_tables.c.game))
+             .order_by(game_tables.c.id, seats.c.seat))
+        async with self.store.engine.connect() as conn:
+            rows = await conn.execute(q)
+            out: dict[str, tuple[dict[str, object], list[dict[str, object]]]] = {}
+            for r in rows:
+                if r.id not in out:
+                    out[r.id] = ({"id": r.id, "game": r.game, "options": json.loads(r.options),
+                                  "updated": r.updated, "spectator_delay": r.spectator_delay},
+                                 [])
+                out[r.id][1].append({"seat": r.seat, "type": r.type, "level": r.level,
+                                     "name": r.name, "player": r.player_id, "mu": r.mu,
+                                     "sigma": r.sigma})
+        return list(out.values())

@@ -6,13 +6,18 @@ spectators, here and on the other instances) gets it as ``{"type": "chat", "seat
 
 Each seat may send a few messages, then one every few seconds (``RATE``, ``BURST``), apart
 from its requests' own limit; a player who would rather not read another is muted on their
-page (the server sends to everyone)."""
+page (the server sends to everyone).
+
+At a rated table (``watch.rated``) the chat is quick phrases and emoji only while its match
+is played (issue 48: a line of text could tell a partner a hand): free text, where allowed,
+comes back once the match is over, and before anyone moves while it waits for its invited
+friends.  Spectators do not chat to a table: only a seat does."""
 
 from __future__ import annotations
 
 import time
 import unicodedata
-from typing import TYPE_CHECKING, Literal, NotRequired
+from typing import Literal, NotRequired
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,12 +26,9 @@ from typing_extensions import TypedDict
 from taash.server.errors import BadRequest, Forbidden, RateLimited
 from taash.server.http.deps import SettingsDep
 from taash.server.http.guard import TokenBuckets
-from taash.server.tables import wire
+from taash.server.tables import watch, wire
 from taash.server.tables.access import seat_of
 from taash.server.tables.deps import BusDep, RoomsDep
-
-if TYPE_CHECKING:
-    pass
 
 # the phrases, by id (web/i18n: chat_<id>), and the emoji, in the order the page shows them
 PHRASES = ("hello", "good_luck", "well_played", "nice", "thanks", "oops", "sorry",
@@ -93,9 +95,9 @@ def clean_text(raw: str) -> str:
     return text
 
 
-def message_of(body: ChatBody, allow_text: bool) -> Said:
+def message_of(body: ChatBody, allow_text: bool, in_play: bool = False) -> Said:
     """What a chat request says: exactly one of a known phrase, a known emoji, or free text
-    where the table allows it."""
+    where the table allows it (``in_play``: not while a rated table's match is played)."""
     given = [k for k in ("phrase", "emoji", "text") if getattr(body, k) is not None]
     if len(given) != 1:
         raise BadRequest("a chat message is one of phrase, emoji or text")
@@ -111,6 +113,9 @@ def message_of(body: ChatBody, allow_text: bool) -> Said:
     if not allow_text:
         raise Forbidden("this table's chat takes phrases and emoji only: its creator did "
                         "not allow free text")
+    if in_play:
+        raise Forbidden("a rated table's chat takes quick phrases and emoji only while its "
+                        "match is played: free text comes back when it is over")
     return {"text": clean_text(body.text)}
 
 
@@ -136,7 +141,9 @@ async def chat(bus: BusDep, rooms: RoomsDep, settings: SettingsDep, request: Req
     """Say a phrase, an emoji or (where the table allows it) a line of text to the table:
     every live connection to it gets a ``chat`` message."""
     room, s = await seat_of(request, settings, table_id, token, seat)
-    said = message_of(body, room.meta.chat_text)
+    m = room.meta
+    said = message_of(body, m.chat_text,
+                      watch.rated(m) and not room.state.is_over() and not m.waiting_for())
     if not request.app.state.chat_buckets.allow(f"{room.id}:{s}"):
         raise RateLimited("too many chat messages from this seat: wait a few seconds",
                           retry_after=1 / RATE)

@@ -96,12 +96,15 @@ class Connections:
             self.remote[instance] = (time.monotonic(), n, seats)
         return True
 
-    def push_all(self, version: int, text: str) -> int:
-        """Push a table message (``info``) to every connection here; how many."""
+    def push_all(self, version: int, text: str,
+                 watchers: tuple[int, str] | None = None) -> int:
+        """Push a table message (``info``) to every connection here (to spectators, the
+        ``watchers`` version and text where given); how many."""
         n = 0
-        for subs in self.subs.values():
+        for seat, subs in self.subs.items():
+            v, t = watchers if watchers is not None and seat is None else (version, text)
             for sub in subs:
-                sub.push(version, text, info=True)
+                sub.push(v, t, info=True)
                 n += 1
         return n
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from taash.server.errors import RateLimited
-from taash.server.tables import wire
+from taash.server.tables import watch, wire
 from taash.server.tables.connections import Subscriber as Subscriber  # its old home: re-exported
 from taash.server.tables.match import Step, build_match, deal_next
 from taash.server.tables.shapes import TableInfo
@@ -34,9 +34,9 @@ class FeedHost(Protocol):
     def closing(self) -> bool: ...
 
 
-class Fed(wire.Shown, Protocol):
-    """What the feed needs of a room (``tables.room.Room`` is one): what the wire shows of it,
-    its recent steps and its host."""
+class Fed(watch.Watched, Protocol):
+    """What the feed needs of a room (``tables.room.Room`` is one): what the wire shows of it
+    (to its spectators too), its recent steps and its host."""
 
     @property
     def history(self) -> Sequence[Step]: ...
@@ -46,7 +46,9 @@ class Fed(wire.Shown, Protocol):
 
 
 def check_watchers(room: Fed) -> None:
-    """Refuse one spectator more than a table takes."""
+    """Refuse one spectator more than a table takes, and any while a table whose host keeps
+    spectators out is played."""
+    watch.refuse_hidden(room.watch)
     if len(room.live.subs.get(None, ())) >= MAX_WATCHERS:
         raise RateLimited("too many spectators at this table")
 
@@ -57,16 +59,22 @@ async def catch_up(room: Fed, seat: int | None, since: int | None) -> tuple[list
     ``catchup_max_versions``, or whose missed events would take more than
     ``catchup_max_bytes``, gets the current full view instead: one message, whatever it
     missed.  The events are built in a worker thread, off the event loop (each step's state is
-    its own: nothing there changes while they are built)."""
-    v = room.version
+    its own: nothing there changes while they are built).  A spectator of a delayed table is
+    brought to the version it is shown (``tables.watch``), never past it."""
+    delayed = seat is None and room.watch.delayed
+    v = room.watch.shown.version if delayed else room.version
+    info = watch.watchers_info(room) if delayed else wire.table_info(room)
+
+    def full() -> str:
+        return watch.view_message(room)[0] if delayed else wire.view_message(room, seat)
+
     settings = room.host.settings
     if since is None or since < 0 or since > v or v - since > settings.catchup_max_versions:
-        return [wire.view_message(room, seat)], v
+        return [full()], v
     if since == v:
-        return [wire.table_message(room)], v
-    info = wire.table_info(room)
+        return [wire.table_message(room, info)], v
     budget = settings.catchup_max_bytes
-    steps = [s for s in room.history if s.version > since]
+    steps = [s for s in room.history if since < s.version <= v]
     if steps and steps[0].version == since + 1 and steps[-1].version == v:
         out = await asyncio.to_thread(_event_messages, room, seat, steps, info, budget)
     else:
@@ -74,7 +82,7 @@ async def catch_up(room: Fed, seat: int | None, since: int | None) -> tuple[list
         out = await asyncio.to_thread(_replayed_messages, room, seat, rows, since, v, info,
                                       budget)
     if out is None:  # over the byte budget
-        return [wire.view_message(room, seat)], v
+        return [full()], v
     return out, v
 
 
@@ -117,8 +125,11 @@ async def pump(room: Fed, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
     while not host.closing and not sub.ended:
         if sub.resync:
             sub.resync = False
-            text = wire.view_message(room, sub.seat)
-            sub.skip_to(room.version)
+            if sub.seat is None:
+                text, v = watch.view_message(room)
+            else:
+                text, v = wire.view_message(room, sub.seat), room.version
+            sub.skip_to(v)
             yield text
             continue
         if sub.queue:
@@ -128,4 +139,5 @@ async def pump(room: Fed, sub: Subscriber, ping_s: float) -> AsyncIterator[str]:
         try:
             await asyncio.wait_for(sub.wake.wait(), ping_s)
         except TimeoutError:
-            yield wire.ping_message("ping", room.version, time.time())
+            v = room.version if sub.seat is not None else watch.shown_version(room)
+            yield wire.ping_message("ping", v, time.time())

@@ -24,6 +24,7 @@ from taash.server.tables.deps import RoomsDep, Signals, SignalsDep, TablesDep
 from taash.server.tables.feed import Subscriber, catch_up, check_watchers, pump
 from taash.server.tables.room import Room
 from taash.server.tables.seeds import set_seed
+from taash.server.tables.watch import shown_version
 
 log = logging.getLogger("taash.server")
 
@@ -196,7 +197,8 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
         kind = msg.get("type")
         cid = msg.get("id")
         if kind == "ping":
-            await send(wire.ping_message("pong", room.version, time.time()))
+            v = room.version if seat is not None else shown_version(room)
+            await send(wire.ping_message("pong", v, time.time()))
             continue
         if kind == "voice" and sub is not None:  # WebRTC signalling between seats (voice.py)
             refused = await voice.handle(room, seat, sub, msg, len(text), can_act)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from taash.server.store.rows import TableRow
 from taash.server.tables.match import build_match, deal_next
 from taash.server.tables.room import HISTORY, Host, Room
+from taash.server.tables.watch import Watch
 
 
 async def replay(host: Host, meta: TableRow, owned: bool = True) -> Room:
@@ -19,13 +20,19 @@ async def replay(host: Host, meta: TableRow, owned: bool = True) -> Room:
     state = build_match(meta)
     dealt = [(f.deal, f.dealt) for f in meta.fair]
     keep = max(0, len(rows) - HISTORY)
+    marks = Watch(meta.spectator_delay, 0, state)  # spectators see a delayed table from
+    for r in rows:                                 # there: its states are kept from it on
+        marks.note(r.version, r.events)
+    keep = min(keep, marks.target(len(rows)))
     room = Room(host, meta, state, 0)
     for r in rows[:keep]:  # replay fast, without keeping a state per version
         state.apply(r.seat, r.action)
         deal_next(meta, state)
+        room.watch.note(r.version, r.events)
         if r.client_id is not None:
             room.answers[(r.seat, r.client_id)] = {"version": r.version, "events": r.events}
         room.version = r.version
+    room.watch.reset(room.version, state)
     room.replay_rows(rows[keep:])
     if owned and dealt != [(f.deal, f.dealt) for f in meta.fair]:  # dealt before a stop
         await store.save_fair(table_id, meta.fair)

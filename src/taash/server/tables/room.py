@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Protocol
 from taash.games.base import IllegalAction, MalformedAction, MatchState, RecordError
 from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
-from taash.server.tables import shapes, waiting, wire
+from taash.server.tables import shapes, waiting, watch, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
 from taash.server.tables.match import Step, deal_next, fork, turn_of
-from taash.server.tables.shapes import Event, TableInfo
+from taash.server.tables.shapes import Event
 
 if TYPE_CHECKING:
     from taash.server.config import Settings
@@ -101,6 +101,7 @@ class Room:
         self.history: deque[Step] = deque(maxlen=HISTORY)
         self.answers: dict[tuple[int, str], Answer] = {}
         self.live = Connections()
+        self.watch = watch.Watch(meta.spectator_delay, version, state)  # spectators' side
         self.announced: str | None = None
         self.autoplay = Autoplay(self)
         self.last_used = time.monotonic()
@@ -128,11 +129,12 @@ class Room:
         connected, names) or its rematch changed since last told."""
         info = wire.table_info(self)
         key = wire.dumps([info["seats"], info["rematch"], info["rematch_of"], info["open"],
-                          info["waiting"]])
+                          info["waiting"], info["spectators"]])
         if key == self.announced:
             return
         self.announced = key
-        self.live.push_all(self.version, wire.table_message(self, info))
+        self.live.push_all(self.version, wire.table_message(self, info),
+                           watchers=watch.table_message(self, info))
 
     def human_came(self) -> None:
         """A human moved, connected or asked for their seat: a table stopped for being idle
@@ -144,8 +146,9 @@ class Room:
         sub, first = self.live.add(seat)
         self.last_used = time.monotonic()
         self.human_came()
-        if first and seat is not None:
+        if first or seat is None:  # a seat came, or one more watches: the table is told
             self.announce()
+        if first and seat is not None:
             self.host.presence.changed(self)
         return sub
 
@@ -155,8 +158,9 @@ class Room:
             return
         self.last_used = time.monotonic()
         self.human_seen = time.time()  # the idle time runs from the last one to leave
-        if last and sub.seat is not None:
+        if last or sub.seat is None:
             self.announce()
+        if last and sub.seat is not None:
             self.host.presence.changed(self)
 
     def tell_all(self, text: str) -> int:
@@ -172,17 +176,6 @@ class Room:
             if s.token_hash is not None and s.token_hash in hashes:
                 s.token_hash = None
                 self.live.end(s.seat)
-
-    def _fan_out(self, step: Step) -> None:
-        info: TableInfo | None = None
-        for seat, subs in self.live.subs.items():
-            if not subs:
-                continue
-            if info is None:
-                info = wire.table_info(self)
-            text = wire.event_message(self, seat, step, info)
-            for sub in subs:
-                sub.push(step.version, text)
 
     # -- applying actions --------------------------------------------------------------------
     def _advance(self, seat: int, client_id: str | None, events: Sequence[Event],
@@ -201,7 +194,7 @@ class Room:
         self.meta.over = bool(state.is_over())
         self.autoplay.moved_on(self.version)
         self.last_used = time.monotonic()
-        self._fan_out(step)
+        watch.fan_out(self, step, self.watch.moved(step))
         return step
 
     def replay_rows(self, rows: Sequence[ActionRow]) -> None:

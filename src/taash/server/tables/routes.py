@@ -13,7 +13,7 @@ from taash.games import describe_games
 from taash.server.errors import BadRequest, Unauthorized
 from taash.server.http.deps import SettingsDep
 from taash.server.store.deps import StoreDep
-from taash.server.tables import waiting, wire
+from taash.server.tables import waiting, watch, wire
 from taash.server.tables.access import Callers, acting_player, bearer, callers, holder_of, seat_of
 from taash.server.tables.deps import RoomsDep, TablesDep
 from taash.server.tables.seeds import set_seed
@@ -63,6 +63,10 @@ class CreateTable(BaseModel):
                        "before its first move (no bot moves, no turn timer runs) until they "
                        "have all come or a player at it starts it: POST "
                        "/api/tables/{id}/start; the table info says whom it waits for")
+    spectator_delay: Literal["none", "trick", "deal", "hidden"] | None = Field(
+        None, description="how far behind spectators see the table: none, one trick, one "
+        "deal, or hidden (nobody watches while it is played); default: deal at a table that "
+        "would be rated (docs/spectators.md), else none")
 
 
 class SeedBody(BaseModel):
@@ -140,6 +144,7 @@ async def create(tables: TablesDep, settings: SettingsDep, request: Request, bod
                                         seed=body.seed, chat_text=body.chat_text,
                                         pass_and_play=body.pass_and_play,
                                         wait=body.wait,
+                                        spectator_delay=body.spectator_delay,
                                         address=request.client.host if request.client
                                         else None)
     seats = []
@@ -176,9 +181,11 @@ async def my_tables(tables: TablesDep, request: Request, body: TokensBody) -> li
 
 @router.get("/api/tables/{table_id}", tags=["tables"])
 async def public(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, object]:
-    """What anyone may see: the core's public view, the version and the table's info."""
+    """What anyone may see: the core's public view, the version and the table's info; at a
+    table whose spectators see it behind (``spectator_delay``), as it was that far back
+    (403 while a table that keeps spectators out is played)."""
     room = await rooms.room(table_id)
-    return wire.public(room)
+    return watch.public(room)
 
 @router.get("/api/tables/{table_id}/view", tags=["seats"])
 async def seat_view(settings: SettingsDep, request: Request, table_id: str,
@@ -220,9 +227,15 @@ async def hint(settings: SettingsDep, request: Request, table_id: str, token: st
     return {"action": action, "trump_hint": th, "version": room.version}
 
 @router.get("/api/tables/{table_id}/record", tags=["tables"])
-async def record(rooms: RoomsDep, request: Request, table_id: str) -> dict[str, object]:
-    """taash-record/1 of the match; an unfinished deal without its deck."""
-    return wire.record(await rooms.room(table_id))
+async def record(rooms: RoomsDep, settings: SettingsDep, request: Request, table_id: str,
+                 token: str | None = None, seat: int | None = None) -> dict[str, object]:
+    """taash-record/1 of the match; an unfinished deal without its deck.  Asked for by a
+    seat (its token, or ``seat`` with the session's player), as the table is now; by anyone
+    else, as spectators see it (``spectator_delay``: 403 while a hidden table is played)."""
+    if bearer(request, token) or seat is not None:
+        room, _s = await seat_of(request, settings, table_id, token, seat, "read")
+        return wire.record(room)
+    return watch.record(await rooms.room(table_id))
 
 @router.get("/api/tables/{table_id}/away", tags=["seats"])
 async def away(store: StoreDep, settings: SettingsDep, request: Request, table_id: str,

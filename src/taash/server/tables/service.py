@@ -24,6 +24,7 @@ from taash.server.tables.match import build_match, check_seed, new_fair_row, tur
 from taash.server.tables.seat_tokens import derived_token, new_token, token_hash
 from taash.server.tables.seating import Seating, check_rated
 from taash.server.tables.shapes import LobbyRow
+from taash.server.tables.watch import check_delay, default_delay
 from taash.server.tables.wire import iso
 
 if TYPE_CHECKING:
@@ -100,7 +101,8 @@ class Tables(Authorization, Seating):
                      pass_and_play: bool = False,
                      wait: bool = False,
                      holders: Mapping[int, str] | None = None,
-                     limit_bots: bool = True) -> tuple[TableRow, dict[int, str]]:
+                     limit_bots: bool = True,
+                     spectator_delay: str | None = None) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
         belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
@@ -109,7 +111,8 @@ class Tables(Authorization, Seating):
         (unless ``limit_bots`` is False: a tournament's game between two bots).  ``holders``:
         the player each of these human seats belongs to, held for them (a tournament's
         pairing seats its entrants; each reaches the seat with their session or personal
-        token)."""
+        token).  ``spectator_delay``: how far behind spectators see it (``tables.watch``;
+        None: one deal at a table that would be rated, else none)."""
         hub = self.hub
         try:
             cls = game_class(game)
@@ -120,6 +123,7 @@ class Tables(Authorization, Seating):
         specs = seat_specs if seat_specs is not None else [{"type": "human"}] * n
         if len(specs) != n:
             raise BadRequest(f"{game} has {n} seats, not {len(specs)}")
+        delay = None if spectator_delay is None else check_delay(spectator_delay)
         if first_seat is not None and not 0 <= first_seat < n:
             raise BadRequest(f"first_seat must be a seat 0..{n - 1}")
         tokens: dict[int, str] = {}
@@ -150,7 +154,8 @@ class Tables(Authorization, Seating):
                      fair=[new_fair_row(0, n)],
                      # friends invited to a live table: nobody moves before they come
                      waiting=wait and live and rematch_of is None and not pass_and_play
-                     and sum(r.type == "human" for r in rows) > 1)
+                     and sum(r.type == "human" for r in rows) > 1,
+                     spectator_delay=delay or default_delay(game, rows, live, pass_and_play))
         if seed is not None and creator is not None:
             t.fair[0].seeds[creator.seat] = check_seed(seed)
         state = build_match(t)
@@ -175,7 +180,8 @@ class Tables(Authorization, Seating):
         new, _ = await self.create(m.game, m.options, specs, m.live, False, m.bot_delay_ms,
                                    m.turn_timer_s, (m.first_seat + 1) % len(specs),
                                    rematch_of=m.id, chat_text=m.chat_text,
-                                   pass_and_play=m.pass_and_play)
+                                   pass_and_play=m.pass_and_play,
+                                   spectator_delay=m.spectator_delay)
         rid = await hub.store.set_rematch(m.id, new)
         m.rematch_id = rid
         room.announce()

@@ -76,6 +76,8 @@ class TableInfo(TypedDict):
     waiting: list[int]  # the human seats it waits for before anyone moves (tables/waiting.py)
     fair: FairView | None
     idle: bool
+    spectator_delay: str  # none, trick, deal or hidden (tables/watch.py)
+    spectators: int  # live connections without a seat, here
     seats: list[SeatInfo]
 
 

@@ -69,6 +69,8 @@ def table_info(room: Shown) -> TableInfo:
         "waiting": m.waiting_for(),
         "fair": fair_view(m, dealt - 1) if dealt else None,
         "idle": not room.state.is_over() and not room.autoplay.active(),
+        "spectator_delay": m.spectator_delay,
+        "spectators": len(room.live.subs.get(None, ())),
         "seats": [{"seat": s.seat, "type": s.type, "level": s.level, "name": s.name,
                    "claimed": s.claimed or s.type == "bot",
                    "connected": connected(room, s.seat)} for s in m.seats],
@@ -115,8 +117,9 @@ def event_message(room: Shown, seat: int | None, step: Step,
 
 
 def table_message(room: Shown, info: TableInfo | None = None) -> str:
-    return dumps({"type": "table", "version": room.version,
-                  "table": table_info(room) if info is None else info})
+    """A table message at its info's version (a delayed spectator's is behind the room's)."""
+    info = table_info(room) if info is None else info
+    return dumps({"type": "table", "version": info["version"], "table": info})
 
 
 def ping_message(kind: str, version: int, now: float) -> str:
@@ -124,10 +127,10 @@ def ping_message(kind: str, version: int, now: float) -> str:
     return dumps({"type": kind, "version": version, "now": iso(now, "milliseconds")})
 
 
-def record(room: Shown) -> JsonObject:
-    """The match's record; an unfinished deal without its deck or face-down cards (the core
-    hides them)."""
-    rec = room.state.record(hide_current=True)
+def record(room: Shown, state: MatchState | None = None) -> JsonObject:
+    """The match's record (or, given, that of an earlier ``state`` of it); an unfinished deal
+    without its deck or face-down cards (the core hides them)."""
+    rec = (room.state if state is None else state).record(hide_current=True)
     rec["table"] = room.id
     rec["seats"] = seats_record(room)
     fair_record(room.meta, rec)

@@ -46,7 +46,7 @@ game_tables = Table(
     # a live table waiting for the friends invited to it until they come or the host starts
     # it (0014)
     Column("waiting", Boolean, nullable=False, server_default=false()),
-    # how far behind spectators see it: none, trick, deal, hidden (0022; tables/watch.py)
+    # how far behind spectators see it: none, trick, deal, hidden (0024; tables/watch.py)
     Column("spectator_delay", String(8), nullable=False, server_default="none"),
 )
 # the lobby's query (open tables not over); migration 0001 creates it under this name

@@ -38,6 +38,7 @@ from taash.games import (
     game_class,
 )
 from taash.games.base import Json
+from taash.games.goat import ACTION_VERBS  # a card set's verbs: lead, beat, pass, molodka
 from taash.offline import illegal
 
 LEARNER = 0
@@ -50,7 +51,6 @@ DEALS: dict[str, tuple[int, int]] = {
 #: what a deal must teach, by the kind of game (card sets: Goat)
 WANTED_TRICKS = ("call", "follow", "cut", "trick_won", "coat|court|no_court")
 WANTED_SETS = ("lead_set", "beat", "pass", "molodka", "trick_won", "draw", "points")
-VERBS = ("lead", "beat", "pass", "molodka")
 
 
 def first_seat_for(game: str) -> int:
@@ -139,7 +139,7 @@ def refusals(state: MatchState, expected: str) -> dict[str, Json]:
     if game_class(state.game_id).plays_card_sets:
         for n in range(1, len(hand) + 1):
             for group in itertools.combinations(sorted(hand), n):
-                tries += [f"{verb}:{','.join(group)}" for verb in VERBS]
+                tries += [f"{verb}:{','.join(group)}" for verb in ACTION_VERBS]
     else:
         tries = [f"play:{c}" for c in sorted(hand)]
     out: dict[str, Json] = {}

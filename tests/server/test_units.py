@@ -236,7 +236,6 @@ async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
                                                 None, None, 0)
             room = hub.rooms[t.id]
             watcher = room.subscribe(None)  # a spectator: not a seat, not told to others
-            assert bus.sent == [] and not watcher.queue
 
             def seats() -> list[bool]:
                 return [s["connected"] for s in wire.table_info(room)["seats"]]
@@ -246,6 +245,10 @@ async def test_presence_of_seats_on_other_instances(tmp_path: Path) -> None:
                        for _, text in watcher.queue]
                 watcher.queue.clear()
                 return out
+
+            # the table's own news of one more spectator (its count), nothing on the bus
+            assert bus.sent == [] and heard() == [[False, False]]
+            assert wire.table_info(room)["spectators"] == 1
 
             here = {"k": "here", "i": "other", "rooms": {t.id: [1]}}
             hub.presence.on_message({**here, "n": 5})

@@ -43,6 +43,7 @@ from taash.server.errors import (
     DomainError,
     Moved,
     RateLimited,
+    Unavailable,
 )
 from taash.server.events import routes as event_routes
 from taash.server.events.play import Boards
@@ -285,6 +286,8 @@ def add_error_handlers(app: FastAPI) -> None:
             return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
         if isinstance(e, Moved):  # asked again, it reaches the table's owner
             return refusal(e, {"Retry-After": "1"})
+        if isinstance(e, Unavailable):  # the database is away: asked again once it is back
+            return refusal(e, {"Retry-After": str(e.retry_after)})
         return refusal(e)
 
     for kind in (DomainError, IllegalAction, MalformedAction):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from taash.games.base import IllegalAction, MalformedAction, MatchState, RecordError
 from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
+from taash.server.store.outage import unavailable, unreachable
 from taash.server.tables import shapes, waiting, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
@@ -235,6 +236,10 @@ class Room:
             self.host.metrics.action_done(self.meta.game, started, e)
             raise Stale.since(self.version, expected) from None
         except Exception as e:
+            if unreachable(e):  # the database is away: nothing was kept, try again
+                e = unavailable()
+                self.host.metrics.action_done(self.meta.game, started, e)
+                raise e from None
             self.host.metrics.action_done(self.meta.game, started, e)
             raise
         self.host.metrics.action_done(self.meta.game, started, None)

@@ -292,11 +292,24 @@ def test_a_postgresql_outage_refuses_actions_with_try_again_and_play_resumes_onc
     api_a = Api(a.base)
     t = api_a.create(GAME, OPTIONS, [{"type": "human"}] * 2)
     own = Table(api_a, a, t["id"], tokens_of(t), seed=3)
+    # a human and a bot that moves 1.5 s after each change (a live table)
+    t = api_a.create(GAME, OPTIONS, [{"type": "human"}, {"type": "bot", "level": "random"}],
+                     live=True, bot_delay_ms=1500)
+    human = Socket(a, t["id"], 0, tokens_of(t)[0])
     try:
         own.moves(3)
         before, _ = stored(pg_url, own.tid)
         assert before is not None
-        proxy.cut()
+        human.until(lambda: human.version >= 0)
+        for i in range(40):  # the human moves until it is the bot's turn
+            if human.view["to_move"] == 1:
+                break
+            r = api_a.act(human.view["table"]["id"], tokens_of(t)[0],
+                          human.view["legal_actions"][0], cid=f"h{i}")
+            assert r.status_code == 200, r.text
+            human.until(lambda v=r.json()["version"]: human.version >= v)
+        bot_due = human.version
+        proxy.cut()  # the bot's move comes while the database is away
         views = {s: x.view for s, x in own.socks.items()}
         seat, action = pick_actor(views, own.rng) or (-1, "")
         # over HTTP: 503 unavailable, try again (Retry-After), nothing kept
@@ -342,6 +355,8 @@ def test_a_postgresql_outage_refuses_actions_with_try_again_and_play_resumes_onc
               f"{time.monotonic() - back:.2f} s after it")
         own.settle()
         own.moves(4)
+        human.until(lambda: human.version > bot_due)  # the bot's move, once it is back
+        assert _count(a, "could not be stored") == 0  # a refusal to retry, not a fault
         # the owner renewed its lease when the database came back: same owner, same fence
         after = check_once(pg_url, own)
         assert (after.owner, after.fence, after.address) == (before.owner, before.fence, a.base)
@@ -350,6 +365,7 @@ def test_a_postgresql_outage_refuses_actions_with_try_again_and_play_resumes_onc
         assert a.proc is not None and a.proc.poll() is None  # never restarted
     finally:
         own.close()
+        human.close()
         api_a.close()
         a.stop()
         b.stop()

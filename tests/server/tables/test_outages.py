@@ -307,7 +307,8 @@ def test_a_postgresql_outage_refuses_actions_with_try_again_and_play_resumes_onc
             r = api_a.act(human.view["table"]["id"], tokens_of(t)[0],
                           human.view["legal_actions"][0], cid=f"h{i}")
             assert r.status_code == 200, r.text
-            human.until(lambda v=r.json()["version"]: human.version >= v)
+            got = r.json()["version"]
+            human.until(lambda v=got: human.version >= v)
         bot_due = human.version
         proxy.cut()  # the bot's move comes while the database is away
         views = {s: x.view for s, x in own.socks.items()}

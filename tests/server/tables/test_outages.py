@@ -31,9 +31,10 @@ from taash.server.store.db import ActionRow, Store
 from taash.server.store.leases import Lease
 from tests.conftest import unavailable
 from tests.server.accounts.test_players import Browser
-from tests.server.helpers import Api, Server, pick_actor, tokens_of
+from tests.server.helpers import Api, Server, pick_actor, tokens_of, ws_closes
 from tests.server.outages import REDIS_SERVER, CutProxy, PrivateRedis
 from tests.server.tables.test_live import next_message, ws_open
+from tests.server.tables.test_owner_instances import cookie_ws
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
@@ -243,6 +244,14 @@ def test_a_redis_outage_stops_no_table_and_what_the_bus_missed_heals_once_it_is_
               "after Redis was back")
         own.moves(3)
         far.moves(3)
+        # a session revoked on b ends its socket at a (the owner) through the bus
+        secret = player.http.cookies["taash_session"]
+        with cookie_ws(a, tid1, secret, a.base) as ws:
+            assert next_message(ws)["type"] == "view"
+            mine = [x for x in on_b.http.get("/api/me/sessions").json() if x["current"]]
+            r = on_b.send("DELETE", f"/api/me/sessions/{mine[0]['id']}")
+            assert r.status_code == 200, r.text
+            ws_closes(ws, ("view", "event", "table", "ping", "chat"), timeout=15)
         for t in tables:
             lease = check_once(pg_url, t)
             assert lease.owner and lease.fence == 1 and lease.address == a.base

@@ -64,7 +64,9 @@ class PrivateRedis:
 class CutProxy:
     """A TCP proxy on 127.0.0.1 (its own thread and event loop) in front of ``target``:
     ``cut()`` closes every connection through it and refuses new ones (accepted, then closed
-    at once: the port stays this proxy's) until ``restore()``."""
+    at once: the port stays this proxy's) until ``restore()``; ``freeze()`` keeps every
+    connection open but passes nothing on, either way, and new ones wait (a server that
+    stopped answering: its host gone, the network between cut) until ``restore()``."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 5432) -> None:
         self.target = (host, port)
@@ -72,6 +74,7 @@ class CutProxy:
         self.thread = threading.Thread(target=self.loop.run_forever, name="cut-proxy",
                                        daemon=True)
         self.down = False
+        self.frozen = False
         self.links: set[asyncio.StreamWriter] = set()
         self.refused = 0  # connections refused while cut
         self.server: asyncio.Server | None = None
@@ -97,6 +100,8 @@ class CutProxy:
             self.refused += 1
             writer.transport.abort()
             return
+        while self.frozen:
+            await asyncio.sleep(0.05)
         try:
             up_r, up_w = await asyncio.open_connection(*self.target)
         except OSError:
@@ -107,6 +112,8 @@ class CutProxy:
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
                 while data := await src.read(65536):
+                    while self.frozen:  # held, as a network that lost its way holds it
+                        await asyncio.sleep(0.05)
                     dst.write(data)
                     await dst.drain()
             except (OSError, asyncio.IncompleteReadError):
@@ -125,7 +132,13 @@ class CutProxy:
             w.transport.abort()
 
     async def _restore(self) -> None:
-        self.down = False
+        self.down = self.frozen = False
+
+    async def _freeze(self) -> None:
+        self.frozen = True
+
+    def freeze(self) -> None:
+        self._call(self._freeze())
 
     def cut(self) -> None:
         self._call(self._cut())

@@ -266,6 +266,43 @@ def test_a_redis_outage_stops_no_table_and_what_the_bus_missed_heals_once_it_is_
         b.stop()
 
 
+def test_a_redis_that_stops_answering_stops_no_table(
+        pg_url: str, private_redis: PrivateRedis, tmp_path: Path) -> None:
+    """Redis's host gone or the network to it cut: nothing is refused, nothing answers (a
+    proxy that passes nothing on).  A publish must not hold a table's actions up until the
+    kernel gives up on the connection (minutes): each instance gives the bus a short time,
+    then says nothing on it for a moment, and the tables play on."""
+    proxy = CutProxy("127.0.0.1", private_redis.port).start()
+    a, b = two(pg_url, proxy.url(private_redis.url), tmp_path)
+    api_a, api_b = Api(a.base), Api(b.base)
+    tables: list[Table] = []
+    try:
+        t1 = api_a.create(GAME, OPTIONS, [{"type": "human"}] * 2)
+        tables.append(own := Table(api_a, a, t1["id"], tokens_of(t1), seed=4))
+        t2 = api_a.create(GAME, OPTIONS, [{"type": "human"}] * 2)
+        tables.append(far := Table(api_b, b, t2["id"], tokens_of(t2), seed=5))
+        own.moves(2)
+        far.moves(2)
+        proxy.freeze()
+        frozen = time.monotonic()
+        own.moves(6)  # each acknowledged and seen by both seats (a read waits 15 s at most)
+        far.moves(6)
+        print(f"\n12 moves while Redis did not answer took {time.monotonic() - frozen:.2f} s")
+        proxy.restore()
+        own.moves(2)
+        far.moves(2)
+        for t in tables:
+            check_once(pg_url, t)
+    finally:
+        for t in tables:
+            t.close()
+        api_a.close()
+        api_b.close()
+        a.stop()
+        b.stop()
+        proxy.close()
+
+
 def _retries(server: Server) -> int:
     """How many times the instance has found the bus away and tried it again (its log)."""
     assert server.log is not None

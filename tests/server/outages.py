@@ -112,8 +112,11 @@ class CutProxy:
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
                 while data := await src.read(65536):
-                    while self.frozen:  # held, as a network that lost its way holds it
-                        await asyncio.sleep(0.05)
+                    if self.frozen:  # held, as a network that lost its way holds it...
+                        while self.frozen:
+                            await asyncio.sleep(0.05)
+                        if src.at_eof():  # ...but its sender gave up and closed meanwhile:
+                            break         # never delivered (TCP would reset the connection)
                     dst.write(data)
                     await dst.drain()
             except (OSError, asyncio.IncompleteReadError):

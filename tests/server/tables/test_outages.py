@@ -275,9 +275,13 @@ def test_a_redis_that_stops_answering_stops_no_table(
     proxy = CutProxy("127.0.0.1", private_redis.port).start()
     a, b = two(pg_url, proxy.url(private_redis.url), tmp_path)
     api_a, api_b = Api(a.base), Api(b.base)
+    player = Browser(a)
+    player.first_visit()
+    on_b = Browser(b)  # the same player's session, on b
+    on_b.http.cookies.set("taash_session", player.http.cookies["taash_session"])
     tables: list[Table] = []
     try:
-        t1 = api_a.create(GAME, OPTIONS, [{"type": "human"}] * 2)
+        t1 = player.create(GAME, options=OPTIONS, seats=[{"type": "human"}] * 2)
         tables.append(own := Table(api_a, a, t1["id"], tokens_of(t1), seed=4))
         t2 = api_a.create(GAME, OPTIONS, [{"type": "human"}] * 2)
         tables.append(far := Table(api_b, b, t2["id"], tokens_of(t2), seed=5))
@@ -288,7 +292,12 @@ def test_a_redis_that_stops_answering_stops_no_table(
         own.moves(6)  # each acknowledged and seen by both seats (a read waits 15 s at most)
         far.moves(6)
         print(f"\n12 moves while Redis did not answer took {time.monotonic() - frozen:.2f} s")
+        # a player at the owner's table renames themself on b, which cannot publish it
+        r = on_b.send("PATCH", "/api/me", {"name": "Renamed Unheard"})
+        assert r.status_code == 200, r.text
         proxy.restore()
+        # b, publishing again, has the others read their seats again: the name reaches a
+        own.socks[1].until(lambda: own.socks[1].info["seats"][0]["name"] == "Renamed Unheard")
         own.moves(2)
         far.moves(2)
         for t in tables:
@@ -296,6 +305,8 @@ def test_a_redis_that_stops_answering_stops_no_table(
     finally:
         for t in tables:
             t.close()
+        player.close()
+        on_b.close()
         api_a.close()
         api_b.close()
         a.stop()

@@ -124,9 +124,17 @@ class RejoinedMessage(TypedDict):
     k: Literal["rejoined"]
 
 
+class RereadMessage(TypedDict):
+    """Instance ``i`` could not publish for a while and can again: what it said meanwhile
+    was lost, so every instance reads its rooms' seats again (as after its own break)."""
+
+    k: Literal["reread"]
+    i: str
+
+
 Message = (ActMessage | MetaMessage | ChatMessage | HereMessage | WhoMessage | GoneMessage
            | WithdrawnMessage | WithdrawnOkMessage | RevokedMessage | VoiceSeatsMessage
-           | VoiceSignalMessage | RejoinedMessage)
+           | VoiceSignalMessage | RejoinedMessage | RereadMessage)
 # A message as heard: JSON from another instance (another version, perhaps), so each field is
 # narrowed where it is read
 Heard = Mapping[str, object]
@@ -138,6 +146,7 @@ class Bus:
 
     shared = False  # True: other instances hear what is published
     live = True  # False: not subscribed now (messages may be missed)
+    instance = ""  # the process's instance id (the hub sets it)
 
     async def check(self) -> None:
         """Raise if the bus cannot be reached (the in-process one always can)."""
@@ -190,6 +199,8 @@ class RedisBus(Bus):
             url, socket_connect_timeout=ANSWER_S)
         self._quiet_until = 0.0  # a publish failed: none tried before this (monotonic)
         self._trying = False  # one publish tries the bus after a quiet time, the others wait
+        self._mender: asyncio.Task[None] | None = None  # tries the bus while it is quiet
+        self._reread: asyncio.Future[int] | None = None  # the last ``reread`` published
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self.live = False
@@ -252,16 +263,44 @@ class RedisBus(Bus):
             self._quiet_until = time.monotonic() + QUIET_S
             if not trying:  # one line an outage, not one a message
                 log.warning("event bus: could not publish: %s: %s", type(e).__name__, e)
+            if self._mender is None or self._mender.done():
+                self._mender = asyncio.create_task(self._mend(), name="taash-bus-mend")
             return 0
         finally:
             self._trying = False
         if trying:
-            log.warning("event bus: publishing again")
-        self._quiet_until = 0.0
+            self._mended()
         return heard
+
+    def _mended(self) -> None:
+        """The bus answers again after failed publishes: the others read again what was lost."""
+        if self._quiet_until == 0.0:
+            return
+        self._quiet_until = 0.0
+        log.warning("event bus: publishing again")
+        reread: RereadMessage = {"k": "reread", "i": self.instance}
+        self._reread = asyncio.ensure_future(self._publish(reread))
+
+    async def _mend(self) -> None:
+        """While the bus is quiet, try it now and then (nothing may be published meanwhile)."""
+        while self._quiet_until > 0.0:
+            await asyncio.sleep(max(0.0, self._quiet_until - time.monotonic()))
+            if self._trying or self._quiet_until == 0.0:
+                continue
+            self._trying = True
+            try:
+                await self.redis.ping()
+            except Exception:
+                self._quiet_until = time.monotonic() + QUIET_S
+                continue
+            finally:
+                self._trying = False
+            self._mended()
 
     async def close(self) -> None:
         self.live = False
+        if self._mender is not None:
+            self._mender.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

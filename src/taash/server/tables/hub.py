@@ -54,6 +54,7 @@ class Hub:
         self.closed = asyncio.Event()
         self.pool = BotPool(settings.bot_workers or None)
         self.instance = secrets.token_hex(6)  # names this process on the bus
+        self.bus.instance = self.instance
         self.presence = Presence(self)
         # the table leases this process holds (with other instances: one owner per table)
         self.owners = Owners(store, self.instance, settings.lease_s, settings.lease_renew_s)
@@ -196,7 +197,9 @@ class Hub:
             await self.withdrawals.on_withdrawn(msg)
         elif kind == "withdrawn_ok":
             self.withdrawals.on_confirmed(msg)
-        elif kind == "rejoined":  # the bus was down: a token may have been withdrawn meanwhile
+        elif kind == "rejoined" or (kind == "reread" and msg.get("i") != self.instance):
+            # the bus was down here, or another instance's publishing was: a token may have
+            # been withdrawn meanwhile, a player renamed
             for r in list(self.rooms.values()):
                 await r.reload_meta()
         elif kind in ("chat", "act", "meta"):

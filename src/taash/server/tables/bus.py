@@ -171,7 +171,7 @@ PUBLISH_WAIT = 10.0  # seconds a publish waits for a free connection
 # Redis not answering (its host gone, the network to it cut: nothing refused, nothing
 # answered): a publish, awaited by an action, gives up after this long, not when the kernel
 # does (minutes), and then the bus is left quiet for QUIET_S, one publish trying it meanwhile
-ANSWER_S = 2.0
+ANSWER_S = 5.0
 QUIET_S = 1.0
 
 

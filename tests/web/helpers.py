@@ -147,6 +147,14 @@ def tap_card(page: Any, code: str) -> None:
         page.mouse.click(point[0], point[1])
 
 
+def home_ready(page: Any) -> None:
+    """Until home has what its first screen loads (games, player, tables, lobby, friends) and
+    stops being aria-busy: a tap before that can land where a panel just moved (a review link
+    pressed under load once hit whatever took its place)."""
+    page.wait_for_selector("main.home[data-ready]")
+    assert page.locator("main.home").get_attribute("aria-busy") is None
+
+
 def press(page: Any, selector: str, force: bool = False) -> None:
     """Tap (touch screen) or click a control; force: even one marked aria-disabled."""
     loc = page.locator(selector).first

@@ -1,6 +1,8 @@
 """The duplicate events page on a phone: today's two-player Court Piece event entered and its
-first board played to the end by tapping the moves, under the page's Content-Security-Policy,
-with nothing wider than the screen (issue 45's browser check)."""
+first board played to the end by tapping the moves, its field and the player's board against
+the best result, and the board stepped through on the review page, under the page's
+Content-Security-Policy, with nothing wider than the screen (issue 45's browser check); the
+event feed on home; the page in Russian and Urdu."""
 
 from __future__ import annotations
 
@@ -53,9 +55,35 @@ def test_a_board_of_the_daily_event_played_on_a_phone(server: Server, new_page: 
     # the field of the board, now that it is finished: this entrant at least
     page.locator(".events-field").click()
     page.locator(".events-results table tbody tr").first.wait_for()
+    results = page.locator(".events-results")
+    assert results.locator(".events-spread li").count() >= 1
+    assert "entrant" in results.locator(".events-spread li").first.inner_text()
+    assert results.locator(".events-first-trick").inner_text().startswith(
+        "Most common first trick (the first card of each seat; ")
+    assert results.locator(".events-line").inner_text().startswith(
+        "Most common play of your seat, the whole board (")
+    # the player's board against the best with every hand open (two-player Court Piece is
+    # solved from the first card)
+    review = results.locator(".events-review")
+    review.wait_for()
+    best, yours = review.get_attribute("data-best"), review.get_attribute("data-yours")
+    assert best is not None and best.isdigit() and yours is not None and yours.isdigit()
+    said = review.locator(".events-best").inner_text()
+    assert said.startswith("With every hand open and best play on both sides, your side "
+                           f"could take {best} trick")
+    assert f"It took {yours}." in said
+    assert ("That is the best result." in said) == (int(yours) >= int(best))
     wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert wide <= 0, f"the page is {wide}px wider than the phone's screen"
     assert page.evaluate("window.__csp") == [] and page.js_errors == []
+    # and stepped through, move by move, on the review page: the board's record
+    review.locator(".events-step").click()
+    page.locator("[data-screen='review']").wait_for()
+    # (a locator, not wait_for_function: the page's CSP refuses the eval that polls one)
+    page.locator("[data-review-at], [data-review-error]").first.wait_for()
+    assert page.locator("[data-review-error]").count() == 0
+    assert page.locator("[data-screen='review'] [data-card]").count() > 0
+    assert page.js_errors == []
 
 
 def test_after_the_close_the_page_checks_every_deal_it_played(server: Server,
@@ -94,4 +122,58 @@ def test_after_the_close_the_page_checks_every_deal_it_played(server: Server,
     warned.wait_for()
     assert warned.get_attribute("data-ok") == "false"
     assert "warning" in warned.inner_text()
+    assert page.js_errors == []
+
+
+def test_the_feed_on_home_counts_todays_entrants(server: Server, new_page: Any) -> None:
+    """Home lists today's event of each game with its entrants (asked after the screen is
+    up); an entry counts at once, and a line opens its event."""
+    page = new_page("phone", server.base)
+    page.goto("/")
+    line = page.locator("[data-section='event-feed'] li[data-event^='daily-goat-']")
+    line.wait_for()
+    before = int(line.get_attribute("data-entrants") or "0")
+    text = line.inner_text()
+    assert text.startswith("Today's Goat duplicate: ")
+    if before == 0:
+        assert text == "Today's Goat duplicate: be the first to play"
+    origin = {"Origin": server.base}
+    eid = page.request.get("/api/events/daily/goat").json()["id"]
+    assert page.request.post(f"/api/events/{eid}/entry", headers=origin).status == 201
+    page.reload()
+    line.wait_for()
+    n = before + 1
+    assert line.get_attribute("data-entrants") == str(n)
+    assert line.locator("a").inner_text() == \
+        f"Today's Goat duplicate: {n} entrant{'s' if n != 1 else ''}"
+    assert line.locator(".badge").inner_text() == "entered"
+    assert all(e["entrants"] >= 0 for e in page.request.get("/api/events/today").json())
+    line.locator("a").click()
+    page.locator(f".events-event[data-event='{eid}'] .events-play").wait_for()
+    assert page.url.endswith(f"/assets/events.html#{eid}")
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize(("lang", "heading", "daily", "direction"), [
+    ("ru", "Дубликатные турниры", "Сегодня: Козёл", "ltr"),
+    ("ur", "ڈپلیکیٹ ایونٹ", "آج کا بکرا", "rtl"),
+])
+def test_the_page_speaks_the_players_language(server: Server, new_page: Any, lang: str,
+                                              heading: str, daily: str,
+                                              direction: str) -> None:
+    page = new_page("phone", server.base)
+    page.add_init_script(f"localStorage.setItem('taash.lang', '{lang}')")
+    page.goto("/assets/events.html")
+    button = page.locator(".events-daily-game[data-game='goat']")
+    button.wait_for()
+    assert button.inner_text() == daily
+    assert page.locator("h1").inner_text() == heading
+    assert page.evaluate("document.documentElement.dir") == direction
+    button.click()
+    page.locator(".events-event .events-commit code").wait_for()
+    text = page.locator("main").inner_text()
+    # every word of the page in the language: no key, and none of the English left
+    assert "ev_" not in text and "Commitment" not in text and "Today's" not in text
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page is {wide}px wider than the phone's screen"
     assert page.js_errors == []

@@ -269,6 +269,10 @@ def test_a_refused_move_moves_nothing_on_the_table(new_page: Any, server: Server
       return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
     }""")
     assert lines == 1
+    # the rule's id links to its explanation with a picture (issue 49)
+    link = toast.locator("a[data-rule]")
+    rule = link.get_attribute("data-rule")
+    assert rule and link.get_attribute("href") == f"/rules/court-piece-2p#{rule}"
     assert page.js_errors == []
 
 

@@ -53,6 +53,7 @@ def learn(page: Any, game: str = "court-piece", sar: str | None = None) -> str:
         press(page, ".options-box summary")
         page.select_option("[data-option='sar']", sar)
     press(page, "[data-action='learn']")
+    press(page, "[data-action='learn-tips']")
     page.wait_for_selector(f"main.table[data-game='{game}'][data-guide='on']")
     return str(page.url.split("/t/")[1].split("?")[0])
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from taash.games import game_class
-from tests.web.helpers import Server, play_to_end, press
+from tests.web.helpers import Server, home_ready, play_to_end, press
 from tests.web.test_csp import WATCH
 from tests.web.test_web import start_against_bots
 
@@ -122,6 +122,7 @@ def test_a_blunder_built_by_the_test_is_marked_at_its_card(server: Server, new_p
     page = new_page("phone", server.base)
     page.context.add_init_script(WATCH)  # the review runs under the page's policy
     page.goto("/")
+    home_ready(page)
     press(page, "[data-action='review-record']")
     page.wait_for_selector("[data-field='record']")
     # a malformed record first: the server's one line, no review

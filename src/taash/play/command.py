@@ -61,6 +61,9 @@ def play(
         help="at a server: the table's id", show_default=False)] = None,
     invite: Annotated[str | None, typer.Option(
         help="at a server: an invite link; its seat becomes yours", show_default=False)] = None,
+    tournament: Annotated[str | None, typer.Option(
+        help="at a server: a tournament's id; shows it and plays your table of the round",
+        show_default=False)] = None,
     plain: Annotated[bool, typer.Option(
         help="for a screen reader: no colour or escape codes, cards in words, line by line")]
     = False,
@@ -71,8 +74,11 @@ def play(
     ? for help and your legal moves, hint for a suggestion, q to quit.
 
     At a server: taash play --server URL --token TOKEN --table ID [--seat S], or
-    taash play --server URL --invite LINK.
+    taash play --server URL --invite LINK, or
+    taash play --server URL --token TOKEN --tournament ID (your table of the round).
     """
+    if tournament is not None and (server is None or table is not None or invite is not None):
+        fail("play: --tournament needs --server URL (and no --table or --invite)")
     if server is not None or invite is not None:
         if game is not None or options is not None or seed is not None:
             fail("play: at a server the table decides the game, options and seed")
@@ -82,7 +88,8 @@ def play(
         from taash.play.remote import play_remote
 
         raise typer.Exit(play_remote(server, token, table, seat, invite,
-                                     0.0 if pause is None else pause, plain=plain))
+                                     0.0 if pause is None else pause, plain=plain,
+                                     tournament=tournament))
     if table is not None:
         fail("play: --table is for a server's table: add --server URL")
     seat = 0 if seat is None else seat

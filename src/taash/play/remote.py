@@ -43,6 +43,7 @@ from taash.play.remote_client import (
 )
 from taash.play.screen import Screen, make_console
 from taash.play.table import Table
+from taash.play.tournament import tournament_seat
 
 
 @dataclass
@@ -268,10 +269,12 @@ def first_view(client: Client, seat: Seat) -> dict[str, Json]:
 
 
 def play_remote(server: str | None, token: str | None, table: str | None, seat: int | None,
-                invite: str | None, pause: float, plain: bool = False) -> int:
+                invite: str | None, pause: float, plain: bool = False,
+                tournament: str | None = None) -> int:
     """`taash play --server`: sit, follow and play until the match is over or the player
     leaves; the exit code (1: the server refused or could not be reached, with one line on
-    stderr; 2: bad flags).  ``plain``: for a screen reader (screen.py)."""
+    stderr; 2: bad flags).  ``plain``: for a screen reader (screen.py).  ``tournament``: tell
+    its state and play the player's table of the round (none now: exit 0)."""
     console = make_console(plain)
     link = None
     if invite is not None:
@@ -290,7 +293,17 @@ def play_remote(server: str | None, token: str | None, table: str | None, seat: 
     follower: Follower | None = None
     try:
         try:
-            where = sit(client, token, table, seat, invite)
+            if tournament is not None:
+                if not token:
+                    raise ValueError("--tournament needs your personal API token (--token)")
+                client.auth = token
+                found = tournament_seat(client, tournament,
+                                        lambda line: console.print(Text(line), soft_wrap=True))
+                if found is None:
+                    return 0
+                where = found
+            else:
+                where = sit(client, token, table, seat, invite)
             v = first_view(client, where)
         except ValueError as e:
             fail(str(e))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -17,15 +16,12 @@ from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES
 
 from taash.games import describe_games
-from taash.games.base import IllegalAction, MalformedAction
 from taash.server.accounts import me, me_data, sign_in_routes
 from taash.server.accounts.email_sign_in import EmailSignIn
 from taash.server.accounts.identity import Identity
@@ -41,15 +37,14 @@ from taash.server.clubs.service import Clubs
 from taash.server.config import Settings
 from taash.server.errors import (
     DomainError,
-    Moved,
     RateLimited,
-    Unavailable,
 )
 from taash.server.events import routes as event_routes
 from taash.server.events.play import Boards
 from taash.server.events.service import Events
 from taash.server.http.errors import STATUS, STATUS_CODES, error_response, refusal, status_of
 from taash.server.http.guard import Guard, TokenBuckets
+from taash.server.http.handlers import add_error_handlers
 from taash.server.http.offline_files import (
     OFFLINE_PATH,
     GZipUnlessOffline,
@@ -58,6 +53,7 @@ from taash.server.http.offline_files import (
 )
 from taash.server.http.openapi import documented
 from taash.server.notify import push_routes, turn_routes
+from taash.server.notify.event_notice import EventPlace, events_closed
 from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
 from taash.server.notify.push import Pusher
@@ -78,10 +74,14 @@ from taash.server.tables.forward import Forward
 from taash.server.tables.hub import Hub
 from taash.server.tables.room import Room
 from taash.server.tables.service import Tables
+from taash.server.tournaments import routes as tournament_routes
+from taash.server.tournaments.play import Running
+from taash.server.tournaments.service import Tournaments
 from taash.server.voice import routes as voice_routes
 from taash.server.voice.relay import Voice
 
-__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "Services", "create_app", "status_of"]
+__all__ = ["ROUTERS", "STATUS", "STATUS_CODES", "Services", "add_error_handlers", "create_app",
+           "status_of"]
 
 log = logging.getLogger("taash.server")
 
@@ -96,19 +96,22 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 # Every domain's routes, in the order they are matched.
 ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
                                    me_data, sign_in_routes, push_routes, social_routes, live,
-                                   voice_routes, chat, event_routes, club_routes))
+                                   voice_routes, chat, event_routes, club_routes,
+                                   tournament_routes))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
 SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
             "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics",
-            "events", "event_boards", "clubs", "club_play")
+            "events", "event_boards", "clubs", "club_play", "tournaments",
+            "tournament_play")
 
 
 #: the addresses that are the web interface's page: home, a table, an offline table (played in
 #: the page) and offline play's screen, a deal's review, a profile, the leaderboards, a friend
 #: code's link, a link code, an e-mail sign-in
 PAGES = ("/", "/t/{table_id}", "/offline/{game}", "/offline", "/review", "/p/{player_id}",
-         "/leaderboard", "/friend/{code}", "/link", "/email/{what}")
+         "/leaderboard", "/friend/{code}", "/link", "/email/{what}", "/learn/{game}",
+         "/rules/{game}")
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
 
@@ -146,8 +149,12 @@ class Services:
         self.clubs = Clubs(store, self.events)
         self.club_play = ClubPlay(self.clubs, self.tables)
         self.events.gate = self.clubs  # a club's event: its members enter, unlisted
+        self.tournaments = Tournaments(store)
+        self.tournaments.clubs = self.clubs  # a club's tournament: its admins, its members
+        self.tournament_play = Running(self.tournaments, self.tables)
         self._forgot = -float("inf")
         hub.match_ended.append(self.social.match_over)
+        hub.match_ended.append(self.tournament_over)
         hub.turn_moved.append(self.turn_changed)
         hub.seat_freed.append(self.push.store.drop_seat)
         hub.room_dropped.append(self.voice.forget)
@@ -155,7 +162,8 @@ class Services:
         hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
         hub.listen(("revoked",), self.revoked)
         hub.blocks = self.friends.store.blocked_by_any
-        hub.chores += [self.caught_up, self.remind, self.forget_expired]
+        hub.chores += [self.caught_up, self.remind, self.forget_expired,
+                       self.tournament_play.tick, self.events_closed]
 
     # what the services ask of the process (notify.notices.Host, social.friends.Host)
     def spawn(self, coro: Awaitable[object]) -> None:
@@ -168,6 +176,13 @@ class Services:
         await self.hub.meta_changed(room)
 
     # what the hub tells
+    async def tournament_over(self, room: Room) -> None:
+        """A match ended: its tournament's game, if it is one, takes the result."""
+        try:
+            await self.tournament_play.table_over(room.id)
+        except Exception:  # the match is committed; the tournament's sweep takes it later
+            log.exception("table %s: tournament result", room.id)
+
     def turn_changed(self, room: Room) -> None:
         """A move here: tell the human seat to move now, unless it is connected."""
         notify_turn(self, room)
@@ -194,6 +209,13 @@ class Services:
             if room.version == version and not await send_notice(self, room, seat, version,
                                                                   "notified"):
                 await send_notice(self, room, seat, version, "reminded")
+
+    async def events_closed(self, starting: bool) -> None:
+        """Tell the entrants of each event that has closed their place, by push (issue 45):
+        once, by whichever instance claims the event first."""
+        events_closed(self.push, [EventPlace(n.player, n.event, n.game, n.rank, n.field,
+                                             n.percent)
+                                  for n in await self.event_boards.closed_notices()])
 
     async def forget_expired(self, starting: bool) -> None:
         """Hourly: forget the sessions, link codes, challenges and e-mail links that expired
@@ -277,53 +299,6 @@ def create_app(settings: Settings, services: Services | None = None,
     add_pages(app, settings)
     app.openapi = lambda: documented(app)  # type: ignore[method-assign]
     return app
-
-
-def add_error_handlers(app: FastAPI) -> None:
-    async def refused(request: Request, e: Exception) -> Response:
-        assert isinstance(e, DomainError | IllegalAction | MalformedAction)
-        if isinstance(e, RateLimited) and e.retry_after is not None:
-            return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
-        if isinstance(e, Moved):  # asked again, it reaches the table's owner
-            return refusal(e, {"Retry-After": "1"})
-        if isinstance(e, Unavailable):  # the database is away: asked again once it is back
-            return refusal(e, {"Retry-After": str(e.retry_after)})
-        return refusal(e)
-
-    for kind in (DomainError, IllegalAction, MalformedAction):
-        app.add_exception_handler(kind, refused)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, e: RequestValidationError) -> Response:
-        parts = []
-        for err in e.errors()[:3]:
-            if err.get("type") == "json_invalid":
-                parts.append("the body is not valid JSON")
-                continue
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{where}: {err.get('msg', 'invalid')}" if where
-                         else str(err.get("msg", "invalid")))
-        return error_response(400, "bad_request", "; ".join(parts) or "invalid request")
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
-        code = STATUS_CODES.get(e.status_code, "http_error")
-        message = str(e.detail) if e.detail else code.replace("_", " ")
-        if e.status_code == 404:
-            message = f"nothing at {request.url.path}"
-        return error_response(e.status_code, code, message,
-                              headers=dict(e.headers) if e.headers else None)
-
-    @app.exception_handler(Exception)
-    async def internal(request: Request, e: Exception) -> Response:
-        # one line, no traceback: a fault that repeats per request must not flood the log
-        rid = getattr(request.state, "request_id", None) or "-"
-        log.error("internal error %s on %s %s: %s: %s", rid, request.method, request.url.path,
-                  type(e).__name__, str(e).strip().splitlines()[0][:300] if str(e).strip() else "")
-        return JSONResponse({"error": {"code": "internal", "rule": None,
-                                       "message": f"internal error {rid}; it has been logged"},
-                             "request_id": rid}, status_code=500,
-                            headers={"X-Request-Id": rid})
 
 
 def add_pages(app: FastAPI, settings: Settings) -> None:

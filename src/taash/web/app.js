@@ -51,6 +51,22 @@ async function route() {
       : mod.mountOfflineHome(root, { navigate });
     return;
   }
+  // /learn/<game>: the guided first deal (learn.js); /rules/<game>: the rules a refusal
+  // cites, each with a picture (rules_page.js).  Loaded when asked for, as offline play is
+  const learn = location.pathname.match(/^\/(learn|rules)\/([^/]+)\/?$/);
+  if (learn) {
+    let mod;
+    try {
+      mod = await import(learn[1] === 'learn' ? './learn.js' : './rules_page.js');
+    } catch {
+      if (mine === routing) offline();
+      return;
+    }
+    if (mine !== routing) return;
+    const game = decodeURIComponent(learn[2]);
+    unmount = learn[1] === 'learn' ? mod.mountLearn(root, { game, navigate }) : mod.mountRules(root, { game, navigate });
+    return;
+  }
   if (location.pathname === '/review') { // a finished deal's review (review.js)
     unmount = mountReview(root, { navigate });
     return;

@@ -33,14 +33,15 @@ class FriendsPanel {
     this.el = h('section', { class: 'panel friends', 'data-section': 'friends' },
       h('h2', null, t('friends'), ' ', h('small', null, h('a', { href: '/leaderboard', 'data-action': 'leaderboard',
         onclick: (e) => { e.preventDefault(); this.navigate('/leaderboard'); } }, t('leaderboards')),
-        ' · ', h('a', { href: '/clubs', 'data-action': 'clubs' }, t('clubs')))),
+        ' · ', h('a', { href: '/clubs', 'data-action': 'clubs' }, t('clubs')),
+        ' · ', h('a', { href: '/tournaments', 'data-action': 'tournaments' }, t('tournaments')))),
       this.codeBox,
       h('form', { class: 'join-form', onsubmit: (e) => { e.preventDefault(); this.add(); } },
         this.input,
         h('button', { class: 'btn', type: 'submit', 'data-action': 'add-friend' }, t('add_friend'))),
       this.lists,
       this.teamForm());
-    this.refresh();
+    this.loaded = this.refresh();
     this.timer = setInterval(() => this.refresh(), POLL_MS);
   }
 

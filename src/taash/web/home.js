@@ -7,6 +7,7 @@
 import { api, mySeats, getMeNamed, knownMe, updateMe, myServerTables } from './api.js';
 import { LANGS, lang, t } from './i18n.js';
 import { h, fill } from './ui.js';
+import { gameName } from './catalogue.js';
 import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { friendsPanel } from './friends.js';
@@ -35,9 +36,16 @@ class Home {
   constructor(root, navigate, relang, linkCode, friendCode) {
     Object.assign(this, { root, navigate, relang, linkCode, friendCode });
     this.render();
-    this.newTable.loadGames();
-    this.loadMe();
-    this.refresh();
+    // busy until what the first screen loads is in (the games, the player, their tables, the
+    // lobby, their friends, today's events): a screen reader waits for it, and nothing moves
+    // under a finger after data-ready (the page's tests tap once it is set)
+    Promise.allSettled([this.newTable.loadGames(), this.loadMe(), this.refresh(), this.friends.loaded,
+      this.loadFeed()])
+      .then(() => {
+        if (this.dead) return;
+        this.main.removeAttribute('aria-busy');
+        this.main.dataset.ready = '';
+      });
     this.timer = setInterval(() => this.refresh(), 15000);
     this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
     document.addEventListener('visibilitychange', this.onVisible);
@@ -68,7 +76,7 @@ class Home {
     this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode, choice: () => this.newTable.choice() });
     this.player = new PlayerSettings({ navigate: this.navigate });
     this.offline = offlinePanel('home');
-    fill(this.root, h('main', { class: 'home', 'data-page': 'home' },
+    fill(this.root, this.main = h('main', { class: 'home', 'data-page': 'home', 'aria-busy': 'true' },
       h('header', { class: 'home-bar' },
         h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
         langSel),
@@ -79,6 +87,7 @@ class Home {
       // tables and friends
       this.newTable.el,
       h('p', { class: 'events-link' }, h('a', { href: '/assets/events.html', 'data-action': 'events' }, t('events_link'))),
+      this.feed = h('ul', { class: 'event-feed', 'data-section': 'event-feed', hidden: true }),
       this.myTables.el,
       this.friends.el,
       this.join.el,
@@ -103,7 +112,24 @@ class Home {
     if (p.guest_tables_waiting && !document.querySelector('[data-dialog="merge"]')) {
       guestQuestion(p.guest_tables_waiting).then(() => { if (!this.dead) this.refresh(); });
     }
-    this.refresh();
+    await this.refresh();
+  }
+
+  /** The event feed (issue 45): today's duplicate event of each game and how many entered
+   * it, asked after the screen is up (a line each; none at all if the server has no events). */
+  async loadFeed() {
+    let today;
+    try { today = await api('GET', '/api/events/today'); } catch { return; }
+    if (this.dead || !Array.isArray(today)) return;
+    const lines = [...today].sort((a, b) => b.entrants - a.entrants).map((e) => {
+      const game = gameName({ id: e.game, name: e.game });
+      const text = e.entrants ? t('event_feed', { game, n: e.entrants }) : t('event_feed_none', { game });
+      return h('li', { 'data-event': e.id, 'data-entrants': String(e.entrants) },
+        h('a', { href: `/assets/events.html?daily=${encodeURIComponent(e.game)}` }, text),
+        e.entered ? h('span', { class: 'badge' }, t('event_feed_entered')) : null);
+    });
+    fill(this.feed, ...lines);
+    this.feed.hidden = !lines.length;
   }
 
   /** My tables: the player's, from the server (the same on each of their devices), and the

@@ -1,9 +1,9 @@
 // The home screen's new game: the game picker and the chosen game's options (both from the
 // game descriptor, GET /api/games), its rules and a guided first deal, then a table against
 // bots or one with friends (each other seat a friend or a bot; invite links to share).
-import { api, saveSeat, setting, setSetting, knownMe } from './api.js';
+import { api, mySeats, saveSeat, setting, setSetting, knownMe } from './api.js';
 import { t } from './i18n.js';
-import { h, fill, toast, showDialog, copyText } from './ui.js';
+import { h, fill, toast, showDialog, closeDialogs, copyText } from './ui.js';
 import { madeHere } from './recap.js';
 import { firstDealSeed, keepFirstSeed } from './fair.js';
 import { loadGames, gameName } from './catalogue.js';
@@ -30,7 +30,7 @@ export class NewTable {
             openRules({ game: this.game });
           } }, t('rules')),
         h('button', { class: 'btn', type: 'button', 'data-action': 'learn',
-          onclick: (e) => this.learn(e.currentTarget) }, t('learn_to_play'))),
+          onclick: (e) => this.pickLesson(e.currentTarget) }, t('learn_to_play'))),
       h('details', { class: 'options-box' }, h('summary', null, t('options')), this.optionsBox),
       this.modeBox);
   }
@@ -54,6 +54,9 @@ export class NewTable {
       return;
     }
     this.renderGames();
+    // under the Play button: a first screen still starts with a game (issue 43)
+    const offer = this.firstOffer();
+    if (offer) this.el.append(offer);
   }
 
   /** The chosen game's descriptor (null until the games are loaded). */
@@ -173,7 +176,40 @@ export class NewTable {
     return this.againstBots(button, setting('level', 'easy'));
   }
 
-  /** "Learn to play": the chosen game against easy bots, with tips at the moments they
+  /** The games' guided first deals (/learn/<game>, learn.js), one button each. */
+  lessonButtons() {
+    return (this.games || []).map((g) => h('button', {
+      class: 'btn', type: 'button', 'data-learn-game': g.id,
+      onclick: () => { setSetting('learn_offered', '1'); closeDialogs('learn'); this.navigate(`/learn/${encodeURIComponent(g.id)}`); },
+    }, gameName(g)));
+  }
+
+  /** "Learn to play": pick a game's guided first deal, or a game against easy bots with tips
+   * at the moments they matter (learn()). */
+  pickLesson(button) {
+    const dlg = showDialog({
+      name: 'learn', title: t('learn_pick'),
+      body: [h('p', null, t('learn_offer')), h('div', { class: 'learn-games' }, this.lessonButtons()),
+        h('p', null, h('button', { class: 'btn tool', type: 'button', 'data-action': 'learn-tips',
+          onclick: () => { dlg.close(); this.learn(button); } }, t('learn_tips')))],
+      actions: [{ label: t('close'), action: 'close' }],
+    });
+  }
+
+  /** A first visit (nothing played in this browser, never offered): the guided deals offered
+   * once under the new game, with "Not now"; null otherwise.  Offered is remembered. */
+  firstOffer() {
+    if (setting('learn_offered', '') || setting('learned', '') || mySeats().length || !this.games) return null;
+    setSetting('learn_offered', '1');
+    const box = h('div', { class: 'learn-offer', 'data-learn-offer': '', role: 'region', 'aria-label': t('learn_to_play') },
+      h('p', null, t('learn_offer')),
+      h('div', { class: 'learn-games' }, this.lessonButtons(),
+        h('button', { class: 'btn tool', type: 'button', 'data-action': 'learn-later',
+          onclick: () => box.remove() }, t('learn_offer_no'))));
+    return box;
+  }
+
+  /** "Play with tips": the chosen game against easy bots, with tips at the moments they
    * matter (guide.js); the table is marked as guided in this browser. */
   learn(button) {
     return this.againstBots(button, 'easy', (res) => {

@@ -50,6 +50,7 @@ async function load(root, id, navigate, isDead) {
           'data-provisional': String(!!p.ratings[game.id].provisional) }, ratingText(p.ratings[game.id])), ' ',
         h('small', null, t('rated_matches', { n: p.ratings[game.id].matches })),
         chart(hist.matches.filter((m) => m.game === game.id && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
+    podiums(p.podiums || [], games),
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
       games.filter((g) => p.stats[g.id]).map((g) => statsTable(g.id, p.stats[g.id]))),
     historyList(p.id, hist, navigate),
@@ -109,24 +110,71 @@ function matchLine(m, navigate) {
     h('a', { href: m.record, download: `${m.table}.json`, 'data-action': 'record' }, t('download_record')));
 }
 
-/** /leaderboard: each game's rated players past their provisional rating, best first. */
+const MEDALS = ['\u{1F947}', '\u{1F948}', '\u{1F949}'];
+
+/** A season (YYYY-MM) as its month is named in the page's language. */
+function monthName(season) {
+  const [y, m] = season.split('-').map(Number);
+  return new Intl.DateTimeFormat(lang(), { month: 'long', year: 'numeric', timeZone: 'UTC' })
+    .format(new Date(Date.UTC(y, m - 1, 1)));
+}
+
+/** The seasons whose podium the player stood on, the latest first (issue 47). */
+function podiums(list, games) {
+  if (!list.length) return null;
+  const name = (id) => { const g = games.find((x) => x.id === id); return g ? gameName(g) : id; };
+  return h('section', { class: 'panel', 'data-section': 'podiums' }, h('h2', null, t('podiums')),
+    h('ul', null, list.map((p) => h('li', { 'data-podium': `${p.game} ${p.season}`, 'data-rank': String(p.rank) },
+      h('span', { 'aria-hidden': 'true' }, MEDALS[p.rank - 1] || ''), ' ',
+      h('b', null, t('podium_place', { rank: p.rank })), ' · ', name(p.game), ' · ', monthName(p.season),
+      ' ', h('small', null, p.shown)))));
+}
+
+/** /leaderboard: each game's rated players past their provisional rating, best first; or a
+ * month's (a season's) standings, with the months before it a tap away. */
 export function mountLeaderboard(root, { navigate }) {
   let dead = false;
+  let mode = 'all';
+  let season = null; // null: this month
   const box = h('div', null, h('p', { class: 'sub' }, t('loading')));
+  const tab = (which, words) => h('button', { class: 'btn', type: 'button', 'data-board': which,
+    'aria-pressed': String(mode === which),
+    onclick: () => { mode = which; season = null; tabs.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.board === mode))); show(); } }, words);
+  const tabs = [tab('all', t('board_all_time')), tab('season', t('board_season'))];
   fill(root, h('main', { class: 'home profile', 'data-page': 'leaderboard' }, back(navigate),
-    h('h1', null, t('leaderboards')), box));
-  loadGames().then((games) => Promise.all(games.map((g) => api('GET', `/api/leaderboard/${g.id}`).catch(() => [])))
-    .then((boards) => {
+    h('h1', null, t('leaderboards')), h('p', { class: 'board-tabs', role: 'group' }, tabs), box));
+  const player = (r) => [h('a', { href: `/p/${encodeURIComponent(r.player)}`,
+    onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
+  ' ', h('b', null, ratingText(r)), ' ', h('small', null, t('rated_matches', { n: r.matches }))];
+  const show = () => loadGames().then((games) => {
+    const path = (g) => (mode === 'all' ? `/api/leaderboard/${g.id}`
+      : `/api/seasons/${g.id}${season ? `?season=${season}` : ''}`);
+    return Promise.all(games.map((g) => api('GET', path(g)).catch(() => null))).then((boards) => {
       if (dead) return;
-      fill(box, games.map((game, i) => h('section', { class: 'panel', 'data-leaderboard': game.id },
+      if (mode === 'all') {
+        fill(box, games.map((game, i) => h('section', { class: 'panel', 'data-leaderboard': game.id },
+          h('h2', null, gameName(game)),
+          boards[i] && boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player }, player(r))))
+            : h('p', { class: 'muted' }, t('no_leaders_yet')))));
+        return;
+      }
+      const any = boards.find((b) => b);
+      if (!any) throw new Error('no season');
+      const month = monthName(any.season);
+      fill(box, h('nav', { class: 'season-nav', 'data-season': any.season },
+        h('button', { class: 'btn', type: 'button', 'data-action': 'season-previous',
+          onclick: () => { season = any.previous; show(); } }, `\u2190 ${t('season_previous')}`), ' ',
+        h('b', null, month, any.closed ? [' \u00b7 ', t('season_closed')] : null), ' ',
+        any.next ? h('button', { class: 'btn', type: 'button', 'data-action': 'season-next',
+          onclick: () => { season = any.next; show(); } }, `${t('season_next')} \u2192`) : null),
+      h('p', { class: 'sub' }, t('season_rule', { n: any.min_matches })),
+      games.map((game, i) => h('section', { class: 'panel', 'data-leaderboard': game.id, 'data-season': any.season },
         h('h2', null, gameName(game)),
-        boards[i].length ? h('ol', null, boards[i].map((r) => h('li', { 'data-player': r.player },
-          h('a', { href: `/p/${encodeURIComponent(r.player)}`,
-            onclick: (e) => { e.preventDefault(); navigate(`/p/${encodeURIComponent(r.player)}`); } }, r.name),
-          ' ', h('b', null, ratingText(r)), ' ', h('small', null, t('rated_matches', { n: r.matches })))))
-          : h('p', { class: 'muted' }, t('no_leaders_yet')))));
-    }))
-    .catch(() => { if (!dead) fill(box, h('p', { class: 'error' }, t('games_unavailable'))); });
+        boards[i] && boards[i].rows.length ? h('ol', null, boards[i].rows.map((r) => h('li', { 'data-player': r.player }, player(r))))
+          : h('p', { class: 'muted' }, t('no_season_leaders', { month })))));
+    });
+  }).catch(() => { if (!dead) fill(box, h('p', { class: 'error' }, t('games_unavailable'))); });
+  show();
   return () => { dead = true; };
 }
 

@@ -6,7 +6,7 @@ import { h, toast } from './ui.js';
 /** An illegal action's reason in the page's language, from the key and parameters the server
  * gives (cards as codes, suits as letters); null where the page has no words for it (the
  * server's English sentence is shown then). */
-const ruleText = (e, nameOf) => {
+export const ruleText = (e, nameOf) => {
   if (!e || !e.key) return null;
   const key = `illegal_${e.key}`;
   const p = { ...(e.params || {}) };
@@ -21,14 +21,21 @@ const ruleText = (e, nameOf) => {
 };
 
 /** A rule's id after a message, kept on one line: "(CP-" and "5)" were seen on two
- * (issue 43). */
-export const ruleId = (rule) => (rule ? [' ', h('span', { class: 'rule-id' }, `(${rule})`)] : []);
+ * (issue 43).  With the game, a link to the rule's explanation with its picture
+ * (/rules/<game>#<rule>, rules_page.js), in a tab of its own: the table stays. */
+export const ruleId = (rule, game = null) => {
+  if (!rule) return [];
+  if (!game) return [' ', h('span', { class: 'rule-id' }, `(${rule})`)];
+  return [' ', h('a', { class: 'rule-id', href: `/rules/${encodeURIComponent(game)}#${encodeURIComponent(rule)}`,
+    target: '_blank', rel: 'noopener', 'data-rule': rule, onclick: (e) => e.stopPropagation() }, `(${rule})`)];
+};
 
-/** Say why an action failed, in a toast: the rule broken (with its id), the network, or the
- * server's error.  nameOf(seat) names a seat the reason mentions. */
-export function showRefusal(e, nameOf) {
+/** Say why an action failed, in a toast: the rule broken (with its id, a link to its page
+ * where the game is given), the network, or the server's error.  nameOf(seat) names a seat
+ * the reason mentions. */
+export function showRefusal(e, nameOf, game = null) {
   const msg = ruleText(e, nameOf) || e.message || String(e);
-  if (e.status === 409 || e.code === 'illegal') toast([`${t('not_allowed')}: ${msg}`, ruleId(e.rule)], 'error');
+  if (e.status === 409 || e.code === 'illegal') toast([`${t('not_allowed')}: ${msg}`, ruleId(e.rule, game)], 'error');
   else if (e.status === 0) toast(t('err_network'), 'error');
   else toast(`${t('error')}: ${msg}`, 'error');
 }

@@ -33,7 +33,8 @@ export function reviewUrl(table, deal = null, seat = null) {
 export function mountReview(root, { navigate }) {
   const q = new URLSearchParams(location.search);
   const num = (k) => (q.get(k) !== null && /^\d+$/.test(q.get(k)) ? Number(q.get(k)) : null);
-  const r = new Review(root, navigate, q.get('table'), num('deal'), num('seat'));
+  const r = new Review(root, navigate, q.get('table'), num('deal'), num('seat'),
+    q.get('event') && num('board') ? { event: q.get('event'), board: num('board') } : null);
   return () => r.destroy();
 }
 
@@ -58,8 +59,21 @@ async function postText(path, text) {
  * game's rank order); without them the deal still shows. */
 const gamesKnown = () => loadGames().catch(() => null);
 
+/** A board of a duplicate event the player finished (docs/events.md): its record, as the
+ * events API gives it to them, reviewed as a record of their own. */
+async function openEventBoard(review, { event, board }) {
+  try {
+    const rec = await api('GET', `/api/events/${encodeURIComponent(event)}/boards/${board}/record`);
+    if (review.dead) return;
+    review.record = JSON.stringify(rec);
+    await review.loadRecord(0);
+  } catch (e) {
+    if (!review.dead) review.renderEntry(e.message);
+  }
+}
+
 class Review {
-  constructor(root, navigate, table, deal, seat) {
+  constructor(root, navigate, table, deal, seat, eventBoard = null) {
     Object.assign(this, { root, navigate, table, deal, seat });
     this.only = null; // whose hand alone is shown; null: every hand
     this.record = null; // the text of a record pasted or dropped in
@@ -70,7 +84,9 @@ class Review {
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     fill(root, this.el = h('main', { class: 'review', 'data-screen': 'review' }));
-    if (table) this.loadTable(deal); else this.renderEntry();
+    if (table) this.loadTable(deal);
+    else if (eventBoard) openEventBoard(this, eventBoard);
+    else this.renderEntry();
   }
 
   destroy() {

@@ -242,7 +242,7 @@ class TableView extends TableSeating {
   // -- drawing (table_board.js) ---------------------------------------------------------------
   render() { drawTable(this); }
 
-  renderActions() { drawActions(this); }
+  renderActions() { drawActions(this); if (this.guide && this.guide.actionsDrawn) this.guide.actionsDrawn(); }
 
   renderHand() { drawHand(this); }
 
@@ -276,7 +276,7 @@ class TableView extends TableSeating {
   act(action, cards = []) { return sendAction(this, action, cards); }
 
   showError(e) {
-    showRefusal(e, (seat) => this.name(seat));
+    showRefusal(e, (seat) => this.name(seat), this.view ? this.view.game : null);
   }
 
   getHint() { return askHint(this); }

@@ -99,8 +99,9 @@ async def test_no_route_shows_a_board_not_reached_or_the_field_before_it_is_fini
         r = await ann.act(eid, 2, "play:AS")
         assert r.status_code == 403 and "not yours to see yet" in r.json()["error"]["message"]
         for path in (f"/api/events/{eid}/boards/1/results", f"/api/events/{eid}/boards/1/record",
+                     f"/api/events/{eid}/boards/1/review",
                      f"/api/events/{eid}/boards/2/results", f"/api/events/{eid}/boards/2/record",
-                     f"/api/events/{eid}/standings"):
+                     f"/api/events/{eid}/boards/2/review", f"/api/events/{eid}/standings"):
             r = await ann.get(path)
             assert r.status_code == 403, (path, r.text)
         done = await bob.play_board(eid, 1, lambda legal: legal[0])
@@ -112,6 +113,9 @@ async def test_no_route_shows_a_board_not_reached_or_the_field_before_it_is_fini
         r = await ann.get(f"/api/events/{eid}/boards/1/record", params={"player": bob.id})
         assert r.status_code == 403
         assert (await ann.get(f"/api/events/{eid}/boards/1/results")).status_code == 403
+        assert (await ann.get(f"/api/events/{eid}/boards/1/review")).status_code == 403
+        # the feed gives counts only
+        assert "secret" not in str(await ann.ok("GET", "/api/events/today"))
         # bob's record has no secret before the close
         rec = await bob.ok("GET", f"/api/events/{eid}/boards/1/record")
         assert "secret" not in rec["deals"][0]["fair"]

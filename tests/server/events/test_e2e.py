@@ -122,3 +122,11 @@ async def test_an_event_played_by_four_entrants_scores_and_verifies(tmp_path: Pa
         res = await players["middle"].ok("GET", f"/api/events/{eid}/boards/2/results")
         assert res["field"] == 4
         assert sum(d["count"] for d in res["distribution"]) == 4
+        assert res["common_line_count"] >= 1 and res["common_first_trick_count"] >= 1
+        # each entrant's board against the best with every hand open: their own tricks, and
+        # one best result for every entrant whose board had the same trump call
+        best: dict[tuple[str, ...], int | None] = {}
+        for line, p in players.items():
+            mine = await p.ok("GET", f"/api/events/{eid}/boards/1/review")
+            assert mine["yours"] == tricks[line][0] and mine["unit"] == "tricks"
+            assert best.setdefault(tuple(mine["opening"]), mine["best"]) == mine["best"]

@@ -90,12 +90,48 @@ def verify_cli(rec: dict[str, Any], path: Path) -> dict[str, Any]:
     return out
 
 
+class BusWatch:
+    """Every message on the Redis bus's channels (all of them) that names table ``tid``."""
+
+    def __init__(self, redis_url: str, tid: str) -> None:
+        import redis
+
+        self.tid = tid
+        self.heard: list[dict[str, Any]] = []
+        self.client = redis.Redis.from_url(redis_url)
+        self.ps = self.client.pubsub(ignore_subscribe_messages=True)
+        self.ps.psubscribe("*")
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            m = self.ps.get_message(timeout=0.2)
+            if m is None or not isinstance(m.get("data"), bytes):
+                continue
+            try:
+                msg = json.loads(m["data"])
+            except ValueError:
+                continue
+            if isinstance(msg, dict) and msg.get("t") == self.tid:
+                self.heard.append(msg)
+
+    def close(self) -> list[dict[str, Any]]:
+        self.stop.set()
+        self.thread.join(5)
+        self.ps.close()
+        self.client.close()
+        return self.heard
+
+
 def test_a_table_made_through_one_instance_is_played_through_the_other(
-        pair: tuple[Server, Server], tmp_path: Path) -> None:
+        pair: tuple[Server, Server], tmp_path: Path, redis_url: str) -> None:
     a, b = pair
     api_a, api_b = Api(a.base), Api(b.base)
     t = api_a.create("court-piece-2p", SHORT["court-piece-2p"], [{"type": "human"}] * 2)
     tid, tokens = t["id"], tokens_of(t)
+    bus = BusWatch(redis_url, tid)
     before_a, before_b = scrape(a), scrape(b)
     seats = {s: Seat(b, tid, s, tok) for s, tok in tokens.items()}  # live channels: through b
     rng = random.Random(44)
@@ -125,6 +161,9 @@ def test_a_table_made_through_one_instance_is_played_through_the_other(
     assert verify_cli({k: v for k, v in rec.items() if k != "table"},
                       tmp_path / "r.json")["match"]["over"]
     after_a, after_b = scrape(a), scrape(b)
+    # no instance but the owner holds the table, so its moves are not told on the bus (each
+    # was a message every instance heard and parsed)
+    assert [m for m in bus.close() if m.get("k") == "act"] == []
     # the owner applied every action; the other applied none, read none of the table's moves
     # and held no room of it: it passed each request on
     assert accepted(after_a) - accepted(before_a) == version

@@ -168,3 +168,34 @@ def state_result(state: MatchState) -> BoardResult:
     deals = state.summary()["deals"]
     assert isinstance(deals, list) and deals and board_over(state)
     return board_result(state.game_id, deals[0])
+
+
+def opening_actions(actions: Sequence[Mapping[str, object]]) -> tuple[str, ...]:
+    """The actions before the first card of a board is played (the trump call in Court
+    Piece; none in Goat): what the best result with all hands open is solved after."""
+    out: list[str] = []
+    for a in actions:
+        text = str(a["action"])
+        if not text.startswith("trump:"):
+            break
+        out.append(f"{a['seat']}:{text}")
+    return tuple(out)
+
+
+def first_trick(actions: Sequence[Mapping[str, object]], seats: int) -> tuple[str, ...]:
+    """The first trick's plays of a board (after the trump call), ``seat:action`` each: the
+    first play of every seat."""
+    plays = [f"{a['seat']}:{a['action']}" for a in actions
+             if not str(a["action"]).startswith("trump:")]
+    return tuple(plays[:seats])
+
+
+def at_first_card(game: str, options: Mapping[str, object], event_id: str, board: int,
+                  secret: str, opening: Sequence[str]) -> MatchState:
+    """The board once its trump is called (``opening`` as ``opening_actions`` gives it),
+    before the first card."""
+    state = deal_board(game, options, event_id, board, secret)
+    for a in opening:
+        seat, action = a.split(":", 1)
+        state.apply(int(seat), action)
+    return state

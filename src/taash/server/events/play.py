@@ -9,25 +9,86 @@ secret is in no answer before the close.
 
 from __future__ import annotations
 
-from collections import Counter
+import asyncio
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
 
 from taash import fair
+from taash.games import game_class
 from taash.games.base import MatchState
+from taash.games.tricks_play import TrickPlay
+from taash.review import dds
+from taash.review.solver import solve
 from taash.server.errors import Conflict, Forbidden, NotFound, Stale
 from taash.server.events.boards import (
     ENTRANT,
+    at_first_card,
     board_actions,
     board_over,
     board_record,
     board_table,
+    first_trick,
+    opening_actions,
     play_board,
     robots_move,
+    side_of,
     state_result,
 )
 from taash.server.events.scoring import board_percentages, standings
 from taash.server.events.service import Events, is_closed, reached_board
-from taash.server.events.shapes import BoardResults, BoardView, StandingsJson
+from taash.server.events.shapes import BoardResults, BoardReview, BoardView, StandingsJson
 from taash.server.store.events import BoardRow, EventRow
+
+BEST_TIME_S = 2.0  # the open-hands solver's time for a board's best result
+CARDS_PER_SIDE_TOTAL = 13  # the tricks of a four-player deal, shared by the two sides
+BEST_KEPT = 512  # best results kept in memory (a board has few: one per trump call)
+ANNOUNCE_BATCH = 20  # events whose close one sweep tells at most
+
+
+@dataclass(frozen=True)
+class ClosedNotice:
+    """What an entrant is told when an event they entered closes: their place among those
+    who finished a board (None if they finished none) and their percentage."""
+
+    player: str
+    event: str
+    game: str
+    daily: bool
+    rank: int | None
+    field: int
+    percent: float | None
+
+
+@dataclass(frozen=True)
+class Best:
+    """The best result the entrant's side could force with every hand open, from the first
+    card (the trump called as the entrant's board had it), and which solver found it; None
+    where none settled it in time (double sar, at times) or none was tried (Goat)."""
+
+    value: int | None
+    solver: str | None
+
+
+def best_result(e: EventRow, board: int, opening: tuple[str, ...]) -> Best:
+    """Single sar by DDS where it is installed (every trick played, as whist counts; the
+    deal stops at 7, so a side's best is at most 7), else ``taash.review.solver`` within
+    ``BEST_TIME_S``; the entrant's side counted.  Goat is not tried: from the first card its
+    solver gives only bounds in any time a page can wait."""
+    if game_class(e.game).deal_unit == "points":
+        return Best(None, None)  # Goat is solved exactly only near its end: not tried
+    state = at_first_card(e.game, e.options, e.id, board, e.secret, opening)
+    if dds.applies(state) and dds.available() and isinstance(state, TrickPlay):
+        try:
+            raw = dds.action_values(state.clone())
+        except (RuntimeError, ValueError):
+            raw = {}
+        if raw:
+            mine = max(raw.values())  # the side to move's tricks, every trick played
+            ours = mine if side_of(e.game, state.to_move) == side_of(e.game, ENTRANT) \
+                else CARDS_PER_SIDE_TOTAL - mine
+            return Best(min(ours, state.win_target), "dds")
+    sol = solve(state, time_limit=BEST_TIME_S, team=side_of(e.game, ENTRANT))
+    return Best(sol.value if sol.exact else None, "taash" if sol.exact else None)
 
 
 def _state(e: EventRow, row: BoardRow) -> MatchState:
@@ -41,6 +102,7 @@ class Boards:
     def __init__(self, events: Events) -> None:
         self.events = events
         self.store = events.store
+        self._best: OrderedDict[tuple[str, int, tuple[str, ...]], Best] = OrderedDict()
 
     async def _entry(self, event_id: str, player_id: str) -> tuple[EventRow, list[BoardRow]]:
         e = await self.events.event(event_id)
@@ -117,6 +179,8 @@ class Boards:
         by_score = {r.score: r.result for r in rows}
         line = Counter(tuple(str(a["action"]) for a in r.actions if a["seat"] == ENTRANT)
                        for r in rows).most_common(1)
+        seats = game_class(e.game).num_seats
+        trick = Counter(first_trick(r.actions, seats) for r in rows).most_common(1)
         return {
             "event": e.id, "board": board, "field": len(rows),
             "entries": [{"player": r.player_id, "name": names.get(r.player_id),
@@ -124,7 +188,38 @@ class Boards:
                         for r in sorted(rows, key=lambda r: -pct[r.player_id])],
             "distribution": [{"result": by_score[s], "count": n}
                              for s, n in sorted(spread.items(), reverse=True)],
-            "common_line": list(line[0][0]) if line else []}
+            "common_line": list(line[0][0]) if line else [],
+            "common_line_count": line[0][1] if line else 0,
+            "common_first_trick": list(trick[0][0]) if trick else [],
+            "common_first_trick_count": trick[0][1] if trick else 0}
+
+    async def review(self, event_id: str, player_id: str, board: int) -> BoardReview:
+        """The entrant's board against the best result with every hand open, once they have
+        finished it: how many tricks (Goat: card points) their side took, and the most it
+        could have taken from the first card with best play by both sides."""
+        e = await self.events.event(event_id)
+        if not 1 <= board <= e.boards:
+            raise NotFound(f"the event has boards 1 to {e.boards}")
+        row = next((r for r in await self.store.boards_of(e.id, player_id)
+                    if r.board == board and r.done), None)
+        if row is None or row.result is None:
+            raise Forbidden(f"board {board}'s review opens when you have finished it")
+        opening = opening_actions(row.actions)
+        key = (e.id, board, opening)
+        best = self._best.get(key)
+        if best is None:
+            best = await asyncio.to_thread(best_result, e, board, opening)
+            self._best[key] = best
+            while len(self._best) > BEST_KEPT:
+                self._best.popitem(last=False)
+        points = game_class(e.game).deal_unit == "points"
+        yours = row.result.get("points" if points else "tricks")
+        assert isinstance(yours, int)
+        return {"event": e.id, "board": board, "unit": "points" if points else "tricks",
+                "yours": yours, "best": best.value, "solver": best.solver,
+                "lost": max(0, best.value - yours) if best.value is not None else None,
+                "opening": [a.split(":", 1)[1] for a in opening],
+                "review": f"/review?event={e.id}&board={board}&seat={ENTRANT}"}
 
     async def _may_see_board(self, e: EventRow, player_id: str, board: int) -> None:
         if not 1 <= board <= e.boards:
@@ -150,6 +245,26 @@ class Boards:
         closed = is_closed(e, self.events.clock())
         return board_record(_state(e, row), e.id, board, fair.commit(e.secret),
                             e.secret if closed else None)
+
+    async def closed_notices(self) -> list[ClosedNotice]:
+        """The notices of the events that have closed since the last call (of any
+        instance): each event's close is claimed once in the store, then every entrant is
+        told their place."""
+        now = self.events.clock()
+        out: list[ClosedNotice] = []
+        for e in await self.store.to_announce(now, ANNOUNCE_BATCH):
+            if not await self.store.claim_announce(e.id, now):
+                continue  # another instance tells this one
+            per_board: list[dict[str, int]] = [{} for _ in range(e.boards)]
+            for player, board, score in await self.store.scores(e.id):
+                per_board[board - 1][player] = score
+            placed = {s.player: s for s in standings(per_board, e.boards)}
+            for player in await self.store.entrant_ids(e.id):
+                s = placed.get(player)
+                out.append(ClosedNotice(player, e.id, e.game, e.daily,
+                                        s.rank if s else None, len(placed),
+                                        round(s.percent, 1) if s else None))
+        return out
 
     async def standings(self, event_id: str, player_id: str | None) -> StandingsJson:
         """The event's standings: once it closed, or provisional for an entrant who has

@@ -15,8 +15,8 @@ from taash.server.accounts.me import cookie_player
 from taash.server.accounts.tokens import is_personal
 from taash.server.errors import Unauthorized
 from taash.server.events.deps import BoardsDep, EventsDep
-from taash.server.events.service import EventJson
-from taash.server.events.shapes import BoardResults, BoardView, StandingsJson
+from taash.server.events.service import EventJson, TodayJson
+from taash.server.events.shapes import BoardResults, BoardReview, BoardView, StandingsJson
 from taash.server.http.deps import SettingsDep
 
 router = APIRouter()
@@ -91,6 +91,16 @@ async def daily_event(events: EventsDep, settings: SettingsDep, tokens: TokensDe
     return await events.daily(game, await _player(request, settings, tokens))
 
 
+@router.get("/api/events/today", tags=["events"])
+async def events_today(events: EventsDep, settings: SettingsDep, tokens: TokensDep,
+                       request: Request, response: Response) -> list[TodayJson]:
+    """The home page's feed: today's (UTC) event of each game and its entrants so far
+    (``entered``: whether you did).  It reads only: an event nobody asked for yet is listed
+    with no entrants, and made by its first ``/api/events/daily/{game}``."""
+    response.headers["Cache-Control"] = "no-store"
+    return await events.today(await _player(request, settings, tokens))
+
+
 @router.get("/api/events/{event_id}", tags=["events"])
 async def get_event(events: EventsDep, settings: SettingsDep, tokens: TokensDep, request: Request,
                     response: Response, event_id: str) -> EventJson:
@@ -148,6 +158,17 @@ async def board_results(boards: BoardsDep, settings: SettingsDep, tokens: Tokens
     response.headers["Cache-Control"] = "no-store"
     who = await _signed(request, settings, tokens)
     return await boards.results(event_id, who, board)
+
+
+@router.get("/api/events/{event_id}/boards/{board}/review", tags=["events"])
+async def board_review(boards: BoardsDep, settings: SettingsDep, tokens: TokensDep,
+                       request: Request, response: Response, event_id: str,
+                       board: int) -> BoardReview:
+    """Your board against the best result with every hand open (once you have finished
+    it)."""
+    response.headers["Cache-Control"] = "no-store"
+    who = await _signed(request, settings, tokens)
+    return await boards.review(event_id, who, board)
 
 
 @router.get("/api/events/{event_id}/boards/{board}/record", tags=["events"])

@@ -36,6 +36,16 @@ DAILY_BOARDS = 4
 LIST_LIMIT = 50
 
 
+class TodayJson(TypedDict):
+    """A line of the home page's feed: today's (UTC) event of a game, made or not yet."""
+
+    id: str
+    game: str
+    entrants: int
+    closes: float
+    entered: bool
+
+
 class EventJson(TypedDict):
     id: str
     game: str
@@ -137,13 +147,32 @@ class Events:
             e.id = secrets.token_hex(5)
         return self.json(e, 0, False)
 
+    def _today(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC).replace(hour=0, minute=0, second=0,
+                                                                 microsecond=0)
+
+    async def today(self, player_id: str | None) -> list[TodayJson]:
+        """The feed of the home page: today's (UTC) event of each game and how many entered
+        it (none yet where nobody has asked for it: it is made on the first ask).  Reads
+        only: it makes no event."""
+        day = self._today()
+        ids = {f"daily-{game}-{day:%Y%m%d}": game for game in CLASSES}
+        kept = {e.id: e for e in await self.store.many(list(ids))}
+        counts = await self.store.entrants(list(kept))
+        mine = (set(await self.store.entered_of(list(kept), player_id))
+                if player_id is not None and kept else set())
+        closes = (day + timedelta(days=1)).timestamp()
+        return [{"id": event_id, "game": game, "entrants": counts.get(event_id, 0),
+                 "closes": kept[event_id].closes if event_id in kept else closes,
+                 "entered": event_id in mine}
+                for event_id, game in ids.items()]
+
     async def daily(self, game: str, player_id: str | None) -> EventJson:
         """Today's (UTC) event of a game, made by whoever asks first."""
         if game not in CLASSES:
             raise NotFound(f"no daily event of {game!r} (games: {', '.join(CLASSES)})")
         now = self.clock()
-        day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0,
-                                                       microsecond=0)
+        day = self._today()
         event_id = f"daily-{game}-{day:%Y%m%d}"
         if await self.store.get(event_id) is None:
             opens = day.timestamp()

@@ -42,7 +42,28 @@ class BoardResults(TypedDict):
     field: int
     entries: list[EntryResult]
     distribution: list[Spread]
-    common_line: list[str]
+    common_line: list[str]  # the entrant's own actions, the whole board
+    common_line_count: int
+    common_first_trick: list[str]  # "seat:action", the first play of each seat
+    common_first_trick_count: int
+
+
+class BoardReview(TypedDict):
+    """An entrant's board against the best result with every hand open (from the first
+    card, after the trump call the entrant's board had): ``unit`` "tricks" or "points";
+    ``best`` None where no solver settled it in time (``solver``: "dds" or "taash");
+    ``lost``: how far short of it the entrant's side came; ``review``: the page that steps
+    through the board move by move."""
+
+    event: str
+    board: int
+    unit: str
+    yours: int
+    best: int | None
+    solver: str | None
+    lost: int | None
+    opening: list[str]
+    review: str
 
 
 class StandingJson(TypedDict):

@@ -93,7 +93,7 @@ def refusals(method: str, path: str, op: Mapping[str, object]) -> set[int]:
             out.add(404)
         # the player's own routes, the events' (a session or a personal token; a board or
         # a field not theirs to see) and the clubs' (a session; a club not theirs to change)
-        if path.startswith(("/api/me", "/api/events", "/api/clubs")) or any(
+        if path.startswith(("/api/me", "/api/events", "/api/clubs", "/api/tournaments")) or any(
                 p.get("name") == "token" for p in params):
             out |= {401, 403}
         if method != "get":

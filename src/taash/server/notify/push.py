@@ -297,6 +297,10 @@ class Pusher:
                                                                 live),
                                          "normal", f"c{challenge_id[:30]}"))
 
+    def spawn(self, coro: Awaitable[None]) -> None:
+        """Run a sending in the background (what the other notices, ``event_notice``'s, use)."""
+        self._spawn(coro)
+
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)

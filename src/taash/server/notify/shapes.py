@@ -32,6 +32,24 @@ ChallengePush = TypedDict("ChallengePush", {
     "lang": str, "title": str, "body": str, "url": str, "tag": str, "icon": str})
 
 
+class EventPush(TypedDict):
+    """A push that a duplicate event the player entered has closed: their place in it
+    (``rank`` None if they finished no board) among ``field`` entrants who finished one."""
+
+    type: Literal["event_closed"]
+    event: str
+    game: str
+    rank: int | None
+    field: int
+    percent: float | None
+    lang: str
+    title: str
+    body: str
+    url: str
+    tag: str
+    icon: str
+
+
 class PushShown(TypedDict):
     """A subscription as the API shows it: no keys, of the endpoint only its origin."""
 

@@ -24,6 +24,7 @@ from taash.games import GAMES
 from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate
 from taash.server.accounts.countries import flag
 from taash.server.errors import BadRequest, Moved, NotFound
+from taash.server.social.seasons import PodiumJson, Seasons
 from taash.server.store.rows import SeatRow, TableRow
 from taash.server.store.social import ResultRow, SocialStore
 from taash.server.tables import wire
@@ -79,6 +80,7 @@ class ProfileJson(TypedDict):
     ratings: dict[str, RatingJson]
     stats: dict[str, dict[str, object]]
     recent: list[dict[str, object]]
+    podiums: list[PodiumJson]
 
 
 class History(TypedDict):
@@ -147,6 +149,7 @@ class Social:
     def __init__(self, store: Store, room: Callable[[str], Awaitable[Room]]) -> None:
         self.store = SocialStore(store)
         self.room = room  # a table's room, loaded if need be
+        self.seasons = Seasons(store)
 
     async def match_over(self, room: Room) -> None:
         """Write the finished match's history lines, stats and ratings (once)."""
@@ -224,7 +227,8 @@ class Social:
                 "member_since": wire.iso(p.created),
                 "ratings": {r.game: rating_json(r.rating, r.matches) for r in p.ratings},
                 "stats": {s.game: s.as_json() for s in p.stats},
-                "recent": history_lines(p.recent)}
+                "recent": history_lines(p.recent),
+                "podiums": await self.seasons.podiums(player_id)}
 
     async def history(self, player_id: str, before: float | None,
                       limit: int) -> History:

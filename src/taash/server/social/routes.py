@@ -20,6 +20,7 @@ from taash.server.social.friends import (
     FriendState,
 )
 from taash.server.social.profiles import HISTORY_PAGE, History, LeaderRow, ProfileJson
+from taash.server.social.seasons import SeasonJson
 from taash.server.social.uploads import UploadJson, kept_record, upload
 
 
@@ -188,6 +189,18 @@ async def player_history(
     """A player's finished matches, newest first, a page at a time (``next``: pass it as
     ``before`` for the next page; null on the last)."""
     return await social.history(player_id, before, limit)
+
+
+@router.get("/api/seasons/{game}", tags=["players"])
+async def season(social: SocialDep, request: Request, game: str,
+                 season: str | None = Query(None, description="YYYY-MM (UTC); this month's "
+                                            "when left out"),
+                 limit: int = Query(50, ge=1, le=200)) -> SeasonJson:
+    """A month's standings of the game: the players with at least ``min_matches`` rated
+    matches in it whose rating is no longer provisional, by their rating after the last one.
+    A season that has ended is ``closed``; its first three are kept on their profiles
+    (``podiums``)."""
+    return await social.seasons.standings(game, season, limit)
 
 
 @router.get("/api/leaderboard/{game}", tags=["players"])

@@ -23,7 +23,11 @@ from sqlalchemy import Connection, and_, event, select, text, update
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from taash.server.store import club_schema  # noqa: F401  (its tables join ``metadata``)
+from taash.server.store import (
+    club_schema,  # noqa: F401  (its tables join ``metadata``)
+    season_schema,  # noqa: F401  (the same)
+    tournament_schema,  # noqa: F401  (the same)
+)
 from taash.server.store.group_commit import (
     INTEGRITY,
     Pending,
@@ -164,9 +168,6 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
     def _writing(self) -> AbstractAsyncContextManager[None]:
         return self._write_lock if self._write_lock is not None else _NullLock()
 
-    def under_lease(self, table_id: str) -> AbstractAsyncContextManager[AsyncConnection]:
-        return LeaseQueries.under_lease(self, table_id)
-
     # -- tables ------------------------------------------------------------------------------
     async def create_table(self, t: TableRow) -> None:
         async with self._writing(), self.engine.begin() as conn:
@@ -223,8 +224,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             return await self._select_fair(conn, table_id)
 
     async def save_fair(self, table_id: str, rows: Sequence[FairRow]) -> None:
-        """Write the table's fair-deal rows as they are now (a few per table), under the
-        table's lease (``under_lease``)."""
+        """Write the table's fair-deal rows as they are now (a few per table)."""
         async with self.under_lease(table_id) as conn:
             await conn.execute(fair_deals.delete().where(fair_deals.c.table_id == table_id))
             await self._insert_fair(conn, table_id, rows)
@@ -309,8 +309,8 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
                     item.done.set_exception(VersionConflict(item.table_id))
 
     async def set_rematch(self, table_id: str, rematch: TableRow) -> str:
-        """Create ``rematch`` as the rematch of ``table_id`` unless one exists (under
-        ``table_id``'s lease); the id of the rematch table either way."""
+        """Create ``rematch`` as the rematch of ``table_id`` unless one exists; the id of the
+        rematch table either way."""
         async with self.under_lease(table_id) as conn:
             res = await conn.execute(
                 update(game_tables)

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from taash.server.store.db import Store
@@ -93,6 +93,40 @@ class EventStore:
             r = (await conn.execute(select(events).where(events.c.id == event_id))).first()
         return _event(r) if r is not None else None
 
+    async def many(self, event_ids: Sequence[str]) -> list[EventRow]:
+        """Those of these events that are kept."""
+        if not event_ids:
+            return []
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(events).where(
+                events.c.id.in_(list(event_ids))).order_by(events.c.id))).all()
+        return [_event(r) for r in rows]
+
+    async def to_announce(self, now: float, limit: int) -> list[EventRow]:
+        """Events closed (by their host, or their time) whose close is not yet told."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(events).where(and_(
+                events.c.announced.is_(None),
+                or_(events.c.closed.is_not(None), events.c.closes <= now)))
+                .order_by(events.c.closes, events.c.id).limit(limit))).all()
+        return [_event(r) for r in rows]
+
+    async def claim_announce(self, event_id: str, now: float) -> bool:
+        """Take the telling of an event's close: True for one caller only, of every
+        instance."""
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            res = await conn.execute(update(events).where(and_(
+                events.c.id == event_id, events.c.announced.is_(None))).values(announced=now))
+        return res.rowcount == 1
+
+    async def entrant_ids(self, event_id: str) -> list[str]:
+        """Everyone who entered the event."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(event_entries.c.player_id).where(
+                event_entries.c.event_id == event_id)
+                .order_by(event_entries.c.player_id))).all()
+        return [r[0] for r in rows]
+
     async def recent(self, since: float, limit: int) -> list[EventRow]:
         """Events that close after ``since``, the soonest to open last."""
         async with self.store.engine.connect() as conn:
@@ -138,6 +172,14 @@ class EventStore:
         except IntegrityError:
             return False
         return True
+
+    async def entered_of(self, event_ids: Sequence[str], player_id: str) -> list[str]:
+        """Those of these events the player entered."""
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(event_entries.c.event_id).where(and_(
+                event_entries.c.event_id.in_(list(event_ids)),
+                event_entries.c.player_id == player_id)))).all()
+        return [r[0] for r in rows]
 
     async def entered(self, event_id: str, player_id: str) -> bool:
         async with self.store.engine.connect() as conn:

@@ -8,6 +8,7 @@ lock.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import and_, delete, select, update
@@ -35,6 +36,9 @@ class PushSub:
     quiet_to: int | None
     tz_offset: int
     created: float
+
+
+TARGETS_CHUNK = 500  # players per query of their subscriptions
 
 
 def endpoint_hash(endpoint: str) -> str:
@@ -151,6 +155,19 @@ class PushStore:
                 push_subscriptions.c.scope.in_(scopes), push_subscriptions.c.off.is_(False)))
                 .order_by(push_subscriptions.c.created))
             return [_sub(r) for r in rows]
+
+    async def players_targets(self, player_ids: Sequence[str]) -> list[PushSub]:
+        """The subscriptions for every table of any of these players (none that are off),
+        asked in chunks: an event's whole field at once."""
+        out: list[PushSub] = []
+        async with self.store.engine.connect() as conn:
+            for i in range(0, len(player_ids), TARGETS_CHUNK):
+                scopes = [f"p:{p}" for p in player_ids[i:i + TARGETS_CHUNK]]
+                rows = await conn.execute(select(push_subscriptions).where(and_(
+                    push_subscriptions.c.scope.in_(scopes),
+                    push_subscriptions.c.off.is_(False))).order_by(push_subscriptions.c.created))
+                out += [_sub(r) for r in rows]
+        return out
 
     async def player_targets(self, player_id: str) -> list[PushSub]:
         """The player's own subscriptions (for every table), none that are off."""

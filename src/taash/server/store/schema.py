@@ -364,6 +364,7 @@ events = Table(
     Column("daily", Boolean, nullable=False),
     Column("closed", Float, nullable=True),
     Column("created", Float, nullable=False),
+    Column("announced", Float, nullable=True),  # its close told to its entrants (0022)
 )
 Index("ix_events_closes", events.c.closes)
 
@@ -387,4 +388,3 @@ event_boards = Table(
     Column("result", Text, nullable=True),
     Column("finished", Float, nullable=True),
 )
-

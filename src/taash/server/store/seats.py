@@ -5,6 +5,7 @@ they share its engine and its one writer on SQLite."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from sqlalchemy import and_, select, update
@@ -22,8 +23,8 @@ class SeatQueries:
     def _writing(self) -> AbstractAsyncContextManager[None]:
         raise NotImplementedError  # the Store's: one writer at a time on SQLite
 
-    def under_lease(self, table_id: str) -> AbstractAsyncContextManager[AsyncConnection]:
-        raise NotImplementedError  # the Store's (LeaseQueries'): fenced by the table's lease
+    # LeaseQueries': a write's transaction, under the table's lease (with owners)
+    under_lease: Callable[[str], AbstractAsyncContextManager[AsyncConnection]]
 
     async def start_table(self, table_id: str, now: float) -> bool:
         """End a table's wait for its invited friends (its turn timer counts from ``now``):

@@ -27,6 +27,7 @@ from taash.server.store.schema import (
     ratings,
     seats,
 )
+from taash.server.store.season_schema import season_podiums
 from taash.stats import GameStats
 
 
@@ -232,9 +233,10 @@ class SocialStore:
         return out
 
     async def forget(self, player_id: str) -> None:
-        """A deleted account: its ratings, stats, history lines and offline records go."""
+        """A deleted account: its ratings, stats, history lines, offline records and places
+        on seasons' podiums go."""
         async with self.store._writing(), self.store.engine.begin() as conn:
-            for table in (ratings, player_stats, match_results, offline_records):
+            for table in (ratings, player_stats, match_results, offline_records, season_podiums):
                 await conn.execute(delete(table).where(table.c.player_id == player_id))
 
     async def leaderboard(self, game: str, max_sigma: float,

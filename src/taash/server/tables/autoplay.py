@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from taash.bots import Bot, make_bot
 from taash.games.base import IllegalAction, MalformedAction, MatchState
-from taash.server.errors import DomainError, Stale, Unavailable
+from taash.server.errors import DomainError, Stale
 from taash.server.store.db import SeatRow, TableRow
+from taash.server.store.outage import unreachable
 from taash.server.tables.pool import BotPool, DeadlineExceeded
 from taash.server.tables.roomish import Played
 
@@ -211,14 +212,12 @@ class Autoplay:
                     log.warning("bot at table %s seat %d: %s", room.id, seat, e)
                     self.declined.add((seat, v))
                     continue
-                except Unavailable as e:  # the database is away: again in a moment
-                    await asyncio.sleep(e.retry_after)
-                    changed = True
                 except DomainError:
                     await asyncio.sleep(0.05)
                     changed = True
-                except Exception:
-                    log.exception("table %s: a bot move could not be stored", room.id)
+                except Exception as e:  # a fault, or the database away: again in a moment
+                    if not unreachable(e):
+                        log.exception("table %s: a bot move could not be stored", room.id)
                     await asyncio.sleep(1)
                     changed = True
                 break

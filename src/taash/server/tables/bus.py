@@ -125,11 +125,10 @@ class RejoinedMessage(TypedDict):
 
 
 class RereadMessage(TypedDict):
-    """Instance ``i`` could not publish for a while and can again: what it said meanwhile
-    was lost, so every instance reads its rooms' seats again (as after its own break)."""
+    """An instance could not publish for a while and can again: what it said meanwhile was
+    lost, so every instance reads its rooms' seats again (as after its own break)."""
 
     k: Literal["reread"]
-    i: str
 
 
 Message = (ActMessage | MetaMessage | ChatMessage | HereMessage | WhoMessage | GoneMessage
@@ -146,7 +145,6 @@ class Bus:
 
     shared = False  # True: other instances hear what is published
     live = True  # False: not subscribed now (messages may be missed)
-    instance = ""  # the process's instance id (the hub sets it)
 
     async def check(self) -> None:
         """Raise if the bus cannot be reached (the in-process one always can)."""
@@ -278,7 +276,7 @@ class RedisBus(Bus):
             return
         self._quiet_until = 0.0
         log.warning("event bus: publishing again")
-        reread: RereadMessage = {"k": "reread", "i": self.instance}
+        reread: RereadMessage = {"k": "reread"}
         self._reread = asyncio.ensure_future(self._publish(reread))
 
     async def _mend(self) -> None:

@@ -54,7 +54,6 @@ class Hub:
         self.closed = asyncio.Event()
         self.pool = BotPool(settings.bot_workers or None)
         self.instance = secrets.token_hex(6)  # names this process on the bus
-        self.bus.instance = self.instance
         self.presence = Presence(self)
         # the table leases this process holds (with other instances: one owner per table)
         self.owners = Owners(store, self.instance, settings.lease_s, settings.lease_renew_s)
@@ -70,6 +69,11 @@ class Hub:
         self.chores: list[Chore] = []
         # whether any of these players blocked one (social's friends answer; none unless set)
         self.blocks: Callable[[list[str], str], Awaitable[bool]] | None = None
+
+    async def moved(self, room: Room) -> None:
+        """An action committed: on the bus unless each table has one owner (no other room)."""
+        if not self.owners.on:
+            await self.bus.publish({"k": "act", "t": room.id, "v": room.version})
 
     def listen(self, kinds: Iterable[str], heard: Heard) -> None:
         """Hand the bus's messages of these kinds to ``heard`` too (after the hub's own)."""
@@ -197,9 +201,7 @@ class Hub:
             await self.withdrawals.on_withdrawn(msg)
         elif kind == "withdrawn_ok":
             self.withdrawals.on_confirmed(msg)
-        elif kind == "rejoined" or (kind == "reread" and msg.get("i") != self.instance):
-            # the bus was down here, or another instance's publishing was: a token may have
-            # been withdrawn meanwhile, a player renamed
+        elif kind in ("rejoined", "reread"):  # the bus was down here, or someone's publishing
             for r in list(self.rooms.values()):
                 await r.reload_meta()
         elif kind in ("chat", "act", "meta"):

@@ -247,5 +247,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
             answer = await room.submit(seat, msg["action"], cid, msg.get("version"))
         except (IllegalAction, MalformedAction, DomainError) as e:
             await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
+        except Exception as e:  # the database away: unavailable, try again (else raised)
+            await send(wire.dumps({"type": "error", "id": cid, "error": error_of(_refused(e))}))
         else:
             await send(wire.dumps({"type": "ack", "id": cid, **answer}))

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Protocol
 from taash.games.base import IllegalAction, MalformedAction, MatchState, RecordError
 from taash.server.errors import Conflict, Stale
 from taash.server.store.db import ActionRow, SeatRow, TableRow, VersionConflict
-from taash.server.store.outage import unavailable, unreachable
 from taash.server.tables import shapes, waiting, wire
 from taash.server.tables.autoplay import Autoplay
 from taash.server.tables.connections import Connections, Subscriber
@@ -77,6 +76,11 @@ class Host(Protocol):
 
     @property
     def closing(self) -> bool: ...
+
+    async def moved(self, room: Room) -> None:
+        """An action of ``room`` committed: the other instances' rooms of it catch up (no
+        such rooms where each table has one owner, docs/ownership.md)."""
+        ...
 
     def spawn(self, coro: Awaitable[None]) -> None: ...
 
@@ -236,10 +240,6 @@ class Room:
             self.host.metrics.action_done(self.meta.game, started, e)
             raise Stale.since(self.version, expected) from None
         except Exception as e:
-            if unreachable(e):  # the database is away: nothing was kept, try again
-                e = unavailable()
-                self.host.metrics.action_done(self.meta.game, started, e)
-                raise e from None
             self.host.metrics.action_done(self.meta.game, started, e)
             raise
         self.host.metrics.action_done(self.meta.game, started, None)
@@ -292,7 +292,7 @@ class Room:
                 self._advance(seat, client_id, events, trial, now, by_human=not auto)
                 if trial.is_over():  # this commit ended the match: history, stats, ratings
                     self.host.match_over(self)
-                await self.host.bus.publish({"k": "act", "t": self.id, "v": self.version})
+                await self.host.moved(self)
                 answer: Answer = {"version": self.version, "events": events}
                 break
             else:

@@ -98,12 +98,18 @@ class Tables(Authorization, Seating):
                      address: str | None = None,
                      chat_text: bool = False,
                      pass_and_play: bool = False,
-                     wait: bool = False) -> tuple[TableRow, dict[int, str]]:
+                     wait: bool = False,
+                     holders: Mapping[int, str] | None = None,
+                     limit_bots: bool = True) -> tuple[TableRow, dict[int, str]]:
         """A new table (stored and opened here, unless a rematch's, which the store makes
         once) and the tokens of its human seats.  The creator's seat (the first human one)
         belongs to ``player``, if given, named after them unless it has a name; ``seed``: the
         creator's seed for the first deal (fair deals).  A table of bots only (nobody to sit
-        at it) is for a few at a time per player, or per ``address`` without a session."""
+        at it) is for a few at a time per player, or per ``address`` without a session
+        (unless ``limit_bots`` is False: a tournament's game between two bots).  ``holders``:
+        the player each of these human seats belongs to, held for them (a tournament's
+        pairing seats its entrants; each reaches the seat with their session or personal
+        token)."""
         hub = self.hub
         try:
             cls = game_class(game)
@@ -118,7 +124,12 @@ class Tables(Authorization, Seating):
             raise BadRequest(f"first_seat must be a seat 0..{n - 1}")
         tokens: dict[int, str] = {}
         rows = seat_rows(specs, None if rematch_of is not None else tokens)
-        bots_only = rematch_of is None and all(r.type == "bot" for r in rows)
+        for seat, player_id in (holders or {}).items():
+            if not (0 <= seat < n and rows[seat].type == "human"):
+                raise BadRequest(f"seat {seat}: not a human seat of this table")
+            rows[seat].player_id, rows[seat].claimed = player_id, True
+        bots_only = (limit_bots and rematch_of is None
+                     and all(r.type == "bot" for r in rows))
         maker = self._bot_only_room(player, address) if bots_only else None
         creator = next((r for r in rows if r.type == "human"), None)
         if open_ and creator is not None:  # the creator holds it; the others are free to join
@@ -210,6 +221,20 @@ class Tables(Authorization, Seating):
                 "over": over, "version": r["version"], "live": bool(r["live"]),
                 "updated": iso(updated), "to_move": None if over else r["to_move"],
                 "seats": r.get("table_seats", [])}
+
+    async def outcome(self, table_id: str) -> tuple[int | None, bool] | None:
+        """How the table's match ended (the winning side, or None and True on a draw); None
+        while it is played."""
+        o = (await self.hub.room(table_id)).state.outcome()
+        return None if o is None else (o.winner, o.draw)
+
+    async def wake(self, table_id: str) -> None:
+        """Keep a table playing that must end although nobody comes to it (a tournament's
+        game between two absent entrants): its bots and turn timer play on as if a player had
+        just come, rather than rest for being idle."""
+        room = await self.hub.room(table_id)
+        if not room.state.is_over():
+            room.human_came()
 
     async def lobby(self) -> list[LobbyRow]:
         """Open tables with a free human seat."""

@@ -1,0 +1,1 @@
+"""Tournaments: Swiss and arena (issue 47, docs/tournaments.md)."""

@@ -127,6 +127,15 @@ class Moved(DomainError):
         self.where = where
 
 
+class Unavailable(DomainError):
+    """The database cannot be reached now (restarting, the connection to it lost): nothing
+    was changed; the same request, made again in a moment (``retry_after`` seconds), is
+    answered, an action with its client id applied once (``store.outage``)."""
+
+    code = "unavailable"
+    retry_after = 2
+
+
 class TooLarge(DomainError):
     code = "too_large"
 

@@ -33,6 +33,7 @@ EXPECTED = {
     errors.RateLimited: (429, "rate_limited"),
     errors.Moved: (503, "moved"),
     LeaseLost: (503, "moved"),
+    errors.Unavailable: (503, "unavailable"),
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,11 @@ from sqlalchemy import event
 from taash.server.app import Services, create_app
 from taash.server.config import Settings
 from taash.server.errors import Moved
-from taash.server.store.db import Store
+from taash.server.store.db import PlayerRow, Store
+from taash.server.store.rows import SessionRow
+from taash.server.tables import waiting
 from taash.server.tables.bus import Bus
+from taash.server.tables.seeds import set_seed
 
 pytestmark = [pytest.mark.postgres]
 
@@ -210,3 +214,73 @@ async def test_a_request_that_lost_the_race_for_a_table_is_forwarded_then_refuse
     assert r.status_code == 503 and r.headers["retry-after"] == "1"
     assert r.json()["error"]["code"] == "moved"
     await front.aclose()
+
+
+# -- the writes other than actions, under the lease too ---------------------------------------
+async def _finished(s: Services, table_id: str) -> None:
+    """Play the table to its end (target 1: a few dozen moves)."""
+    room = s.hub.rooms[table_id]
+    for i in range(500):
+        if room.state.is_over():
+            return
+        await play_one(s, table_id, f"f{i}")
+    raise AssertionError("the match did not end")
+
+
+async def _seen(store: Store, table_id: str) -> object:
+    """What a write of the table's could change: its seats, its fair-deal rows, whether it
+    waits and its rematch."""
+    t = await store.load_table(table_id)
+    assert t is not None
+    return ([(s.seat, s.type, s.claimed, s.token_hash, s.player_id, s.webhook, s.name)
+             for s in t.seats], [(f.deal, f.seeds, f.dealt) for f in t.fair], t.waiting,
+            t.rematch_id)
+
+
+async def _write(kind: str, s: Services, table_id: str, tokens: dict[int, str]) -> None:
+    room = await s.hub.room(table_id)
+    if kind == "join":
+        await s.tables.join(table_id, 1, "Late")
+    elif kind == "claim":
+        now = time.time()
+        who = PlayerRow(f"p-{s.hub.instance}", "Claimer", "en", now)
+        await s.store.create_player(who, SessionRow(f"s-{s.hub.instance}", who.id, now, now,
+                                                    now + 3600, None), f"h-{s.hub.instance}")
+        await s.tables.claim(table_id, tokens[1], who)
+    elif kind == "leave":
+        await s.tables.leave(room, 1)
+    elif kind == "notify":
+        await s.tables.set_notify(room, 0, "https://example.com/hook", None)
+    elif kind == "seed":
+        await set_seed(room, 0, "my-seed")
+    elif kind == "start":
+        await waiting.start(room)
+    else:
+        assert kind == "rematch"
+        await s.tables.rematch(room, 0, tokens[0])
+
+
+@pytest.mark.parametrize("kind", ["join", "claim", "leave", "notify", "seed", "start",
+                                  "rematch"])
+async def test_a_seat_seed_or_rematch_written_after_the_table_changed_hands_is_refused(
+        pair: tuple[Services, Services], kind: str) -> None:
+    """Like an action, a write of a table's seats (join, claim, leave, notices), of its
+    fair-deal seeds, of the end of its wait or of its rematch, made by an instance whose
+    lease moved on, is refused by the database: nothing written, the room dropped; the new
+    owner makes the same write."""
+    a, b = pair
+    t, tokens = await a.tables.create("court-piece-2p", {"target": 1}, TWO_HUMANS, True,
+                                      kind == "join", None, None, 0, wait=kind == "start")
+    if kind == "rematch":
+        await _finished(a, t.id)
+    before = await _seen(a.store, t.id)
+    taken = await b.store.take_lease(t.id, b.hub.instance, 5.0,
+                                     a.hub.owners.leases[t.id].expires + 1)
+    assert taken is not None and taken.fence == 2
+    with pytest.raises(Moved):
+        await _write(kind, a, t.id, tokens)
+    assert await _seen(a.store, t.id) == before  # nothing of it kept
+    assert t.id not in a.hub.rooms and t.id not in a.hub.owners.leases
+    b.hub.owners.leases[t.id] = taken
+    await _write(kind, b, t.id, tokens)  # the owner's is written
+    assert await _seen(b.store, t.id) != before

@@ -26,6 +26,7 @@ from taash.server.errors import (
     Stale,
     TooLarge,
     Unauthorized,
+    Unavailable,
     Waiting,
     error_of,
 )
@@ -41,7 +42,7 @@ STATUS: dict[type[Exception], int] = {
     Waiting: 409, Stale: 409, IllegalAction: 409,
     TooLarge: 413,
     RateLimited: 429,
-    Moved: 503, LeaseLost: 503,
+    Moved: 503, LeaseLost: 503, Unavailable: 503,
 }
 
 # The error code of each status the framework answers itself (an unknown path, a wrong method).

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taash.server.config import Settings
 from taash.server.errors import BadRequest, DomainError, RateLimited, TooLarge
+from taash.server.store.outage import unavailable, unreachable
 
 log = logging.getLogger("taash.server")
 access = logging.getLogger("taash.access")  # one line a request (``--log-format json``)
@@ -257,6 +258,14 @@ class Guard:
             await self.app(scope, replay, sending)
         except Exception as e:  # the app's own handlers answered everything they know
             line = str(e).strip().splitlines()[0][:300] if str(e).strip() else ""
+            if unreachable(e):  # the database is away: try again (a warning, not a fault)
+                log.warning("database unreachable %s on %s %s: %s%s", rid,
+                            scope.get("method", "WS"), path, type(e).__name__,
+                            f": {line}" if line else "")
+                if scope["type"] == "http" and not started:
+                    gone = unavailable()
+                    await refuse(gone, {"Retry-After": str(gone.retry_after)})
+                return
             log.error("internal error %s on %s %s: %s%s", rid, scope.get("method", "WS"),
                       path, type(e).__name__, f": {line}" if line else "")
             if scope["type"] == "http" and not started:

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from taash.games.base import IllegalAction, MalformedAction
-from taash.server.errors import DomainError, Moved, RateLimited
+from taash.server.errors import DomainError, Moved, RateLimited, Unavailable
 from taash.server.http.errors import STATUS_CODES, error_response, refusal
 
 log = logging.getLogger("taash.server")
@@ -27,6 +27,8 @@ def add_error_handlers(app: FastAPI) -> None:
             return refusal(e, {"Retry-After": str(max(1, math.ceil(e.retry_after)))})
         if isinstance(e, Moved):  # asked again, it reaches the table's owner
             return refusal(e, {"Retry-After": "1"})
+        if isinstance(e, Unavailable):  # the database is away: asked again once it is back
+            return refusal(e, {"Retry-After": str(e.retry_after)})
         return refusal(e)
 
     for kind in (DomainError, IllegalAction, MalformedAction):

@@ -226,7 +226,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
 
     async def save_fair(self, table_id: str, rows: Sequence[FairRow]) -> None:
         """Write the table's fair-deal rows as they are now (a few per table)."""
-        async with self._writing(), self.engine.begin() as conn:
+        async with self.under_lease(table_id) as conn:
             await conn.execute(fair_deals.delete().where(fair_deals.c.table_id == table_id))
             await self._insert_fair(conn, table_id, rows)
 
@@ -312,7 +312,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
     async def set_rematch(self, table_id: str, rematch: TableRow) -> str:
         """Create ``rematch`` as the rematch of ``table_id`` unless one exists; the id of the
         rematch table either way."""
-        async with self._writing(), self.engine.begin() as conn:
+        async with self.under_lease(table_id) as conn:
             res = await conn.execute(
                 update(game_tables)
                 .where(and_(game_tables.c.id == table_id, game_tables.c.rematch_id.is_(None)))

@@ -12,8 +12,8 @@ SQLite."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, and_, select, tuple_, update
@@ -159,6 +159,25 @@ class LeaseQueries:
                             table_leases.c.owner == lease.owner,
                             table_leases.c.fence == lease.fence))
                 .values(expires=0.0))
+
+    def under_lease(self, table_id: str) -> AbstractAsyncContextManager[AsyncConnection]:
+        """A transaction for a write of the table's other than an action (its seats, its
+        fair-deal seeds, its rematch): with owners, it first checks and locks the table's
+        lease (``hold``), so a write made by an instance whose lease moved on is refused by
+        the database (LeaseLost, nothing written, the room here dropped), as an action is in
+        the group commit."""
+        return self._under_lease(table_id)
+
+    @asynccontextmanager
+    async def _under_lease(self, table_id: str) -> AsyncIterator[AsyncConnection]:
+        lease = self.lease_to_write(table_id)
+        async with self._writing(), self.engine.begin() as conn:
+            if lease is not None:
+                try:
+                    await self.hold(conn, lease)
+                except LeaseLost:
+                    raise self.lease_lost(table_id) from None
+            yield conn
 
     @staticmethod
     async def hold(conn: AsyncConnection, lease: Lease) -> None:

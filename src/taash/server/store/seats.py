@@ -5,10 +5,11 @@ they share its engine and its one writer on SQLite."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from sqlalchemy import and_, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taash.server.store.rows import TableRow, table_row_of
 from taash.server.store.schema import game_tables, seats
@@ -22,10 +23,13 @@ class SeatQueries:
     def _writing(self) -> AbstractAsyncContextManager[None]:
         raise NotImplementedError  # the Store's: one writer at a time on SQLite
 
+    # LeaseQueries': a write's transaction, under the table's lease (with owners)
+    under_lease: Callable[[str], AbstractAsyncContextManager[AsyncConnection]]
+
     async def start_table(self, table_id: str, now: float) -> bool:
         """End a table's wait for its invited friends (its turn timer counts from ``now``):
         whether it was waiting."""
-        async with self._writing(), self.engine.begin() as conn:
+        async with self.under_lease(table_id) as conn:
             res = await conn.execute(
                 update(game_tables)
                 .where(and_(game_tables.c.id == table_id, game_tables.c.waiting.is_(True)))
@@ -39,7 +43,7 @@ class SeatQueries:
         cond = and_(seats.c.table_id == table_id, seats.c.seat == seat)
         if only_unclaimed:
             cond = and_(cond, seats.c.type == "human", seats.c.claimed.is_(False))
-        async with self._writing(), self.engine.begin() as conn:
+        async with self.under_lease(table_id) as conn:
             res = await conn.execute(update(seats).where(cond).values(**values))
             return bool(res.rowcount == 1)
 
@@ -47,7 +51,7 @@ class SeatQueries:
                          player_id: str, name: str | None) -> bool:
         """Give the human seat whose token is ``token_hash`` to the player, with a new token,
         the old one spent; False if its token is another now or another player has it."""
-        async with self._writing(), self.engine.begin() as conn:
+        async with self.under_lease(table_id) as conn:
             values: dict[str, str | bool] = {"token_hash": new_hash, "spent_hash": token_hash,
                                              "player_id": player_id, "claimed": True}
             if name is not None:

@@ -18,6 +18,7 @@ from taash.bots import Bot, make_bot
 from taash.games.base import IllegalAction, MalformedAction, MatchState
 from taash.server.errors import DomainError, Stale
 from taash.server.store.db import SeatRow, TableRow
+from taash.server.store.outage import unreachable
 from taash.server.tables.pool import BotPool, DeadlineExceeded
 from taash.server.tables.roomish import Played
 
@@ -214,8 +215,9 @@ class Autoplay:
                 except DomainError:
                     await asyncio.sleep(0.05)
                     changed = True
-                except Exception:
-                    log.exception("table %s: a bot move could not be stored", room.id)
+                except Exception as e:  # a fault, or the database away: again in a moment
+                    if not unreachable(e):
+                        log.exception("table %s: a bot move could not be stored", room.id)
                     await asyncio.sleep(1)
                     changed = True
                 break

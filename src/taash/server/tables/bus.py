@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Literal, TypedDict
 
@@ -123,9 +124,16 @@ class RejoinedMessage(TypedDict):
     k: Literal["rejoined"]
 
 
+class RereadMessage(TypedDict):
+    """An instance could not publish for a while and can again: what it said meanwhile was
+    lost, so every instance reads its rooms' seats again (as after its own break)."""
+
+    k: Literal["reread"]
+
+
 Message = (ActMessage | MetaMessage | ChatMessage | HereMessage | WhoMessage | GoneMessage
            | WithdrawnMessage | WithdrawnOkMessage | RevokedMessage | VoiceSeatsMessage
-           | VoiceSignalMessage | RejoinedMessage)
+           | VoiceSignalMessage | RejoinedMessage | RereadMessage)
 # A message as heard: JSON from another instance (another version, perhaps), so each field is
 # narrowed where it is read
 Heard = Mapping[str, object]
@@ -156,8 +164,13 @@ class Bus:
         return None
 
 
-POOL = 32  # connections to Redis per instance (one of them held by the subscription)
+POOL = 32  # connections to Redis per instance for publishing
 PUBLISH_WAIT = 10.0  # seconds a publish waits for a free connection
+# Redis not answering (its host gone, the network to it cut: nothing refused, nothing
+# answered): a publish, awaited by an action, gives up after this long, not when the kernel
+# does (minutes), and then the bus is left quiet for QUIET_S, one publish trying it meanwhile
+ANSWER_S = 5.0
+QUIET_S = 1.0
 
 
 class RedisBus(Bus):
@@ -174,9 +187,18 @@ class RedisBus(Bus):
         # for one (up to PUBLISH_WAIT s) rather than fail, as redis-py's own pool does past
         # 100 ("Too many connections"), which lost the message and stalled the other
         # instances' seats
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL,
-                                                        timeout=PUBLISH_WAIT)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL, timeout=PUBLISH_WAIT, socket_timeout=ANSWER_S,
+            socket_connect_timeout=ANSWER_S)
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)
+        # the subscription's own connection: it waits for messages as long as none come (no
+        # read timeout), but gives up connecting as a publish does
+        self.listener: aioredis.Redis = aioredis.Redis.from_url(
+            url, socket_connect_timeout=ANSWER_S)
+        self._quiet_until = 0.0  # a publish failed: none tried before this (monotonic)
+        self._trying = False  # one publish tries the bus after a quiet time, the others wait
+        self._mender: asyncio.Task[None] | None = None  # tries the bus while it is quiet
+        self._reread: asyncio.Future[int] | None = None  # the last ``reread`` published
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self.live = False
@@ -192,7 +214,7 @@ class RedisBus(Bus):
         first = True
         while True:
             try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as ps:
+                async with self.listener.pubsub(ignore_subscribe_messages=True) as ps:
                     await ps.subscribe(self.channel)
                     self.live = True
                     self._ready.set()
@@ -221,23 +243,67 @@ class RedisBus(Bus):
                 await asyncio.sleep(1)
 
     async def publish(self, message: Message) -> None:
-        try:
-            await self.redis.publish(self.channel, json.dumps(message))
-        except Exception as e:  # the action is committed: others catch up from the store
-            log.warning("event bus: could not publish: %s", e)
+        await self._publish(message)
 
     async def publish_counted(self, message: Message) -> int:
+        return await self._publish(message)
+
+    async def _publish(self, message: Message) -> int:
+        """Publish; how many subscribers it reached (0: none, or the bus is away: a committed
+        action is in the store, the others catch up from there)."""
+        if self._trying or time.monotonic() < self._quiet_until:
+            return 0  # the bus was found away a moment ago: nothing said until it answers
+        trying = self._quiet_until > 0
+        self._trying = trying
         try:
-            return int(await self.redis.publish(self.channel, json.dumps(message)))
+            heard = int(await self.redis.publish(self.channel, json.dumps(message)))
         except Exception as e:
-            log.warning("event bus: could not publish: %s", e)
+            self._quiet_until = time.monotonic() + QUIET_S
+            if not trying:  # one line an outage, not one a message
+                log.warning("event bus: could not publish: %s: %s", type(e).__name__, e)
+            if self._mender is None or self._mender.done():
+                self._mender = asyncio.create_task(self._mend(), name="taash-bus-mend")
             return 0
+        finally:
+            self._trying = False
+        if trying:
+            self._mended()
+        return heard
+
+    def _mended(self) -> None:
+        """The bus answers again after failed publishes: the others read again what was lost."""
+        if self._quiet_until == 0.0:
+            return
+        self._quiet_until = 0.0
+        log.warning("event bus: publishing again")
+        reread: RereadMessage = {"k": "reread"}
+        self._reread = asyncio.ensure_future(self._publish(reread))
+
+    async def _mend(self) -> None:
+        """While the bus is quiet, try it now and then (nothing may be published meanwhile)."""
+        while self._quiet_until > 0.0:
+            await asyncio.sleep(max(0.0, self._quiet_until - time.monotonic()))
+            if self._trying or self._quiet_until == 0.0:
+                continue
+            self._trying = True
+            try:
+                await self.redis.ping()
+            except Exception:
+                self._quiet_until = time.monotonic() + QUIET_S
+                continue
+            finally:
+                self._trying = False
+            self._mended()
 
     async def close(self) -> None:
         self.live = False
+        if self._mender is not None:
+            self._mender.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        with contextlib.suppress(Exception):
+            await self.listener.aclose()

@@ -107,7 +107,8 @@ class Forward:
                     pass
             return where, table_id
         except Exception as e:  # the database is away: answered here (a clear refusal)
-            log.warning("owner of table %s not read: %s", table_id, e)
+            line = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
+            log.warning("owner of table %s not read: %s: %s", table_id, type(e).__name__, line)
             return None, ""
 
     def _client(self) -> httpx.AsyncClient:

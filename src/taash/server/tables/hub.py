@@ -204,7 +204,7 @@ class Hub:
             await self.withdrawals.on_withdrawn(msg)
         elif kind == "withdrawn_ok":
             self.withdrawals.on_confirmed(msg)
-        elif kind == "rejoined":  # the bus was down: a token may have been withdrawn meanwhile
+        elif kind in ("rejoined", "reread"):  # the bus was down here, or someone's publishing
             for r in list(self.rooms.values()):
                 await r.reload_meta()
         elif kind in ("chat", "act", "meta"):

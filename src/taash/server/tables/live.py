@@ -18,6 +18,7 @@ from taash.server.errors import DomainError, ErrorBody, error_of
 from taash.server.http.deps import SettingsDep
 from taash.server.http.errors import status_of
 from taash.server.http.guard import TokenBuckets, bad_text
+from taash.server.store.outage import unavailable, unreachable
 from taash.server.tables import wire
 from taash.server.tables.access import bearer, callers, holder_of
 from taash.server.tables.deps import RoomsDep, Signals, SignalsDep, TablesDep
@@ -104,9 +105,10 @@ async def live(rooms: RoomsDep, tables: TablesDep, voice: SignalsDep,
             key = who.session.id if who is not None else None
         if s is None:
             check_watchers(room)
-    except DomainError as e:
-        await websocket.send_text(wire.dumps({"type": "error", "error": e.error()}))
-        await websocket.close(code=4000 + status_of(e))
+    except Exception as e:
+        refused = _refused(e)
+        await websocket.send_text(wire.dumps({"type": "error", "error": refused.error()}))
+        await websocket.close(code=4000 + status_of(refused))
         return
     lock = asyncio.Lock()
 
@@ -148,6 +150,16 @@ async def live(rooms: RoomsDep, tables: TablesDep, voice: SignalsDep,
         await voice.left(room, sub)
         with contextlib.suppress(Exception):
             await websocket.close(code=1001 if rooms.closing else 1000)
+
+
+def _refused(e: Exception) -> DomainError:
+    """A refusal to tell the socket: ``e`` itself, or, the database being away,
+    ``unavailable`` (try again); anything else is raised again."""
+    if isinstance(e, DomainError):
+        return e
+    if unreachable(e):
+        return unavailable()
+    raise e
 
 
 async def _send_all(messages: AsyncIterator[str], send: Send) -> None:
@@ -215,8 +227,9 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
                 continue
             try:
                 got = await set_seed(room, seat, msg.get("seed"))  # type: ignore[arg-type]
-            except DomainError as e:
-                await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
+            except Exception as e:
+                await send(wire.dumps({"type": "error", "id": cid,
+                                       "error": error_of(_refused(e))}))
             else:
                 await send(wire.dumps({"type": "seed", "id": cid, **got}))
             continue
@@ -236,5 +249,7 @@ async def _receive_all(ws: WebSocket, room: Room, seat: int | None, send: Send,
             answer = await room.submit(seat, msg["action"], cid, msg.get("version"))
         except (IllegalAction, MalformedAction, DomainError) as e:
             await send(wire.dumps({"type": "error", "id": cid, "error": error_of(e)}))
+        except Exception as e:  # the database away: unavailable, try again (else raised)
+            await send(wire.dumps({"type": "error", "id": cid, "error": error_of(_refused(e))}))
         else:
             await send(wire.dumps({"type": "ack", "id": cid, **answer}))

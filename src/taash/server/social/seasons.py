@@ -75,7 +75,7 @@ def season_of(t: float) -> str:
 
 def parse(season: str) -> tuple[int, int]:
     m = SEASON.match(season)
-    if m is None or not 1 <= int(m[2]) <= 12 or int(m[1]) < 2000:
+    if m is None or not 1 <= int(m[2]) <= 12 or int(m[1]) < 1970:
         raise BadRequest(f"a season is a month, YYYY-MM (as 2026-11), not {season!r}")
     return int(m[1]), int(m[2])
 
@@ -119,22 +119,21 @@ class Seasons:
                          for i, r in enumerate(rows)]}
 
     async def close_due(self, game: str) -> None:
-        """Close every season of ``game`` that has ended and is not closed yet: from the month
-        of its first rated match to last month."""
+        """Close every season of ``game`` that has ended and is not closed yet, up to last
+        month: each month with a rated match of the game (a month without one has no podium;
+        the next such month is found by one query, however far away)."""
         last = shift(season_of(self.clock()), -1)
         if self.closed_to.get(game) == last:
             return
+        done = await self.store.closed(game)
         first = await self.store.first_rated(game)
-        if first is not None:
-            done = await self.store.closed(game)
-            season = season_of(first)
-            while season <= last:
-                if season not in done:
-                    start, end = bounds(season)
-                    podium = await self.store.standings(game, start, end, PROVISIONAL_SIGMA,
-                                                        MIN_MATCHES, 3)
-                    await self.store.close(game, season, podium, self.clock())
-                season = shift(season, 1)
+        while first is not None and (season := season_of(first)) <= last:
+            start, end = bounds(season)
+            if season not in done:
+                podium = await self.store.standings(game, start, end, PROVISIONAL_SIGMA,
+                                                    MIN_MATCHES, 3)
+                await self.store.close(game, season, podium, self.clock())
+            first = await self.store.first_rated(game, after=end)
         self.closed_to[game] = last
 
     async def podiums(self, player_id: str) -> list[PodiumJson]:

@@ -61,12 +61,14 @@ class SeasonStore:
             return [SeasonRow(x.player_id, x.name, Rating(x.mu, x.sigma), int(x.n))
                     for x in await conn.execute(q)]
 
-    async def first_rated(self, game: str) -> float | None:
-        """When the earliest rated match of ``game`` ended (None: none yet)."""
+    async def first_rated(self, game: str, after: float | None = None) -> float | None:
+        """When the earliest rated match of ``game`` (ended at ``after`` or later) ended;
+        None: none."""
         r = match_results.c
+        since = r.ended >= after if after is not None else r.ended.is_not(None)
         async with self.store.engine.connect() as conn:
             first = (await conn.execute(select(func.min(r.ended)).where(
-                and_(r.game == game, r.mu.is_not(None))))).scalar()
+                and_(r.game == game, r.mu.is_not(None), since)))).scalar()
         return None if first is None else float(first)
 
     async def closed(self, game: str) -> set[str]:

@@ -22,6 +22,7 @@ from taash.fairplay import command as fairplay_command
 from taash.games.base import RecordError
 from taash.play import command as play_command
 from taash.play import event_command
+from taash.puzzles import command as puzzles_command
 from taash.record import random_record, verify
 from taash.review import command as review_command
 
@@ -59,8 +60,8 @@ LAZY: dict[str, Lazy] = {
     "db": Lazy(_host, "Look after the server's database: upgrade, check, copy."),
 }
 #: the order `taash --help` lists the commands in (any other last)
-ORDER = ("arena", "play", "event", "review", "fairplay", "serve", "backup", "restore", "stats",
-         "record", "db")
+ORDER = ("arena", "play", "event", "review", "puzzles", "fairplay", "serve", "backup", "restore",
+         "stats", "record", "db")
 
 
 class Commands(TyperGroup):
@@ -128,7 +129,7 @@ def record_random(
 
 # Commands that live beside their subsystem register themselves: `register(app)`.
 for module in (arena, play_command, review_command, stats_command, event_command,
-               fairplay_command):
+               fairplay_command, puzzles_command):
     module.register(app)
 
 

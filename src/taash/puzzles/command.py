@@ -132,6 +132,9 @@ def make(
                     take(g, one)
                 if done():
                     break
+            for g in games:
+                if deals[g]:
+                    progress(g, deals[g], len(found[g]), force=True)
         else:
             for g in games:
                 for one in _bot_deals(g, seed):

@@ -172,21 +172,42 @@ def groups(state: MatchState, seat: int) -> dict[int, int]:
     return {a: a for a in state.legal_ids(seat)}
 
 
-def examine(one: dict[str, Json], n: int, state: MatchState,
-            limits: Limits = Limits()) -> Puzzle | None:
-    """The puzzle at the position before action ``n`` of the one-deal record ``one``
-    (``state``, the core's state there), or None if it is not one."""
+@dataclass(frozen=True)
+class Found:
+    """What makes a position a puzzle (``find``): the one best group's actions (ids), the
+    obvious action, the mover's side's result after each, the best line after the solution,
+    and the themes."""
+
+    seat: int
+    solution: tuple[int, ...]
+    obvious: int
+    best: int
+    obvious_value: int
+    line: tuple[tuple[int, str], ...]
+    themes: tuple[str, ...]
+
+
+def obvious_action(state: MatchState, seat: int) -> int | None:
+    """The obvious action: the easy bot's (seeded ``OBVIOUS_SEED``) from the seat's view."""
+    text = make_bot(state.game_id, "easy", seed=OBVIOUS_SEED).act(state.view(seat))
+    return None if text is None else state.action_id(seat, text)
+
+
+def find(state: MatchState, limits: Limits = Limits(), obvious: int | None = None,
+         late: bool = True) -> Found | None:
+    """Whether ``state`` is a puzzle for the seat to move (the module says when), and why.
+    ``obvious``: the obvious action if not the easy bot's; ``late`` False: any position,
+    not only the late ones ``limits`` allows."""
     seat = state.turn()
-    if seat is None or not _late(state, seat, limits):
+    if seat is None or (late and not _late(state, seat, limits)):
         return None
     group = groups(state, seat)
     if len(set(group.values())) < 2:
         return None
-    bot = make_bot(state.game_id, "easy", seed=OBVIOUS_SEED)
-    text = bot.act(state.view(seat))
-    if text is None:
-        return None
-    obvious = state.action_id(seat, text)
+    if obvious is None:
+        obvious = obvious_action(state, seat)
+        if obvious is None:
+            return None
     if not _dds_candidate(state, seat, group, obvious):
         return None
     # the cheap test first: the best actions (one null-window test each), then every value
@@ -201,17 +222,28 @@ def examine(one: dict[str, Json], n: int, state: MatchState,
     unit = game_class(state.game_id).deal_unit
     if len(winners) != 1 or group[obvious] in winners or best - vals[obvious] < MIN_LOSS[unit]:
         return None
-    solution = sorted(a for a in group if vals[a] == best)
+    solution = tuple(sorted(a for a in group if vals[a] == best))
     line, winner, next_winner = _line(state, seat, solution[0], limits.time_limit)
     if isinstance(state, TrickPlay):
         themes = court_themes(state, seat, solution[0], winner, next_winner)
     else:
         assert isinstance(state, GoatPlay)
         themes = goat_themes(state, seat, solution[0], obvious)
+    return Found(seat, solution, obvious, best, vals[obvious], line, tuple(themes))
+
+
+def examine(one: dict[str, Json], n: int, state: MatchState,
+            limits: Limits = Limits()) -> Puzzle | None:
+    """The puzzle at the position before action ``n`` of the one-deal record ``one``
+    (``state``, the core's state there), or None if it is not one."""
+    f = find(state, limits)
+    if f is None:
+        return None
     rec = _prefix(one, n)
-    return Puzzle(position_id(rec), state.game_id, dict(one["options"]), rec, seat,
-                  tuple(state.action_text(a) for a in solution), state.action_text(obvious),
-                  best, vals[obvious], unit, line, tuple(themes))
+    return Puzzle(position_id(rec), state.game_id, dict(one["options"]), rec, f.seat,
+                  tuple(state.action_text(a) for a in f.solution), state.action_text(f.obvious),
+                  f.best, f.obvious_value, game_class(state.game_id).deal_unit, f.line,
+                  f.themes)
 
 
 def _dds_candidate(state: MatchState, seat: int, group: dict[int, int], obvious: int) -> bool:
@@ -270,5 +302,30 @@ def mine_deal(one: dict[str, Json], limits: Limits = Limits()) -> list[Puzzle]:
     return out
 
 
-__all__ = ["CONTINUATION", "Limits", "MIN_LOSS", "OBVIOUS_SEED", "Puzzle", "examine", "groups",
-           "mine_deal", "position_id", "single_deals"]
+def check(p: Puzzle, time_limit: float = 30.0) -> str | None:
+    """None if a stored puzzle holds, rebuilt from its record prefix through the core and
+    solved afresh (``action_values``, every legal action): the seat to move, one best group
+    and it the solution, the obvious action costing at least ``MIN_LOSS``, the values as
+    stored.  Else what does not hold, in a few words."""
+    state = p.position()
+    if state.turn() != p.seat:
+        return f"seat {p.seat} is not the one to move"
+    group = groups(state, p.seat)
+    vals = action_values(state.clone(), time_limit=time_limit)
+    if not set(group) <= set(vals):
+        return f"not solved exactly within {time_limit:g} s"
+    best = max(vals[a] for a in group)
+    tops = [a for a in group if vals[a] == best]
+    if len({group[a] for a in tops}) != 1:
+        return "more than one best group: " + " ".join(state.action_text(a) for a in tops)
+    if {state.action_text(a) for a in tops} != set(p.solution):
+        return "the best group is " + " ".join(state.action_text(a) for a in tops)
+    ob = state.action_id(p.seat, p.obvious)
+    if best - vals[ob] < MIN_LOSS[p.unit] or (best, vals[ob]) != (p.best, p.obvious_value):
+        return f"values: best {best}, obvious {vals[ob]} (stored {p.best}, {p.obvious_value})"
+    return None
+
+
+__all__ = ["CONTINUATION", "Found", "Limits", "MIN_LOSS", "OBVIOUS_SEED", "Puzzle", "examine",
+           "check", "find", "groups", "mine_deal", "obvious_action", "position_id",
+           "single_deals"]

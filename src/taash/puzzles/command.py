@@ -11,8 +11,9 @@ count them (docs/puzzles.md).
 - ``merge SET... --out FILE``: one set of several, each id once.
 - ``stats [SET] [--json]``: the count per game and theme (default: the shipped set).
 
-The module imports only typer and the command-line helpers: the solver, the bots and the
-core's replay load when ``make`` runs, so ``taash --help`` stays light.
+``taash --help`` stays light: what this module imports (the bots, the review's replay and its
+solver's pure-Python modules) the other commands load anyway; DDS (endplay, seconds to import)
+loads only when ``make`` meets a four-player single-sar position.
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ from typing import Annotated
 
 import typer
 
+from taash.bots import make_bot
+from taash.bots.arena import ArenaConfig, board_match, hash_seed
 from taash.cli_common import fail, read_source, record_checked
+from taash.puzzles.mine import Limits, mine_deal, single_deals
 from taash.puzzles.store import GAMES, SetError, read_set, stats, write_set
+from taash.review.replay import load_record
 
 app = typer.Typer(no_args_is_help=True, help="Puzzles from real deals: make, merge, count.")
 
@@ -52,9 +57,6 @@ class Progress:
 
 def _record_deals(files: list[str]) -> Iterator[tuple[str, dict[str, object]]]:
     """(game, one-deal record) for every deal of every record file, each checked first."""
-    from taash.puzzles.mine import single_deals
-    from taash.review.replay import load_record
-
     for file in files:
         text = read_source(file)
         with record_checked():
@@ -65,9 +67,6 @@ def _record_deals(files: list[str]) -> Iterator[tuple[str, dict[str, object]]]:
 
 def _bot_deals(game: str, seed: int) -> Iterator[dict[str, object]]:
     """One-deal records played by the easy bot at every seat, board after board."""
-    from taash.bots import make_bot
-    from taash.bots.arena import ArenaConfig, board_match, hash_seed
-
     cfg = ArenaConfig(game, None, "easy", "easy", 2, seed)
     board = 0
     while True:
@@ -106,8 +105,6 @@ def make(
     for g in games:
         if g not in GAMES:
             fail(f"unknown game {g!r} (games: {', '.join(GAMES)})")
-    from taash.puzzles.mine import Limits, mine_deal
-
     limits = Limits(time_limit=time_limit)
     found: dict[str, list[dict[str, object]]] = {g: [] for g in games}
     seen: set[str] = set()

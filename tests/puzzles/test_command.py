@@ -15,6 +15,7 @@ import pytest
 from taash.games import CourtPiece2P
 from taash.puzzles.mine import Puzzle, check
 from taash.puzzles.store import GAMES, read_set
+from taash.puzzles.themes import COURT_THEMES, GOAT_THEMES
 from taash.record import random_record
 from tests.conftest import run_taash
 
@@ -28,8 +29,10 @@ def shape_ok(figures: dict[str, object]) -> None:
     for entry in games.values():
         assert set(entry) == {"count", "themes"}
         assert isinstance(entry["count"], int)
-        assert all(isinstance(n, int) and n > 0 for n in entry["themes"].values())
-        assert sum(entry["themes"].values()) <= 2 * entry["count"] + 10 * entry["count"]
+        assert all(isinstance(n, int) and 0 <= n <= entry["count"]
+                   for n in entry["themes"].values())
+    assert set(games[GAMES[0]]["themes"]) == set(games[GAMES[1]]["themes"]) == set(COURT_THEMES)
+    assert set(games[GAMES[2]]["themes"]) == set(GOAT_THEMES)
 
 
 def test_make_from_records_then_stats(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from taash.games import CourtPiece, CourtPiece2P, Goat
+from taash.puzzles.themes import COURT_THEMES, GOAT_THEMES
 
 SET_FORMAT = "taash-puzzles/1"
 SHIPPED = "set.json.gz"
@@ -71,11 +72,12 @@ def write_set(path: str | Path, puzzles: Iterable[Mapping[str, object]]) -> int:
 
 def stats(puzzles: Sequence[Mapping[str, object]]) -> dict[str, dict[str, dict[str, object]]]:
     """``{"games": {game: {"count": N, "themes": {theme: n}}}}``: every game of ``GAMES``
-    (a count of 0 if none), any other game found after them; themes sorted by name."""
+    with each of its themes (0 where none), any other game found after them; themes sorted
+    by name."""
     games: dict[str, dict[str, object]] = {}
     themes: dict[str, dict[str, int]] = {}
     for g in GAMES:
-        themes[g] = {}
+        themes[g] = dict.fromkeys(GOAT_THEMES if g == Goat.game_id else COURT_THEMES, 0)
         games[g] = {"count": 0, "themes": themes[g]}
     for x in puzzles:
         g = str(x["game"])

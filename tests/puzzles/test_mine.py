@@ -57,6 +57,18 @@ def test_a_finesse_is_the_one_solution() -> None:
     assert f.themes == ("finesse",)
 
 
+def test_drawing_the_last_trump_is_trump_control() -> None:
+    # two-player, spades trump, three tricks left; seat 0 (on 4) leads: AS draws seat 1's last
+    # trump and the hearts take the rest (7); a heart first is cut and seat 1 has its 7th
+    m = endgame(CourtPiece2P.game_id, "S", [["AS", "KH", "QH"], ["2S", "3D", "4D"]], 0,
+                [4, 6], [])
+    f = find(m, Limits(), obvious=m.action_id(0, "play:KH"), late=False)
+    assert f is not None
+    assert [m.action_text(a) for a in f.solution] == ["play:AS"]
+    assert (f.best, f.obvious_value) == (3, 0)
+    assert f.themes == ("trump-control",)
+
+
 def test_the_obvious_card_among_the_best_is_no_puzzle() -> None:
     m = endgame(CourtPiece2P.game_id, "S", [["2S", "3D"], ["KH", "4D"]], 1, [5, 6], ["KH"])
     assert find(m, Limits(), obvious=m.action_id(0, "play:2S"), late=False) is None

@@ -10,7 +10,16 @@ import pytest
 from taash.games import CourtPiece, CourtPiece2P, game_class
 from taash.games.tricks import PACK
 from taash.games.tricks_play import TrickPlay
-from taash.puzzles.mine import Limits, Puzzle, check, find, mine_deal, position_id, single_deals
+from taash.puzzles.mine import (
+    Limits,
+    Puzzle,
+    check,
+    find,
+    mine_deal,
+    position_id,
+    retag,
+    single_deals,
+)
 from taash.record import random_record
 
 
@@ -83,6 +92,7 @@ def test_touching_cards_are_one_group() -> None:
     f = find(m, Limits(), obvious=m.action_id(0, "play:AH"), late=False)
     assert f is not None
     assert sorted(m.action_text(a) for a in f.solution) == ["play:JH", "play:QH"]
+    assert f.themes == ("finesse",)  # the group's top, QH, sits under AH over the KH
 
 
 @pytest.mark.slow
@@ -97,6 +107,7 @@ def test_puzzles_of_a_real_deal_rebuild_and_check() -> None:
         assert again == p
         assert position_id(p.record) == p.id
         assert check(p) is None
+        assert retag(p) == p
         state = p.position()
         assert state.turn() == p.seat
         assert len(p.record["deals"][0]["actions"]) < len(rec["deals"][0]["actions"]) + 200

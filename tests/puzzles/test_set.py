@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from taash.puzzles.mine import Puzzle, check
+from taash.puzzles.mine import Puzzle, check, retag
 from taash.puzzles.store import GAMES, read_set, shipped_path
 from taash.puzzles.themes import COURT_THEMES, GOAT_THEMES
 
@@ -45,6 +45,7 @@ def test_a_sample_of_each_game_has_one_solution(game: str) -> None:
     sample = random.Random(49).sample(puzzles, min(SAMPLE, len(puzzles)))
     bad = {p.id: why for p in sample if (why := check(p)) is not None}
     assert not bad
+    assert [retag(p).themes for p in sample] == [p.themes for p in sample]
 
 
 @pytest.mark.slow

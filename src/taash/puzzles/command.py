@@ -8,7 +8,8 @@ count them (docs/puzzles.md).
   the arena's boards (``taash.bots.arena.board_match``, seeded by ``--seed``), until each game
   of ``--game`` has ``--per-game`` puzzles.  Progress goes to stderr; Ctrl-C writes the
   puzzles found so far and exits 130.
-- ``merge SET... --out FILE``: one set of several, each id once.
+- ``merge SET... --out FILE``: one set of several, each id once, the themes recomputed
+  (``taash.puzzles.mine.retag``).
 - ``stats [SET] [--json]``: the count per game and theme (default: the shipped set).
 
 ``taash --help`` stays light: what this module imports (the bots, the review's replay and its
@@ -29,7 +30,8 @@ import typer
 from taash.bots import make_bot
 from taash.bots.arena import ArenaConfig, board_match, hash_seed
 from taash.cli_common import fail, read_source, record_checked
-from taash.puzzles.mine import Limits, mine_deal, single_deals
+from taash.games.base import IllegalAction, RecordError
+from taash.puzzles.mine import Limits, Puzzle, mine_deal, retag, single_deals
 from taash.puzzles.store import GAMES, SetError, read_set, stats, write_set
 from taash.review.replay import load_record
 
@@ -160,10 +162,15 @@ def merge(
     sets: Annotated[list[str], typer.Argument(metavar="SET...", help="puzzle sets")],
     out: Annotated[str, typer.Option(help="the set to write (gzipped if it ends in .gz)")],
 ) -> None:
-    """Merge puzzle sets into one (each puzzle id once, in the order given)."""
+    """Merge puzzle sets into one (each puzzle id once, in the order given), the themes
+    recomputed by the current definitions."""
     every = []
     for s in sets:
-        every += _read(s)
+        for x in _read(s):
+            try:
+                every.append(retag(Puzzle.from_json(x)).as_json())
+            except (ValueError, RecordError, IllegalAction) as e:
+                fail(f"{s}: puzzle {x.get('id')}: {e}")
     try:
         n = write_set(out, every)
     except OSError as e:

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 from taash.bots import make_bot
 from taash.games import game_class
@@ -223,13 +223,35 @@ def find(state: MatchState, limits: Limits = Limits(), obvious: int | None = Non
     if len(winners) != 1 or group[obvious] in winners or best - vals[obvious] < MIN_LOSS[unit]:
         return None
     solution = tuple(sorted(a for a in group if vals[a] == best))
-    line, winner, next_winner = _line(state, seat, solution[0], limits.time_limit)
-    if isinstance(state, TrickPlay):
-        themes = court_themes(state, seat, solution[0], winner, next_winner)
-    else:
-        assert isinstance(state, GoatPlay)
-        themes = goat_themes(state, seat, solution[0], obvious)
-    return Found(seat, solution, obvious, best, vals[obvious], line, tuple(themes))
+    line = _line(state, seat, solution[0], limits.time_limit)
+    return Found(seat, solution, obvious, best, vals[obvious], line,
+                 themes_of(state, seat, solution, obvious, line))
+
+
+def themes_of(state: MatchState, seat: int, solution: Sequence[int], obvious: int,
+              line: Sequence[tuple[int, str]]) -> tuple[str, ...]:
+    """The themes (``taash.puzzles.themes``) of the position ``state`` with this solution,
+    obvious action and best line after the solution (played out on a clone for the tricks'
+    winners)."""
+    if isinstance(state, GoatPlay):
+        return tuple(goat_themes(state, seat, solution[0], obvious))
+    assert isinstance(state, TrickPlay)
+    c = state.clone()
+    winners: list[int] = []
+    for s, text in ((seat, state.action_text(solution[0])), *line):
+        winners += [int(e["winner"]) for e in c.apply(s, text) if e["type"] == "trick"]
+    return tuple(court_themes(state, seat, solution, winners[0] if winners else None,
+                              winners[1] if len(winners) > 1 else None))
+
+
+def retag(p: Puzzle) -> Puzzle:
+    """The puzzle with its themes recomputed by the current definitions (no solving: the
+    position is rebuilt and the stored line played out)."""
+    state = p.position()
+    solution = [state.action_id(p.seat, a) for a in p.solution]
+    themes = themes_of(state, p.seat, sorted(solution), state.action_id(p.seat, p.obvious),
+                       p.line)
+    return replace(p, themes=themes)
 
 
 def examine(one: dict[str, Json], n: int, state: MatchState,
@@ -261,19 +283,12 @@ def _dds_candidate(state: MatchState, seat: int, group: dict[int, int], obvious:
 
 
 def _line(state: MatchState, seat: int, action: int, time_limit: float
-          ) -> tuple[tuple[tuple[int, str], ...], int | None, int | None]:
-    """The best line after the solution (each mover's first best action, while the solver is
-    exact), and who wins the solution's trick and the next one (None: not reached)."""
+          ) -> tuple[tuple[int, str], ...]:
+    """The best line after the solution: each mover's first best action, while the solver is
+    exact, up to ``CONTINUATION`` actions or the deal's end."""
     c = state.clone()
-    winners: list[int] = []
+    c.apply_id(seat, action)
     line: list[tuple[int, str]] = []
-
-    def play(s: int, a: int) -> None:
-        for e in c.apply(s, c.action_text(a)):
-            if e["type"] == "trick":
-                winners.append(int(e["winner"]))
-
-    play(seat, action)
     while len(line) < CONTINUATION and not (c.needs_deal() or c.is_over()):
         s = c.turn()
         if s is None:
@@ -282,9 +297,8 @@ def _line(state: MatchState, seat: int, action: int, time_limit: float
         if not sol.exact or not sol.best:
             break
         line.append((s, c.action_text(sol.best[0])))
-        play(s, sol.best[0])
-    return (tuple(line), winners[0] if winners else None,
-            winners[1] if len(winners) > 1 else None)
+        c.apply_id(s, sol.best[0])
+    return tuple(line)
 
 
 def mine_deal(one: dict[str, Json], limits: Limits = Limits()) -> list[Puzzle]:
@@ -327,5 +341,5 @@ def check(p: Puzzle, time_limit: float = 30.0) -> str | None:
 
 
 __all__ = ["CONTINUATION", "Found", "Limits", "MIN_LOSS", "OBVIOUS_SEED", "Puzzle", "examine",
-           "check", "find", "groups", "mine_deal", "obvious_action", "position_id",
-           "single_deals"]
+           "check", "find", "groups", "mine_deal", "obvious_action", "position_id", "retag",
+           "single_deals", "themes_of"]

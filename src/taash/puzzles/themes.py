@@ -58,12 +58,13 @@ def _opponents(state: TrickPlay, seat: int) -> int:
     return out
 
 
-def court_themes(state: TrickPlay, seat: int, card: int, winner: int | None,
+def court_themes(state: TrickPlay, seat: int, cards: Sequence[int], winner: int | None,
                  next_winner: int | None) -> list[str]:
-    """The Court Piece themes of a puzzle (see the module): ``card`` the solution (any of its
-    group), ``winner`` the seat taking its trick in the best line and ``next_winner`` the next
-    trick's (None: the line does not reach it)."""
+    """The Court Piece themes of a puzzle (see the module): ``cards`` the solution's group
+    (touching cards of one suit), ``winner`` the seat taking its trick in the best line and
+    ``next_winner`` the next trick's (None: the line does not reach it)."""
     out: list[str] = []
+    card = max(cards)  # the group's top: a higher card of the mover's is outside the group
     hand = state.hands[seat]
     trump = state.trump
     suit = SUIT_OF[card]

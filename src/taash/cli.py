@@ -6,6 +6,7 @@ verify).  Errors are one clear line on stderr.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -26,16 +27,13 @@ from taash.record import random_record, verify
 from taash.review import command as review_command
 
 
-def _serve(app: typer.Typer) -> None:
-    from taash.server.cli import register  # the server: see LAZY
+def _registers(module: str) -> Callable[[typer.Typer], None]:
+    """``register(app)`` of a command's module, imported only when it is called (see LAZY)."""
 
-    register(app)
+    def register(app: typer.Typer) -> None:
+        importlib.import_module(module).register(app)
 
-
-def _host(app: typer.Typer) -> None:
-    from taash.server.ops.cli import register  # SQLAlchemy and the store: see LAZY
-
-    register(app)
+    return register
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,21 +46,29 @@ class Lazy:
 
 
 #: The server's commands: their modules load FastAPI, SQLAlchemy, Alembic and uvicorn (about
-#: half a second), which `taash --help`, `play`, `record` and the rest never need.  `taash
-#: --help` lists them by their summary (tests/test_cli.py holds it to the command's own help).
+#: half a second), which `taash --help`, `play`, `record` and the rest never need; and the
+#: puzzles' (the miner and the solver).  `taash --help` lists them by their summary
+#: (tests/test_cli.py holds it to the command's own help).
 LAZY: dict[str, Lazy] = {
-    "serve": Lazy(_serve, "Run the game server: HTTP API, live channel and web interface."),
-    "backup": Lazy(_host, "Back the database up while the server runs (SQLite's online "
-                          "backup, or pg_dump)."),
-    "restore": Lazy(_host, "Restore a backup into a database (stop the server first), then "
-                           "upgrade it."),
-    "db": Lazy(_host, "Look after the server's database: upgrade, check, copy."),
-    "moderator": Lazy(_host, "Grant, revoke and list the moderator role (fair play's review "
-                             "queue)."),
+    "serve": Lazy(_registers("taash.server.cli"),
+                  "Run the game server: HTTP API, live channel and web interface."),
+    "backup": Lazy(_registers("taash.server.ops.cli"),  # SQLAlchemy and the store
+                   "Back the database up while the server runs (SQLite's online backup, or "
+                   "pg_dump)."),
+    "restore": Lazy(_registers("taash.server.ops.cli"),
+                    "Restore a backup into a database (stop the server first), then upgrade "
+                    "it."),
+    "db": Lazy(_registers("taash.server.ops.cli"),
+               "Look after the server's database: upgrade, check, copy."),
+    "moderator": Lazy(_registers("taash.server.ops.cli"),
+                      "Grant, revoke and list the moderator role (fair play's review queue)."),
+    # the puzzles' solver and miner (DDS where it applies)
+    "puzzles": Lazy(_registers("taash.puzzles.command"),
+                    "Puzzles from real deals: make, merge, count."),
 }
 #: the order `taash --help` lists the commands in (any other last)
-ORDER = ("arena", "play", "event", "review", "fairplay", "serve", "backup", "restore", "stats",
-         "record", "db", "moderator")
+ORDER = ("arena", "play", "event", "review", "puzzles", "fairplay", "serve", "backup", "restore",
+         "stats", "record", "db", "moderator")
 
 
 class Commands(TyperGroup):

@@ -154,6 +154,7 @@ class Services:
         self.tournaments = Tournaments(store)
         self.tournaments.clubs = self.clubs  # a club's tournament: its admins, its members
         self.tournament_play = Running(self.tournaments, self.tables)
+        self.social.finals = self.tournament_play.finals  # featured first on home
         # fair play: finished matches to the detector; a ban from rated play reaches the
         # ratings (social) and the seats (tables)
         self.fairplay = FairPlay(settings, store, self.social.unrate)

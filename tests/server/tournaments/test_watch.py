@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+from tests.server.events.helpers import Player
 from tests.server.tables.test_spectators import expected_version
-from tests.server.tournaments.helpers import T0, site, swiss_body
+from tests.server.tournaments.helpers import site, swiss_body
 from tests.server.tournaments.test_swiss_e2e import play_turns
 
 
@@ -21,8 +23,10 @@ async def test_a_tournament_table_is_watched_one_deal_behind(tmp_path: Path) -> 
         a, b = await s.player("Asha"), await s.player("Bilal")
         for p in (a, b):
             await p.ok("POST", f"/api/tournaments/{tid}/register")
-        s.now = T0 + 600
+        # started by the organiser before its time: at its time the sweep would start it too,
+        # and the one of the two that came second would be refused
         await organiser.ok("POST", f"/api/tournaments/{tid}/start")
+        await round_tables(a, tid)
         mine = (await a.ok("GET", f"/api/tournaments/{tid}"))["my_table"]
         table, seat = mine["table"], mine["seat"]
         behind = 0
@@ -50,3 +54,65 @@ async def test_a_tournament_table_is_watched_one_deal_behind(tmp_path: Path) -> 
             await play_turns(b, tid)
             await asyncio.sleep(0)
         assert view["over"] and behind > 10  # it was watched a deal behind, then all of it
+
+
+async def test_the_organiser_chooses_how_far_behind_spectators_see_its_tables(
+        tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        organiser = await s.player("Organiser")
+        # "none" is not offered (a tournament table is rated), nor anything unknown
+        for wrong in ("none", "later"):
+            r = await organiser.post("/api/tournaments", swiss_body(
+                rounds=1, spectator_delay=wrong))
+            assert r.status_code == 400 and "spectator_delay" in r.text, r.text
+        made = {}
+        for delay in ("trick", "hidden"):
+            t = await organiser.ok("POST", "/api/tournaments", swiss_body(
+                rounds=1, options={"target": 3}, spectator_delay=delay), status=201)
+            assert t["spectator_delay"] == delay
+            made[delay] = t["id"]
+        a, b = await s.player("Asha"), await s.player("Bilal")
+        for tid in made.values():
+            for p in (a, b):
+                await p.ok("POST", f"/api/tournaments/{tid}/register")
+        for delay, tid in made.items():  # started by the organiser now, before its time
+            page = await organiser.ok("POST", f"/api/tournaments/{tid}/start")
+            assert page["spectator_delay"] == delay
+            table = (await round_tables(organiser, tid))[0]["table"]
+            seen = await organiser.get(f"/api/tables/{table}")
+            if delay == "hidden":  # no spectator while its game is played
+                assert seen.status_code == 403, seen.text
+            else:
+                assert seen.json()["table"]["spectator_delay"] == "trick"
+
+
+async def test_a_final_being_played_is_featured_first_on_home(tmp_path: Path) -> None:
+    async with site(tmp_path) as s:
+        organiser = await s.player("Organiser")
+        t = await organiser.ok("POST", "/api/tournaments", swiss_body(
+            rounds=1, options={"target": 3}, turn_timer_s=600), status=201)
+        a, b = await s.player("Asha"), await s.player("Bilal")
+        for p in (a, b):
+            await p.ok("POST", f"/api/tournaments/{t['id']}/register")
+        # another live table, its players at least as rated: the final still comes first
+        other = await organiser.ok("POST", "/api/tables", {
+            "game": "court-piece-2p", "options": {"target": 3}, "live": True,
+            "seats": [{"type": "human"}, {"type": "bot", "level": "hard"}]}, status=201)
+        assert not [f for f in await a.ok("GET", "/api/featured") if f["final"]]
+        await organiser.ok("POST", f"/api/tournaments/{t['id']}/start")
+        (final,) = [g["table"] for g in await round_tables(a, t["id"]) if g["final"]]
+        featured = await a.ok("GET", "/api/featured")
+        assert [(f["id"], f["final"]) for f in featured][:1] == [(final, True)], featured
+        assert all(not f["final"] for f in featured[1:])
+        assert other["id"] in {f["id"] for f in featured} or len(featured) == 1
+
+
+async def round_tables(p: Player, tid: str) -> list[dict[str, Any]]:
+    """The tournament's games once each has its table (the round's tables are made as the
+    round is paired)."""
+    for _ in range(400):
+        games = (await p.ok("GET", f"/api/tournaments/{tid}"))["games"]
+        if games and all(g["table"] for g in games if g["b"] is not None):
+            return [g for g in games if g["b"] is not None]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"tournament {tid}: its round's tables were not made in 20 s")

@@ -41,6 +41,7 @@ class FeaturedTable(TypedDict):
     spectator_delay: str
     updated: str
     seats: list[FeaturedSeat]
+    final: bool  # a tournament's final, being played: featured first
 
 
 def _seat(game: str, s: dict[str, object]) -> tuple[FeaturedSeat, Rating | None]:
@@ -61,9 +62,10 @@ def _seat(game: str, s: dict[str, object]) -> tuple[FeaturedSeat, Rating | None]
             "rating": None if r is None else round(SCALE * r.mu)}, r
 
 
-async def featured(store: SocialStore, now: float, limit: int) -> list[FeaturedTable]:
-    """The ``limit`` featured tables, highest rated first (the latest moved first among
-    equals)."""
+async def featured(store: SocialStore, now: float, limit: int,
+                   finals: frozenset[str] = frozenset()) -> list[FeaturedTable]:
+    """The ``limit`` featured tables: tournament finals being played (``finals``) first, then
+    the highest rated (the latest moved first among equals)."""
     out: list[tuple[float, float, FeaturedTable]] = []
     for t, seats in await store.live_tables(now - RECENT_S, CANDIDATES):
         game = str(t["game"])
@@ -83,6 +85,6 @@ async def featured(store: SocialStore, now: float, limit: int) -> list[FeaturedT
         out.append((mean, updated, {
             "id": str(t["id"]), "game": game, "options": options, "url": f"/t/{t['id']}",
             "rating": round(SCALE * mean), "spectator_delay": str(t["spectator_delay"]),
-            "updated": iso(updated), "seats": shown}))
-    out.sort(key=lambda x: (-x[0], -x[1]))
+            "updated": iso(updated), "seats": shown, "final": str(t["id"]) in finals}))
+    out.sort(key=lambda x: (not x[2]["final"], -x[0], -x[1]))
     return [f for _, _, f in out[:limit]]

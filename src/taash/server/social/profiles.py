@@ -151,6 +151,8 @@ class Social:
         self.store = SocialStore(store)
         self.room = room  # a table's room, loaded if need be
         self.seasons = Seasons(store)
+        # the tournament finals being played (the tournaments answer; none unless set)
+        self.finals: Callable[[], Awaitable[set[str]]] | None = None
         # which of these players are banned from rated play (fair play answers; none unless
         # set): a match with one of them is not rated
         self.banned: Callable[[Sequence[str]], Awaitable[set[str]]] | None = None

@@ -196,9 +196,11 @@ async def player_history(
 async def featured_tables(social: SocialDep, request: Request,
                           limit: int = Query(6, ge=1, le=20)) -> list[FeaturedTable]:
     """The live tables with the highest-rated players that anyone may watch (moved at in
-    the last ten minutes, not hidden from spectators), best first: open one's ``url`` to
-    watch it as its ``spectator_delay`` lets spectators."""
-    return await featured(social.store, time.time(), limit)
+    the last ten minutes, not hidden from spectators), tournament finals first (``final``),
+    then best first: open one's ``url`` to watch it as its ``spectator_delay`` lets
+    spectators."""
+    finals = frozenset(await social.finals()) if social.finals is not None else frozenset()
+    return await featured(social.store, time.time(), limit, finals)
 
 
 @router.get("/api/seasons/{game}", tags=["players"])

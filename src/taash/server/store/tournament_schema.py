@@ -28,6 +28,8 @@ tournaments = Table(
     Column("created", Float, nullable=False),
     Column("started", Float, nullable=True),
     Column("ended", Float, nullable=True),
+    # how far behind spectators see its tables (0025): trick, deal or hidden, the organiser's
+    Column("spectator_delay", String(8), nullable=False, server_default="deal"),
 )
 Index("ix_tournaments_state", tournaments.c.state, tournaments.c.starts)
 

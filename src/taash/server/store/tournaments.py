@@ -42,6 +42,7 @@ class TournamentRow:
     created: float
     started: float | None = None
     ended: float | None = None
+    spectator_delay: str = "deal"
 
 
 @dataclass
@@ -71,7 +72,8 @@ def _tournament(r: object) -> TournamentRow:
     return TournamentRow(m["id"], m["name"], m["kind"], m["game"], json.loads(m["options"]),
                          int(m["rounds"]), int(m["minutes"]), float(m["starts"]),
                          float(m["turn_timer_s"]), m["organiser"], m["club_id"], m["state"],
-                         int(m["round"]), float(m["created"]), m["started"], m["ended"])
+                         int(m["round"]), float(m["created"]), m["started"], m["ended"],
+                         m["spectator_delay"])
 
 
 def _entrant(r: object) -> EntrantRow:
@@ -103,7 +105,7 @@ class TournamentStore:
                     options=json.dumps(t.options), rounds=t.rounds, minutes=t.minutes,
                     starts=t.starts, turn_timer_s=t.turn_timer_s, organiser=t.organiser,
                     club_id=t.club_id, state=t.state, round=t.round, created=t.created,
-                    started=None, ended=None))
+                    started=None, ended=None, spectator_delay=t.spectator_delay))
         except IntegrityError:
             return False
         return True

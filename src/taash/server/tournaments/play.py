@@ -63,6 +63,18 @@ class Running:
                 "final_table": final.table_id if final is not None else None,
                 "my_table": page.my_table(t, entrants, games, player_id)}
 
+    async def finals(self) -> set[str]:
+        """The tables of the finals being played, for home's featured tables: each running
+        Swiss tournament's last round's top board, not yet over (not a club's: those are its
+        members')."""
+        out = set()
+        for t in await self.store.listing(("running",), 50):
+            if t.club_id is None and t.kind == "swiss" and t.round >= t.rounds:
+                final = page.final_board(t, await self.store.games(t.id))
+                if final is not None and final.table_id and final.result is None:
+                    out.add(final.table_id)
+        return out
+
     # -- the start ---------------------------------------------------------------------------
     async def start(self, tournament_id: str, me: PlayerRow) -> TournamentPage:
         """The organiser starts the tournament now (before its start time)."""
@@ -212,7 +224,7 @@ class Running:
             specs, holders = await self._seats(t.game, entrants[g.a], entrants[g.b])
             table, _ = await self.tables.create(
                 t.game, t.options, specs, True, False, None, t.turn_timer_s, None,
-                holders=holders, limit_bots=False)
+                holders=holders, limit_bots=False, spectator_delay=t.spectator_delay)
             if await self.store.set_table(t.id, g.round, g.board, table.id):
                 g.table_id = table.id
 

@@ -40,6 +40,9 @@ class CreateBody(BaseModel):
                                 "makes the move of a player who has not moved")
     club: str | None = Field(None, max_length=24, description="a club's tournament (its "
                              "owner or an admin makes it; only its members register)")
+    spectator_delay: Literal["trick", "deal", "hidden"] = Field(
+        "deal", description="how far behind spectators see its tables: a trick, a deal, or "
+        "hidden (not at all until each game is over)")
 
 
 class RegisterBody(BaseModel):
@@ -85,7 +88,7 @@ async def create_tournament(tournaments: TournamentsDep, settings: SettingsDep,
     me = await _me(request, settings)
     return await tournaments.create(me, body.name, body.kind, body.game, body.options,
                                     body.rounds, body.minutes, body.starts, body.turn_timer_s,
-                                    body.club)
+                                    body.club, body.spectator_delay)
 
 
 @router.get("/api/tournaments/{tournament_id}", tags=["tournaments"])

@@ -30,6 +30,9 @@ MAX_AHEAD_S = 90 * 86400  # a tournament starts within 90 days
 TIMER_MIN_S, TIMER_MAX_S = 0.05, 3 * 86400
 LIST_LIMIT = 50
 KINDS = ("swiss", "arena")
+# how far behind spectators see a tournament's tables (tables.watch's delays; "none" is not
+# offered: a tournament table is rated, and issue 48 keeps rated tables behind)
+WATCHED = ("trick", "deal", "hidden")
 
 
 class ClubRoles(Protocol):
@@ -77,7 +80,8 @@ class Tournaments:
                                      if t.state == "scheduled" else None),
                 "state": t.state, "round": t.round, "organiser": t.organiser,
                 "club": t.club_id, "turn_timer_s": t.turn_timer_s,
-                "partners": partnered(t.game), "entrants": entrants, "registered": registered}
+                "partners": partnered(t.game), "entrants": entrants, "registered": registered,
+                "spectator_delay": t.spectator_delay}
 
     async def tournament(self, tournament_id: str) -> TournamentRow:
         t = await self.store.get(tournament_id) if len(tournament_id) <= 24 else None
@@ -87,8 +91,12 @@ class Tournaments:
 
     async def create(self, me: PlayerRow, name: str, kind: str, game: str, options: object,
                      rounds: int, minutes: int, starts: float, turn_timer_s: float,
-                     club_id: str | None) -> TournamentJson:
-        """A new tournament; BadRequest saying what is wrong, and nothing made."""
+                     club_id: str | None, spectator_delay: str = "deal") -> TournamentJson:
+        """A new tournament; BadRequest saying what is wrong, and nothing made.
+        ``spectator_delay``: how far behind spectators see its tables (trick, deal, or hidden:
+        not at all while a game is played), the organiser's choice."""
+        if spectator_delay not in WATCHED:
+            raise BadRequest(f"spectator_delay: one of {', '.join(WATCHED)}")
         text = name.strip()
         if not text or len(text) > NAME_MAX or not text.isprintable():
             raise BadRequest(f"name: 1 to {NAME_MAX} printable characters")
@@ -115,7 +123,8 @@ class Tournaments:
             await self.clubs.member(club_id, me.id, "owner", "admin")
         t = TournamentRow(secrets.token_hex(6), text, kind, game, dict(opts),
                           rounds if kind == "swiss" else 0, minutes if kind == "arena" else 0,
-                          max(starts, now), turn_timer_s, me.id, club_id, "scheduled", 0, now)
+                          max(starts, now), turn_timer_s, me.id, club_id, "scheduled", 0, now,
+                          spectator_delay=spectator_delay)
         while not await self.store.create(t):  # an id drawn twice: draw again
             t.id = secrets.token_hex(6)
         return self.json(t, 0, False)

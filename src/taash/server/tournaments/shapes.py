@@ -24,6 +24,7 @@ class TournamentJson(TypedDict):
     partners: bool  # entrants are pairs of partners (the four-seat games)
     entrants: int
     registered: bool  # the asker is an entrant
+    spectator_delay: str  # how far behind spectators see its tables: trick, deal or hidden
 
 
 class EntrantJson(TypedDict):

@@ -19,6 +19,7 @@ from tests.web.helpers import (
     attr,
     call,
     create_table,
+    home_ready,
     is_touch,
     looks,
     play_to_end,
@@ -37,8 +38,10 @@ SHORT = {"court-piece": {"session_end": {"deals": 1}}, "court-piece-2p": {"targe
 
 
 def start_against_bots(page: Any, game: str, deals: int = 1) -> None:
-    """From the home screen: pick the game, set short options, play now."""
+    """From the home screen: pick the game, set short options, play now (once home has
+    loaded: a tap on the options' summary while panels still arrived once left them shut)."""
     page.goto("/")
+    home_ready(page)
     press(page, f"[data-game-choice='{game}']")
     press(page, ".options-box summary")
     if game == "court-piece":

@@ -347,6 +347,7 @@ def test_a_players_push_for_every_table_all_off_and_quiet_hours(pushing: Server,
     me = httpx.Client(base_url=pushing.base, timeout=10, headers={"Origin": pushing.base})
     assert me.get("/api/me").status_code == 200  # a guest player and its session cookie
     made = me.post("/api/tables", json={"game": "court-piece-2p", "options": {"target": 1},
+                                        "spectator_delay": "none",
                                         "seats": [{"type": "human"}] * 2, "first_seat": 1})
     assert made.status_code == 201
     tid, tokens = made.json()["id"], tokens_of(made.json())
@@ -466,6 +467,7 @@ def test_push_on_postgresql(pg_url: str, service: str, tmp_path: Path) -> None:
         me = httpx.Client(base_url=srv.base, timeout=10, headers={"Origin": srv.base})
         me.get("/api/me")
         made = me.post("/api/tables", json={"game": "goat", "options": {"target": 2},
+                                            "spectator_delay": "none",
                                             "seats": [{"type": "human"}] * 4, "first_seat": 1})
         tid, tokens = made.json()["id"], tokens_of(made.json())
         browser = Browser(f"{service}/pg/{tid}")

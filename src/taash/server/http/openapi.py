@@ -37,7 +37,7 @@ ROUTES: dict[tuple[str, str], set[int]] = {
     ("post", "/api/tables/{table_id}/actions"): {400, 401, 403, 404, 409, 413},
     ("post", "/api/tables/{table_id}/seed"): {400, 401, 403, 404, 409, 413},
     ("get", "/api/tables/{table_id}/hint"): {400, 401, 403, 404},
-    ("get", "/api/tables/{table_id}/record"): {400, 404},
+    ("get", "/api/tables/{table_id}/record"): {400, 401, 403, 404},
     ("get", "/api/tables/{table_id}/away"): {400, 401, 403, 404},
     ("post", "/api/tables/{table_id}/chat"): {400, 401, 403, 404, 413},
     ("get", "/api/chat"): set(),

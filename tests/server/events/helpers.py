@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -67,6 +67,13 @@ class Player:
         raise AssertionError("the board did not end")
 
 
+class HasPlayers(Protocol):
+    players: list[Player]
+
+
+S = TypeVar("S", bound=HasPlayers)
+
+
 class Site:
     def __init__(self, services: Services, transport: httpx.ASGITransport) -> None:
         self.services = services
@@ -82,14 +89,15 @@ class Site:
 
 
 @asynccontextmanager
-async def site(tmp_path: Path, db_url: str | None = None) -> AsyncIterator[Site]:
-    """The server in process, on SQLite in ``tmp_path`` (or the database ``db_url``)."""
-    settings = Settings(db_url=db_url or f"sqlite:///{tmp_path / 'events.db'}", sweep_s=60)
+async def served(settings: Settings, make: Callable[[Services, httpx.ASGITransport], S]
+                 ) -> AsyncIterator[S]:
+    """A server in process with ``settings`` (its database migrated, its services started),
+    as the site ``make`` builds on it; its players' clients closed and it stopped after."""
     store = Store(settings.resolved_db_url())
     await store.migrate()
     services = Services(settings, store)
     await services.start()
-    s = Site(services, httpx.ASGITransport(app=create_app(settings, services=services)))
+    s = make(services, httpx.ASGITransport(app=create_app(settings, services=services)))
     try:
         yield s
     finally:
@@ -97,6 +105,14 @@ async def site(tmp_path: Path, db_url: str | None = None) -> AsyncIterator[Site]
             await p.http.aclose()
         await services.close()
         await store.close()
+
+
+@asynccontextmanager
+async def site(tmp_path: Path, db_url: str | None = None) -> AsyncIterator[Site]:
+    """The server in process, on SQLite in ``tmp_path`` (or the database ``db_url``)."""
+    settings = Settings(db_url=db_url or f"sqlite:///{tmp_path / 'events.db'}", sweep_s=60)
+    async with served(settings, Site) as s:
+        yield s
 
 
 def event_body(game: str = "court-piece-2p", boards: int = 3, **kw: Any) -> dict[str, Any]:

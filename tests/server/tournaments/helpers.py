@@ -11,10 +11,9 @@ from typing import Any
 
 import httpx
 
-from taash.server.app import Services, create_app
+from taash.server.app import Services
 from taash.server.config import Settings
-from taash.server.store.db import Store
-from tests.server.events.helpers import Player
+from tests.server.events.helpers import Player, served
 
 T0 = 1_800_000_000.0  # the tournaments' clock: a fixed instant, moved by hand
 
@@ -42,18 +41,8 @@ async def site(tmp_path: Path, db_url: str | None = None, **settings: Any
     config = Settings(db_url=db_url or f"sqlite:///{tmp_path / 'tournaments.db'}",
                       **{"sweep_s": 0.2, "bot_delay_ms": 0, "idle_after_s": 0,
                          "rate_limit": 0, **settings})
-    store = Store(config.resolved_db_url())
-    await store.migrate()
-    services = Services(config, store)
-    await services.start()
-    s = Site(services, httpx.ASGITransport(app=create_app(config, services=services)))
-    try:
+    async with served(config, Site) as s:
         yield s
-    finally:
-        for p in s.players:
-            await p.http.aclose()
-        await services.close()
-        await store.close()
 
 
 def swiss_body(**kw: Any) -> dict[str, Any]:

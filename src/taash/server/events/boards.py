@@ -18,6 +18,7 @@ from taash import fair
 from taash.bots import make_bot
 from taash.games import game_class
 from taash.games.base import MatchState
+from taash.games.goat import POINTS
 
 #: the entrant's seat on every board (Court Piece: their robot partner sits in seat 2)
 ENTRANT = 0
@@ -136,7 +137,8 @@ class BoardResult:
         return out
 
 
-GOAT_PACK_POINTS = 120  # more than any deal's points: a goat avoided beats any points taken
+GOAT_PACK_POINTS = sum(POINTS)  # the pack's points (the core's): more than any deal's, so a
+# goat avoided beats any points taken
 
 
 def side_of(game: str, seat: int) -> int:

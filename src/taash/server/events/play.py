@@ -40,7 +40,6 @@ from taash.server.events.shapes import BoardResults, BoardReview, BoardView, Sta
 from taash.server.store.events import BoardRow, EventRow
 
 BEST_TIME_S = 2.0  # the open-hands solver's time for a board's best result
-CARDS_PER_SIDE_TOTAL = 13  # the tricks of a four-player deal, shared by the two sides
 BEST_KEPT = 512  # best results kept in memory (a board has few: one per trump call)
 ANNOUNCE_BATCH = 20  # events whose close one sweep tells at most
 
@@ -84,8 +83,9 @@ def best_result(e: EventRow, board: int, opening: tuple[str, ...]) -> Best:
             raw = {}
         if raw:
             mine = max(raw.values())  # the side to move's tricks, every trick played
+            tricks = state.hands[state.to_move].bit_count()  # the deal's, none played yet
             ours = mine if side_of(e.game, state.to_move) == side_of(e.game, ENTRANT) \
-                else CARDS_PER_SIDE_TOTAL - mine
+                else tricks - mine
             return Best(min(ours, state.win_target), "dds")
     sol = solve(state, time_limit=BEST_TIME_S, team=side_of(e.game, ENTRANT))
     return Best(sol.value if sol.exact else None, "taash" if sol.exact else None)

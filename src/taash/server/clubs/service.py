@@ -32,7 +32,7 @@ from taash.server.clubs.shapes import (
 )
 from taash.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from taash.server.events.service import Events
-from taash.server.social.profiles import rating_json
+from taash.server.social.seasons import rating_json
 from taash.server.store.clubs import ClubRow, ClubStore
 from taash.server.store.db import PlayerRow, Store
 from taash.server.tables import wire

@@ -7,7 +7,8 @@ from typing import NotRequired
 from typing_extensions import TypedDict
 
 from taash.server.events.service import EventJson
-from taash.server.social.profiles import LeaderRow, RatingJson
+from taash.server.social.profiles import LeaderRow
+from taash.server.social.seasons import RatingJson
 
 
 class ClubSummary(TypedDict):

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Literal, NotRequired
+from typing import TYPE_CHECKING, Literal
 
 from typing_extensions import TypedDict
 
 from taash.games import GAMES
-from taash.ratings import PROVISIONAL_SIGMA, SCALE, Rating, bot_rating, rate, replay
+from taash.ratings import PROVISIONAL_SIGMA, Rating, bot_rating, rate, replay
 from taash.server.accounts.countries import flag
 from taash.server.errors import BadRequest, Moved, NotFound
-from taash.server.social.seasons import PodiumJson, Seasons
+from taash.server.social.seasons import PodiumJson, RatingJson, Seasons, rating_json
 from taash.server.store.rerate import rated_games, rerate
 from taash.server.store.rows import SeatRow, TableRow
 from taash.server.store.social import ResultRow, SocialStore
@@ -39,17 +39,6 @@ log = logging.getLogger("taash.server")
 
 HISTORY_PAGE = 20
 RECENT = 10
-
-
-class RatingJson(TypedDict):
-    """A rating as the API shows it (``shown``: as the page does, ``1500?`` while
-    provisional); ``matches``: the rated matches, where counted."""
-
-    rating: int
-    deviation: int
-    provisional: bool
-    shown: str
-    matches: NotRequired[int]
 
 
 class LeaderRow(RatingJson):
@@ -109,14 +98,6 @@ def rated_seats(meta: TableRow) -> list[Rating | None] | None:
         else:
             return None
     return out if people else None
-
-
-def rating_json(r: Rating, matches: int | None = None) -> RatingJson:
-    out: RatingJson = {"rating": round(SCALE * r.mu), "deviation": round(SCALE * r.sigma),
-                       "provisional": r.provisional, "shown": r.shown()}
-    if matches is not None:
-        out["matches"] = matches
-    return out
 
 
 def _who(s: SeatRow) -> BotSeat | HumanSeat:

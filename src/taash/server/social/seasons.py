@@ -19,6 +19,7 @@ import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import NotRequired
 
 from typing_extensions import TypedDict
 
@@ -31,6 +32,25 @@ from taash.server.tables import wire
 
 MIN_MATCHES = 5  # rated matches in the season to be ranked in it
 SEASON = re.compile(r"^(\d{4})-(\d{2})$")
+
+
+class RatingJson(TypedDict):
+    """A rating as the API shows it on profiles, leaderboards and seasons (``shown``: as the
+    page does, ``1500?`` while provisional); ``matches``: the rated matches, where counted."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    shown: str
+    matches: NotRequired[int]
+
+
+def rating_json(r: Rating, matches: int | None = None) -> RatingJson:
+    out: RatingJson = {"rating": round(SCALE * r.mu), "deviation": round(SCALE * r.sigma),
+                       "provisional": r.provisional, "shown": r.shown()}
+    if matches is not None:
+        out["matches"] = matches
+    return out
 
 
 class SeasonRowJson(TypedDict):
@@ -115,7 +135,7 @@ class Seasons:
                 "end": wire.iso(end), "closed": season < now, "min_matches": MIN_MATCHES,
                 "previous": shift(season, -1), "next": None if season == now else shift(season, 1),
                 "rows": [{"rank": i + 1, "player": r.player_id, "name": r.name,
-                          **_rating(r.rating), "matches": r.matches}
+                          **rating_json(r.rating), "matches": r.matches}
                          for i, r in enumerate(rows)]}
 
     async def close_due(self, game: str) -> None:
@@ -141,18 +161,5 @@ class Seasons:
         for game in GAMES:
             await self.close_due(game)
         return [{"game": p.game, "season": p.season, "rank": p.rank,
-                 "rating": _rating(p.rating)["rating"], "shown": _rating(p.rating)["shown"]}
+                 "rating": round(SCALE * p.rating.mu), "shown": p.rating.shown()}
                 for p in await self.store.podiums_of(player_id)]
-
-
-class _Shown(TypedDict):
-    rating: int
-    deviation: int
-    provisional: bool
-    shown: str
-
-
-def _rating(r: Rating) -> _Shown:
-    """A rating as the leaderboard and profiles show it (profiles.rating_json's fields)."""
-    return {"rating": round(SCALE * r.mu), "deviation": round(SCALE * r.sigma),
-            "provisional": r.provisional, "shown": r.shown()}

@@ -131,7 +131,7 @@ class FakeSocket {
   hear(msg) { this.onmessage({ data: JSON.stringify(msg) }); }
 }
 
-async function openLive() {
+async function openLive(speak = true) {
   globalThis.WebSocket = FakeSocket;
   globalThis.location = { protocol: 'http:', host: 'taash.test' };
   const events = { addEventListener() {}, removeEventListener() {} };
@@ -142,6 +142,8 @@ async function openLive() {
   const live = new Live({ id: 't1', token: 'tok', getSince: () => 3, onMessage: (m) => heard.push(m),
     onState: () => {}, onFatal: () => {} });
   await live.connect(false);
+  if (speak) FakeSocket.last.hear({ type: 'table', version: 3, table: {} }); // its catch-up
+  heard.length = 0;
   return { live, heard, ws: FakeSocket.last };
 }
 
@@ -166,6 +168,28 @@ test('a refusal over the socket reads as the same refusal over HTTP (status, cod
   const q = live.request({ type: 'action', action: 'play:2H', id: 'c3' });
   ws.hear({ type: 'error', id: 'c3', error: { code: 'unavailable', message: 'try again' } });
   assert.equal((await q.catch((x) => x)).status, 503);
+  live.stop();
+});
+
+test('a socket that has said nothing yet is not used: NoAnswer at once', async () => {
+  const { NoAnswer } = await import('../../src/taash/web/api.js');
+  const { live, ws } = await openLive(false);
+  const e = await live.request({ type: 'action', action: 'a', id: 'q1' }).catch((x) => x);
+  assert.ok(e instanceof NoAnswer);
+  assert.deepEqual(ws.sent, []);
+  live.stop();
+});
+
+test('offline, the socket is not waited on: NoAnswer at once, and what waited is let go', async () => {
+  const { NoAnswer } = await import('../../src/taash/web/api.js');
+  const { live, ws } = await openLive();
+  const waiting = live.request({ type: 'action', action: 'a', id: 'o1' });
+  live.onOffline(); // the browser's 'offline' event
+  assert.ok((await waiting.catch((x) => x)) instanceof NoAnswer);
+  globalThis.navigator.onLine = false;
+  const e = await live.request({ type: 'action', action: 'a', id: 'o2' }).catch((x) => x);
+  assert.ok(e instanceof NoAnswer);
+  assert.deepEqual(ws.sent.map((m) => m.id), ['o1']);
   live.stop();
 });
 

@@ -182,10 +182,13 @@ export class Live {
       if ((!this.ws || this.ws.readyState > 1) && !this.connecting) this.reconnectNow();
     };
     this.onVisible = () => { if (document.visibilityState === 'visible') this.check(); };
+    // the browser went offline: what waits for the socket's answer is tried another way
+    this.onOffline = () => this.unanswered();
   }
 
   start() {
     window.addEventListener('online', this.wake);
+    window.addEventListener('offline', this.onOffline);
     document.addEventListener('visibilitychange', this.onVisible);
     this.watchdog = setInterval(() => this.check(), 5000);
     this.connect(false);
@@ -197,6 +200,7 @@ export class Live {
     clearTimeout(this.timer);
     clearInterval(this.watchdog);
     window.removeEventListener('online', this.wake);
+    window.removeEventListener('offline', this.onOffline);
     document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
   }
@@ -257,8 +261,10 @@ export class Live {
       this.lastHeard = Date.now();
       this.onState('live');
     };
+    ws.heard = false; // nothing came yet: not known to be the table's live channel
     ws.onmessage = (e) => {
       this.lastHeard = Date.now();
+      ws.heard = true;
       if (this.attempt) this.attempt = 0;
       this.onState('live');
       let msg;
@@ -295,11 +301,17 @@ export class Live {
 
   /** Send `msg` (with its `id`) on the open socket and resolve with the server's ack, or
    * reject with its refusal as an ApiError.  Rejects with `NoAnswer` when the socket is not
-   * open, closes first, or stays silent for `ms`: the caller sends it again another way
-   * with the same id, which the server applies once. */
+   * open or has sent nothing yet, closes first, or stays silent for `ms`: the caller sends it
+   * again another way with the same id, which the server applies once. */
   request(msg, ms = 5000) {
     return new Promise((resolve, reject) => {
-      if (!this.send(msg)) { reject(new NoAnswer()); return; }
+      // only on a socket that has spoken (its catch-up came): one that opened and said
+      // nothing may be a proxy's or a dead one
+      // offline, a socket may still look open (its TCP not yet timed out): not waited on
+      if (!this.ws || !this.ws.heard || navigator.onLine === false || !this.send(msg)) {
+        reject(new NoAnswer());
+        return;
+      }
       const timer = setTimeout(() => {
         this.asked.delete(msg.id);
         reject(new NoAnswer());

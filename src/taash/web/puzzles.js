@@ -36,7 +36,7 @@ class PuzzlesPage {
     let games;
     try {
       [games, this.me] = await Promise.all([loadGames(), api('GET', '/api/me/puzzles')]);
-    } catch (e) {
+    } catch {
       if (!this.dead) fill(this.main, this.bar(), h('p', { class: 'status-error', 'data-error': 'puzzles' }, t('puzzle_failed')));
       return;
     }

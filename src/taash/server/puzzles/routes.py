@@ -115,8 +115,7 @@ async def my_puzzles(puzzles: PuzzlesDep, settings: SettingsDep, store: StoreDep
     """The player's puzzle ratings per game, counts, best streaks and latest attempts."""
     response.headers["Cache-Control"] = "no-store"
     who = await caller(request, settings, store)
-    return {**await puzzles.of_player(who.player_id, limit),  # type: ignore[typeddict-item]
-            "rated": who.rated}
+    return {**await puzzles.of_player(who.player_id, limit), "rated": who.rated}
 
 
 @router.get("/api/players/{player_id}/puzzles", tags=["puzzles"])

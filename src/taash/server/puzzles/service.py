@@ -28,6 +28,7 @@ from taash.server.puzzles.shapes import (
     HistoryLine,
     PlayerPuzzles,
     PuzzleJson,
+    RatingJson,
     StreakJson,
 )
 from taash.server.puzzles.source import Entry, PuzzleSource
@@ -46,6 +47,11 @@ class Caller:
 
     player_id: str
     rated: bool
+
+
+def rating_json(r: Rating) -> RatingJson:
+    return {"rating": round(r.rating, 2), "rd": round(r.rd, 2),
+            "volatility": round(r.volatility, 6)}
 
 
 def line_of(a: Attempt) -> HistoryLine:
@@ -77,7 +83,7 @@ class Puzzles:
         """The puzzle as ``who`` is shown it (its position; no solution)."""
         rating = await self.store.puzzle_rating(entry.id) or entry.rating
         tried = await self.store.attempt_of(who.player_id, entry.id)
-        return {**shown(entry), "rating": rating.as_json(),  # type: ignore[typeddict-item]
+        return {**shown(entry), "rating": rating_json(rating),
                 "attempted": {"solved": tried.solved, "at": iso(tried.at)} if tried else None,
                 "rated": who.rated and tried is None}
 
@@ -118,7 +124,7 @@ class Puzzles:
         entry = await self.source.daily(game, day)
         if entry is None:
             raise NotFound(f"this server has no puzzles of {game}")
-        return {**await self.puzzle(who, entry), "date": day}  # type: ignore[typeddict-item]
+        return {**await self.puzzle(who, entry), "date": day}
 
     async def attempt(self, who: Caller, puzzle_id: str, action: str) -> AttemptJson:
         """The player's move at a puzzle: judged, kept (the first time), rated (the first time,
@@ -193,7 +199,7 @@ class Puzzles:
             raise NotFound(f"no player {player_id!r}")
         rated = await self.store.rated_games(player_id)
         games: list[GameRating] = [
-            {"game": p.game, "rating": p.rating.as_json() if p.game in rated else None,
+            {"game": p.game, "rating": rating_json(p.rating) if p.game in rated else None,
              "attempts": p.attempts, "solved": p.solved, "best_streak": p.best_streak}
             for p in await self.store.players_of(player_id)]
         return {"player": player_id, "games": games,

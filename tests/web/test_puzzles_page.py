@@ -83,6 +83,7 @@ def test_a_phone_solves_one_puzzle_and_misses_the_next(new_page: Any, tmp_path: 
         play(page, second["obvious"])
         page.wait_for_selector("main.puzzles-page[data-state='wrong']")
         missed = page.locator("[data-result='wrong']")
+        assert missed.locator("[data-chosen]").get_attribute("data-chosen") == second["obvious"]
         assert missed.locator("[data-solution]").get_attribute("data-solution") \
             == " ".join(second["solution"])
         marked = page.locator("[data-hand] [data-mark='solution']")

@@ -71,9 +71,11 @@ class PuzzlesPage {
     this.prompt = h('p', { class: 'puzzle-prompt', 'data-prompt': '' });
     this.boardBox = h('div', { class: 'puzzle-box' });
     this.resultBox = h('div', { class: 'puzzle-result-box', 'aria-live': 'polite' });
-    fill(this.main, this.bar(), this.ratingBox, this.picker,
+    // the position fits a phone's first screen: the notes about it come after it
+    fill(this.main, this.bar(), this.ratingBox, h('div', { class: 'puzzle-modes' }, this.picker, this.streakBox),
+      this.prompt, this.boardBox, this.resultBox,
       h('p', { class: 'sub', 'data-open-hands': '' }, t('puzzles_open_hands')),
-      this.streakBox, this.prompt, this.boardBox, this.resultBox);
+      h('p', { class: 'sub' }, t('puzzle_streak_about')));
     this.pick(this.game);
   }
 
@@ -103,8 +105,7 @@ class PuzzlesPage {
     const s = this.streak;
     if (!s) {
       fill(this.streakBox, h('button', { class: 'btn', type: 'button', 'data-action': 'streak',
-        onclick: () => this.startStreak() }, t('puzzle_streak_start')), ' ',
-      h('small', { class: 'muted' }, t('puzzle_streak_about')));
+        onclick: () => this.startStreak() }, t('puzzle_streak_start')));
       delete this.streakBox.dataset.run;
       return;
     }
@@ -213,6 +214,9 @@ class PuzzlesPage {
     }
     return h('section', { class: 'panel puzzle-result', 'data-result': a.solved ? 'right' : 'wrong', role: 'status' },
       h('h2', null, a.solved ? t('puzzle_solved_it') : t('puzzle_missed_it')),
+      h('div', { class: 'ex-row', 'data-chosen': a.action },
+        h('span', { class: 'ex-label' }, t('puzzle_your_move')),
+        cardRow(a.action.split(':')[1].split(','), board.v.trump)),
       h('div', { class: 'ex-row', 'data-solution': a.solution.join(' ') },
         h('span', { class: 'ex-label' }, t('puzzle_solution')),
         cardRow(a.solution.flatMap((x) => x.split(':')[1].split(',')), board.v.trump)),

@@ -6,6 +6,7 @@ error, no sideways scroll, no accessibility violation in either colour scheme.""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,51 @@ def test_a_phone_solves_one_puzzle_and_misses_the_next(new_page: Any, tmp_path: 
         assert page.locator("[data-open-hand]").count() == 3
         play(page, goat["solution"][0])
         page.wait_for_selector("main.puzzles-page[data-state='right']")
+        assert page.evaluate(WIDE) <= 0
+        assert page.js_errors == []
+    finally:
+        srv.stop()
+
+
+def test_a_signed_in_player_plays_a_streak(new_page: Any, tmp_path: Path) -> None:
+    """Signed in (a confirmed address, written as its confirmation writes it), the page shows
+    the puzzle rating and moves it; a streak goes on after a solve and ends at the first miss,
+    its best kept."""
+    srv = Server(tmp_path / "streak.db", log=tmp_path / "server.log").start()
+    try:
+        page = new_page("phone", srv.base)
+        page.goto("/")
+        home_ready(page)
+        me = page.evaluate("() => fetch('/api/me').then((r) => r.json())")
+        with sqlite3.connect(srv.db) as db:
+            db.execute("UPDATE players SET email = ? WHERE id = ?", ("p@example.org", me["id"]))
+        press(page, "[data-action='puzzles']")
+        page.wait_for_selector("main.puzzles-page[data-ready]")
+        rating = page.locator(".puzzle-rating")
+        assert rating.get_attribute("data-rated") == "true"
+        press(page, "[data-game='court-piece-2p']")
+        page.wait_for_selector("main.puzzles-page[data-state='ask'] [data-hand] .card")
+        press(page, "[data-action='streak']")
+        page.wait_for_selector("[data-streak][data-run='0']")
+        first = shown_puzzle(page)
+        assert first["game"] == "court-piece-2p"
+        play(page, first["solution"][0])
+        page.wait_for_selector("main.puzzles-page[data-state='right']")
+        page.wait_for_selector("[data-streak][data-run='1']")
+        moved = page.locator("[data-result='right']").inner_text()
+        assert "1500 →" in moved
+        assert int(rating.get_attribute("data-rating") or 0) > 1500
+        press(page, "[data-action='next']")
+        page.wait_for_function(
+            "(id) => { const m = document.querySelector('main.puzzles-page');"
+            " return m.dataset.state === 'ask' && m.dataset.puzzle !== id; }", arg=first["id"])
+        second = shown_puzzle(page)
+        play(page, second["obvious"])
+        page.wait_for_selector("main.puzzles-page[data-state='wrong']")
+        over = page.locator("[data-result='wrong']").inner_text()
+        assert "Streak over: 1 solved in a row (your best: 1)" in over
+        assert page.locator("[data-action='streak-again']").count() == 1
+        assert page.locator("[data-streak] [data-action='streak']").count() == 1
         assert page.evaluate(WIDE) <= 0
         assert page.js_errors == []
     finally:

@@ -24,6 +24,8 @@ from taash.puzzles.glicko import Rating
 from taash.puzzles.store import read_set
 
 NEAREST = 12  # a puzzle is picked at random among this many nearest the rating asked for
+BAND = 25.0  # ratings this close to each other are equally near
+WINDOW = 4  # and a pick is at most this many bands farther than the nearest puzzle
 
 
 @dataclass(frozen=True)
@@ -126,19 +128,24 @@ class PuzzleSource:
                    ratings: Mapping[str, float] | None = None) -> Entry | None:
         """A puzzle of ``game`` rated near ``near_rating``, none of ``exclude`` unless every
         puzzle of the game is in it (then any); chosen at random among the ``NEAREST``
-        nearest.  ``ratings``: the puzzles' ratings now, where they moved from their
-        source's (the store's); None: no puzzle of the game."""
+        nearest, none more than ``WINDOW`` bands (of ``BAND`` points) farther than the nearest
+        (puzzles within a band of each other count as equally near, so that a set whose
+        puzzles all start at 1500 is not played in the order of its ids).
+        ``ratings``: the puzzles' ratings now, where they moved from their source's (the
+        store's); None: no puzzle of the game."""
         every = await self.entries(game)
         left = [e for e in every if e.id not in exclude] or every
         if not left:
             return None
         now = ratings or {}
+        shuffled = {e.id: self.rng.random() for e in left}
 
-        def distance(e: Entry) -> tuple[float, str]:
-            return abs(now.get(e.id, e.rating.rating) - near_rating), e.id
+        def distance(e: Entry) -> tuple[int, float]:
+            return int(abs(now.get(e.id, e.rating.rating) - near_rating) // BAND), shuffled[e.id]
 
-        nearest = sorted(left, key=distance)[:NEAREST]
-        return self.rng.choice(nearest)
+        ordered = sorted(left, key=distance)
+        reach = distance(ordered[0])[0] + WINDOW  # none much farther than the nearest
+        return self.rng.choice([e for e in ordered[:NEAREST] if distance(e)[0] <= reach])
 
     async def daily(self, game: str, date: str) -> Entry | None:
         """The daily puzzle of ``game`` on ``date`` (YYYY-MM-DD, UTC): the same for everyone,

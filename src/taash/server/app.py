@@ -61,6 +61,8 @@ from taash.server.notify.notifier import Notifier
 from taash.server.notify.push import Pusher
 from taash.server.ops import routes as ops_routes
 from taash.server.ops.metrics import Metrics
+from taash.server.puzzles import routes as puzzle_routes
+from taash.server.puzzles.service import Puzzles
 from taash.server.review import routes as review_routes
 from taash.server.review.analyses import Analyses
 from taash.server.social import routes as social_routes
@@ -99,13 +101,13 @@ NO_WEB = ("<!doctype html><meta charset=utf-8><title>taash</title><p>This taash 
 ROUTERS = tuple(m.router for m in (ops_routes, table_routes, turn_routes, review_routes, me,
                                    me_data, sign_in_routes, push_routes, social_routes, live,
                                    voice_routes, chat, event_routes, club_routes,
-                                   tournament_routes, fairplay_routes))
+                                   tournament_routes, fairplay_routes, puzzle_routes))
 
 # The services the routes ask for by name (``taash.server.http.deps.service``).
 SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker", "sign_in",
             "passkeys", "email", "analyses", "push", "social", "friends", "voice", "metrics",
             "events", "event_boards", "clubs", "club_play", "tournaments",
-            "tournament_play", "fairplay")
+            "tournament_play", "fairplay", "puzzles")
 
 
 #: the addresses that are the web interface's page: home, a table, an offline table (played in
@@ -113,7 +115,7 @@ SERVICES = ("store", "bus", "tables", "players", "tokens", "identity", "linker",
 #: code's link, a link code, an e-mail sign-in
 PAGES = ("/", "/t/{table_id}", "/offline/{game}", "/offline", "/review", "/p/{player_id}",
          "/leaderboard", "/friend/{code}", "/link", "/email/{what}", "/learn/{game}",
-         "/rules/{game}")
+         "/rules/{game}", "/puzzles", "/puzzles/{puzzle_id}")
 SESSIONS_SWEEP_S = 3600  # expired and revoked sessions are forgotten this often
 
 
@@ -154,6 +156,7 @@ class Services:
         self.tournaments = Tournaments(store)
         self.tournaments.clubs = self.clubs  # a club's tournament: its admins, its members
         self.tournament_play = Running(self.tournaments, self.tables)
+        self.puzzles = Puzzles(store)  # the shipped set, read on the first puzzle asked
         self.social.finals = self.tournament_play.finals  # featured first on home
         # fair play: finished matches to the detector; a ban from rated play reaches the
         # ratings (social) and the seats (tables)

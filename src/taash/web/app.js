@@ -67,6 +67,20 @@ async function route() {
     unmount = learn[1] === 'learn' ? mod.mountLearn(root, { game, navigate }) : mod.mountRules(root, { game, navigate });
     return;
   }
+  // /puzzles, /puzzles/<id>: the puzzles page (puzzles.js), loaded when asked for
+  const puzzle = location.pathname.match(/^\/puzzles(?:\/([^/]+))?\/?$/);
+  if (puzzle) {
+    let mod;
+    try {
+      mod = await import('./puzzles.js');
+    } catch {
+      if (mine === routing) offline();
+      return;
+    }
+    if (mine !== routing) return;
+    unmount = mod.mountPuzzles(root, { id: puzzle[1] ? decodeURIComponent(puzzle[1]) : null, navigate });
+    return;
+  }
   if (location.pathname === '/review') { // a finished deal's review (review.js)
     unmount = mountReview(root, { navigate });
     return;

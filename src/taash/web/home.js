@@ -16,6 +16,7 @@ import { NewTable } from './home_new_table.js';
 import { MyTables } from './home_tables.js';
 import { JoinPanel } from './home_join.js';
 import { Featured } from './home_featured.js';
+import { puzzleCard } from './home_puzzle.js';
 import { PlayerSettings } from './home_player.js';
 import { offlinePanel } from './offline_panel.js';
 
@@ -41,7 +42,7 @@ class Home {
     // lobby, their friends, today's events): a screen reader waits for it, and nothing moves
     // under a finger after data-ready (the page's tests tap once it is set)
     Promise.allSettled([this.newTable.loadGames(), this.loadMe(), this.refresh(), this.friends.loaded,
-      this.loadFeed()])
+      this.loadFeed(), this.puzzles.loaded])
       .then(() => {
         if (this.dead) return;
         this.main.removeAttribute('aria-busy');
@@ -75,6 +76,7 @@ class Home {
     this.myTables = new MyTables({ navigate: this.navigate, forgot: () => this.refresh() });
     this.join = new JoinPanel({ navigate: this.navigate });
     this.featured = new Featured({ navigate: this.navigate });
+    this.puzzles = puzzleCard(this.navigate); // the daily puzzles (issue 49)
     this.friends = friendsPanel({ navigate: this.navigate, code: this.friendCode, choice: () => this.newTable.choice() });
     this.player = new PlayerSettings({ navigate: this.navigate });
     this.offline = offlinePanel('home');
@@ -90,6 +92,7 @@ class Home {
       this.newTable.el,
       h('p', { class: 'events-link' }, h('a', { href: '/assets/events.html', 'data-action': 'events' }, t('events_link'))),
       this.feed = h('ul', { class: 'event-feed', 'data-section': 'event-feed', hidden: true }),
+      this.puzzles.el,
       this.myTables.el,
       this.featured.el,
       this.friends.el,

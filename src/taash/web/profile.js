@@ -7,6 +7,7 @@
 import { api, getMe, knownMe } from './api.js';
 import { lang, t } from './i18n.js';
 import { h, fill, toast } from './ui.js';
+import { puzzleSection } from './profile_puzzles.js';
 import { loadGames, gameName } from './catalogue.js';
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -22,10 +23,12 @@ async function load(root, id, navigate, isDead) {
   let hist;
   let mine = null;
   let games; // the games as the core states them (catalogue.js)
+  let puzzles = null; // their puzzles (profile_puzzles.js); none from an older server
   try {
     [p, hist] = await Promise.all([api('GET', `/api/players/${encodeURIComponent(id)}`),
       api('GET', `/api/players/${encodeURIComponent(id)}/history?limit=100`)]);
     mine = await api('GET', '/api/me/friends').catch(() => null);
+    puzzles = await api('GET', `/api/players/${encodeURIComponent(id)}/puzzles`).catch(() => null);
     games = await loadGames();
   } catch (e) {
     if (isDead()) return;
@@ -51,6 +54,7 @@ async function load(root, id, navigate, isDead) {
         h('small', null, t('rated_matches', { n: p.ratings[game.id].matches })),
         chart(hist.matches.filter((m) => m.game === game.id && m.rating_after))))) : h('p', { class: 'muted' }, t('no_ratings'))),
     podiums(p.podiums || [], games),
+    puzzleSection(puzzles, navigate),
     h('section', { class: 'panel', 'data-section': 'stats' }, h('h2', null, t('stats')),
       games.filter((g) => p.stats[g.id]).map((g) => statsTable(g.id, p.stats[g.id]))),
     historyList(p.id, hist, navigate),

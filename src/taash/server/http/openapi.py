@@ -93,9 +93,9 @@ def refusals(method: str, path: str, op: Mapping[str, object]) -> set[int]:
             out.add(404)
         # the player's own routes, the events' (a session or a personal token; a board or
         # a field not theirs to see), the clubs' (a session; a club not theirs to change), the
-        # tournaments' and fair play's (a session; a moderator's)
+        # tournaments', fair play's (a session; a moderator's) and the puzzles' (a session)
         if path.startswith(("/api/me", "/api/events", "/api/clubs", "/api/tournaments",
-                            "/api/fairplay")) or any(
+                            "/api/fairplay", "/api/puzzles")) or any(
                 p.get("name") == "token" for p in params):
             out |= {401, 403}
         if method != "get":

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from taash.server.store import (
     club_schema,  # noqa: F401  (its tables join ``metadata``)
     fairplay_schema,  # noqa: F401  (likewise)
+    mining_schema,  # noqa: F401  (likewise)
     season_schema,  # noqa: F401  (the same)
     tournament_schema,  # noqa: F401  (the same)
 )

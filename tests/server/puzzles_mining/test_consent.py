@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from taash.server.cli import setting_flags
 from taash.server.config import Settings
 from taash.server.puzzles_mining.service import Mining
 from tests.server.events.helpers import site
@@ -49,7 +50,9 @@ async def test_mining_turned_off_queues_nothing(tmp_path: Path) -> None:
         rec = {"game": GAME, "first_caller": 0, "deals": []}
         assert not await s.services.mining.queue("t", GAME, 1.0, rec)
         assert await s.services.mining.drain() == 0
-    flags = Settings.load({"db_url": f"sqlite:///{tmp_path / 'x.db'}", "no_mining": "true"})
+    # `taash serve --no-mining`: the flag is made from the setting, and turns mining off
+    assert "--no-mining" in {o for p in setting_flags() for o in p.opts}
+    flags = Settings.load({"db_url": f"sqlite:///{tmp_path / 'x.db'}", "no_mining": True})
     assert not Mining(flags, s.services.store).on
     on = Settings(db_url=f"sqlite:///{tmp_path / 'x.db'}", no_mining=False, mining_workers=2)
     assert Mining(on, s.services.store).workers == 2

@@ -9,6 +9,12 @@ from typing import Any, NoReturn
 
 import pytest
 
+# The puzzle miner (taash.server.puzzles_mining) searches every finished match of bots in a
+# worker process: off for the suite's servers, in process and `taash serve` alike, so that the
+# tables other tests play out cost no mining; the miner's own tests turn it on
+# (Settings(no_mining=False), tests/server/puzzles_mining).
+os.environ.setdefault("TAASH_NO_MINING", "1")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"

@@ -35,10 +35,7 @@ from taash.server.clubs import routes as club_routes
 from taash.server.clubs.play import ClubPlay
 from taash.server.clubs.service import Clubs
 from taash.server.config import Settings
-from taash.server.errors import (
-    DomainError,
-    RateLimited,
-)
+from taash.server.errors import DomainError, RateLimited
 from taash.server.events import routes as event_routes
 from taash.server.events.play import Boards
 from taash.server.events.service import Events
@@ -63,6 +60,7 @@ from taash.server.ops import routes as ops_routes
 from taash.server.ops.metrics import Metrics
 from taash.server.puzzles import routes as puzzle_routes
 from taash.server.puzzles.service import Puzzles
+from taash.server.puzzles_mining.service import Mining
 from taash.server.review import routes as review_routes
 from taash.server.review.analyses import Analyses
 from taash.server.social import routes as social_routes
@@ -163,10 +161,12 @@ class Services:
         self.fairplay = FairPlay(settings, store, self.social.unrate)
         self.social.banned = self.fairplay.banned
         hub.bars = self.fairplay.bars
+        self.mining = Mining(settings, store, self.metrics.registry)
         self._forgot = -float("inf")
         hub.match_ended.append(self.social.match_over)
         hub.match_ended.append(self.tournament_over)
         hub.match_ended.append(self.fairplay.match_over)
+        self.mining.listen(hub)
         hub.turn_moved.append(self.turn_changed)
         hub.seat_freed.append(self.push.store.drop_seat)
         hub.room_dropped.append(self.voice.forget)
@@ -247,6 +247,7 @@ class Services:
         await self.push.start()
         await self.hub.start()
         self.fairplay.start()
+        self.mining.start()
 
     def begin_close(self) -> None:
         """Stop serving live connections: every stream and socket ends."""
@@ -255,6 +256,7 @@ class Services:
     async def close(self) -> None:
         await self.hub.close()
         await self.fairplay.close()
+        await self.mining.close()
         await self.notifier.close()
         await self.push.close()
         self.metrics.stop()

@@ -261,6 +261,10 @@ class Settings(BaseSettings):
     fairplay_solver_time: float = setting(
         0.5, "fair play: seconds the exact solver may spend on each position",
         env="TAASH_FAIRPLAY_SOLVER_TIME", gt=0)
+    no_mining: bool = setting(False, "puzzles: do not mine finished matches for new puzzles",
+                              env="TAASH_NO_MINING", flag="--no-mining")
+    mining_workers: int = setting(1, "puzzles: worker processes that mine finished matches "
+                                  "(0: none)", env="TAASH_MINING_WORKERS", ge=0)
     vapid_private_key: str | None = setting(
         None, "Web Push VAPID private key, raw P-256 in base64url (default: made at first start "
         "and kept in the database)", env="TAASH_VAPID_PRIVATE_KEY", flag="--vapid-private-key",

@@ -1,6 +1,7 @@
 // The home screen's player: "Playing as <name>" (their own profile a click away) and the
-// settings: the name, the public profile's country, the speed of the bots and the table (calm the
-// slowest), large cards (comfort.js) and offline play's files ("Make available offline",
+// settings: the name, the public profile's country, whether their finished deals may become
+// puzzles (kept on the player, off until turned on), the speed of the bots and the table (calm
+// the slowest), large cards (comfort.js) and offline play's files ("Make available offline",
 // offline_panel.js).
 import { api, setting, setSetting, knownMe, updateMe } from './api.js';
 import { largeCards, setLargeCards } from './comfort.js';
@@ -45,10 +46,15 @@ export class PlayerSettings {
     this.countryInput = h('input', { type: 'text', maxlength: 2, size: 3, 'data-field': 'country', autocomplete: 'country',
       placeholder: 'PK', 'aria-label': t('country'), title: t('country_hint'), spellcheck: 'false',
       onchange: (e) => this.setCountry(e.target) });
+    // "my finished deals may become puzzles": the player's consent, kept by the server
+    this.consentBox = h('input', { type: 'checkbox', 'data-field': 'puzzle-consent', checked: Boolean(p && p.puzzle_consent),
+      'aria-describedby': 'puzzle-consent-hint', onchange: (e) => this.setConsent(e.target) });
     return h('section', { class: 'panel settings', 'data-section': 'settings' },
       h('h2', null, t('settings')),
       h('label', { class: 'field' }, h('span', null, t('your_name')), name),
       h('label', { class: 'field' }, h('span', null, t('country')), this.countryInput),
+      h('label', { class: 'check-row' }, this.consentBox, h('span', null, t('puzzle_consent'))),
+      h('p', { class: 'sub', id: 'puzzle-consent-hint' }, t('puzzle_consent_hint')),
       h('label', { class: 'field' }, h('span', null, t('speed')), speed),
       h('label', { class: 'check-row' }, h('input', { type: 'checkbox', 'data-field': 'large-cards', checked: largeCards(),
         onchange: (e) => setLargeCards(e.target.checked) }), h('span', null, t('large_cards'))),
@@ -62,6 +68,18 @@ export class PlayerSettings {
       input.value = p.country || '';
       toast(t('country_saved'));
     } catch (e) {
+      toast(`${t('error')}: ${e.message}`, 'error');
+    }
+  }
+
+  async setConsent(box) {
+    const want = box.checked;
+    try {
+      const p = await updateMe({ puzzle_consent: want });
+      box.checked = Boolean(p.puzzle_consent);
+      toast(t(p.puzzle_consent ? 'puzzle_consent_on' : 'puzzle_consent_off'));
+    } catch (e) {
+      box.checked = !want;
       toast(`${t('error')}: ${e.message}`, 'error');
     }
   }
@@ -81,6 +99,7 @@ export class PlayerSettings {
       this.loadCountry(p);
     }
     if (this.nameInput && document.activeElement !== this.nameInput) this.nameInput.value = p.name;
+    if (this.consentBox) this.consentBox.checked = Boolean(p.puzzle_consent);
     // the name opens the player's own profile: ratings, stats, history (issue 43)
     const [before, after] = t('playing_as', { name: '\u0000' }).split('\u0000');
     fill(this.box, h('span', { class: 'sub', 'data-player-name': p.name }, before,

@@ -93,8 +93,9 @@ def test_first_visit_makes_a_guest_once_with_a_safe_cookie(browsers: Any) -> Non
     assert me["language"] == "en" and me["sign_in_methods"] == []
     assert me["guest"] is True and me["email_available"] is False  # this server sends none
     assert me["guest_tables_waiting"] == 0
+    assert me["puzzle_consent"] is False  # off until the player turns it on
     assert set(me) == {"id", "name", "language", "created", "sign_in_methods", "guest",
-                       "email_available", "guest_tables_waiting"}
+                       "email_available", "guest_tables_waiting", "puzzle_consent"}
     # the same browser again, on any page: the same player, the cookie sent again (sliding)
     b.http.get("/t/whatever")
     again = b.first_visit()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response, WebSocket
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing_extensions import TypedDict
 
 from taash.server.accounts.countries import clean_country
@@ -37,6 +37,8 @@ class MeBody(BaseModel):
     language: str | None = Field(None, max_length=8, examples=["en"])
     country: str | None = Field(None, max_length=40, examples=["PK"], description=(
         "ISO 3166-1 alpha-2, shown as a flag on your public profile; \"\" for none"))
+    puzzle_consent: StrictBool | None = Field(None, examples=[True], description=(
+        "your finished deals may become puzzles (no name in them; off until you turn it on)"))
 
 
 def _players(request: Request | WebSocket) -> Players:
@@ -159,12 +161,13 @@ async def get_me(sign_in: SignInDep, settings: SettingsDep, request: Request, re
 @router.patch("/api/me", tags=["players"])
 async def patch_me(players: PlayersDep, sign_in: SignInDep, social: SocialDep,
                    settings: SettingsDep, request: Request, body: MeBody) -> MeJson:
-    """Change the player's name (plain text, 1 to 24 characters), language or country
-    (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile)."""
+    """Change the player's name (plain text, 1 to 24 characters), language, country
+    (ISO 3166-1 alpha-2, ``""`` for none: a flag on the public profile) or whether their
+    finished deals may become puzzles (``puzzle_consent``)."""
     who = await signed_in(request, settings)
     country = clean_country(body.country) if body.country is not None else None
-    out = await sign_in.me(await players.update(who, body.name, body.language),
-                               who.session)
+    out = await sign_in.me(await players.update(who, body.name, body.language,
+                                                body.puzzle_consent), who.session)
     if body.country is not None:
         await social.store.set_country(who.player.id, country)
         out["country"] = country

@@ -108,7 +108,8 @@ class EmailMethod(TypedDict):
 class MeJson(TypedDict):
     """``GET /api/me``: the player as they see themselves.  ``guest`` (no way to sign in
     yet), ``email_available`` and ``guest_tables_waiting`` where the answer is /api/me's;
-    ``country`` after a change of it."""
+    ``country`` after a change of it; ``puzzle_consent``: their finished deals may become
+    puzzles (docs/puzzles.md "Mined on the server")."""
 
     id: str
     name: str
@@ -119,6 +120,7 @@ class MeJson(TypedDict):
     email_available: NotRequired[bool]
     guest_tables_waiting: NotRequired[int]
     country: NotRequired[str | None]
+    puzzle_consent: bool
 
 
 class SessionJson(TypedDict):
@@ -199,20 +201,25 @@ class Players:
             s = SessionRow(s.id, s.player_id, s.created, now, now + SESSION_S, s.user_agent)
         return Who(p, s)
 
-    async def update(self, who: Who, name: object | None,
-                     language: object | None) -> PlayerRow:
-        values: dict[str, str] = {}
-        if name is not None:
-            values["name"] = clean_name(name)
-        if language is not None:
-            values["language"] = clean_language(language)
-        if values:
-            await self.store.update_player(who.player.id, **values)
-        if "name" in values and values["name"] != who.player.name:
-            await self.rename_seats(who.player.id, values["name"])
+    async def update(self, who: Who, name: object | None, language: object | None,
+                     puzzle_consent: bool | None = None) -> PlayerRow:
+        """Change the player's name, language or "my finished deals may become puzzles"
+        (each None: unchanged); the player as they are now."""
         p = who.player
-        return PlayerRow(p.id, values.get("name", p.name), values.get("language", p.language),
-                         p.created, p.email)
+        new = PlayerRow(p.id, p.name if name is None else clean_name(name),
+                        p.language if language is None else clean_language(language),
+                        p.created, p.email,
+                        p.puzzle_consent if puzzle_consent is None else puzzle_consent)
+        values: dict[str, str | bool] = {}
+        for key, given in (("name", name), ("language", language),
+                           ("puzzle_consent", puzzle_consent)):
+            if given is not None:
+                values[key] = getattr(new, key)
+        if values:
+            await self.store.update_player(p.id, **values)
+        if new.name != p.name:
+            await self.rename_seats(p.id, new.name)
+        return new
 
     async def rename_seats(self, player_id: str, name: str) -> None:
         """The player's seats at unfinished tables take the new name (finished ones keep the
@@ -243,4 +250,4 @@ class Players:
 def me(p: PlayerRow) -> MeJson:
     """``GET /api/me``: the player as they see themselves."""
     return {"id": p.id, "name": p.name, "language": p.language, "created": iso(p.created),
-            "sign_in_methods": []}
+            "sign_in_methods": [], "puzzle_consent": p.puzzle_consent}

@@ -27,6 +27,7 @@ from taash.server.store import (
     club_schema,  # noqa: F401  (its tables join ``metadata``)
     fairplay_schema,  # noqa: F401  (likewise)
     puzzle_schema,  # noqa: F401  (its tables too)
+    mining_schema,  # noqa: F401  (likewise)
     season_schema,  # noqa: F401  (the same)
     tournament_schema,  # noqa: F401  (the same)
 )

@@ -112,7 +112,8 @@ class PlayerQueries:
                 select(sessions.c.id, sessions.c.player_id, sessions.c.created,
                        sessions.c.last_seen, sessions.c.expires, sessions.c.user_agent,
                        sessions.c.guest_id, players.c.name, players.c.language,
-                       players.c.email, players.c.created.label("pcreated"))
+                       players.c.email, players.c.created.label("pcreated"),
+                       players.c.puzzle_consent)
                 .join(players, players.c.id == sessions.c.player_id)
                 .where(and_(sessions.c.secret_hash == secret_hash,
                             sessions.c.revoked.is_(None), sessions.c.expires > now,
@@ -121,7 +122,8 @@ class PlayerQueries:
             return None
         return (SessionRow(r.id, r.player_id, r.created, r.last_seen, r.expires, r.user_agent,
                            r.guest_id),
-                PlayerRow(r.player_id, r.name, r.language, r.pcreated, r.email))
+                PlayerRow(r.player_id, r.name, r.language, r.pcreated, r.email,
+                          bool(r.puzzle_consent)))
 
     async def touch_session(self, session_id: str, now: float, expires: float) -> None:
         async with self._writing(), self.engine.begin() as conn:
@@ -215,7 +217,7 @@ class PlayerQueries:
             res = await conn.execute(link_codes.delete().where(link_codes.c.expires < before))
             return int(res.rowcount or 0)
 
-    async def update_player(self, player_id: str, **values: str) -> None:
+    async def update_player(self, player_id: str, **values: str | bool) -> None:
         async with self._writing(), self.engine.begin() as conn:
             await conn.execute(update(players).where(players.c.id == player_id).values(**values))
 
@@ -224,4 +226,4 @@ class PlayerQueries:
             r = (await conn.execute(select(players).where(and_(
                 players.c.id == player_id, players.c.deleted.is_(None))))).first()
             return None if r is None else PlayerRow(r.id, r.name, r.language, r.created,
-                                                    r.email)
+                                                    r.email, bool(r.puzzle_consent))

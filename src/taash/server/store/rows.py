@@ -71,6 +71,7 @@ class PlayerRow:
     language: str
     created: float
     email: str | None = None  # confirmed, lower-cased
+    puzzle_consent: bool = False  # "my finished deals may become puzzles" (0027)
 
 
 @dataclass(frozen=True)

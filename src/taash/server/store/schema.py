@@ -111,6 +111,8 @@ players = Table(
     Index("ix_players_email", "email", unique=True),
     # ISO 3166-1 alpha-2, upper case, shown as a flag on the public profile (0011)
     Column("country", String(2), nullable=True),
+    # "my finished deals may become puzzles" (0027): off unless the player turns it on
+    Column("puzzle_consent", Boolean, nullable=False, server_default=false()),
 )
 
 # a player's signed-in browsers (0002): the cookie holds a random secret, the row its sha256

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, select, update
 
 from taash.server.store.db import Store
+from taash.server.store.mining_schema import mining_left
 from taash.server.store.rows import PlayerRow
 from taash.server.store.schema import (
     api_tokens,
@@ -119,7 +120,8 @@ class TokenStore:
         """In one commit: the player's sessions, tokens, passkeys, e-mail (and its links),
         link codes and push subscriptions gone; the player row kept, marked deleted, under
         ``name``; each of their seats named ``name``, with its notices off and no player,
-        and at an unfinished table given to a bot (so the others can finish).  Returns the
+        and at an unfinished table given to a bot (so the others can finish; its match is
+        then never mined for puzzles).  Returns the
         ids of the sessions and tokens (``pat:ID``) that ended and of the tables whose seats
         changed."""
         async with self.store._writing(), self.store.engine.begin() as conn:
@@ -153,6 +155,12 @@ class TokenStore:
                 await conn.execute(update(seats).where(and_(mine, seats.c.table_id.in_(live)))
                                    .values(type="bot", level="easy", token_hash=None,
                                            claimed=True))
+                # their moves are in those matches: never mined for puzzles (mining_queue.py)
+                marked = set((await conn.execute(select(mining_left.c.table_id).where(
+                    mining_left.c.table_id.in_(live)))).scalars())
+                if unmarked := [t for t in live if t not in marked]:
+                    await conn.execute(mining_left.insert(),
+                                       [{"table_id": t, "left": now} for t in unmarked])
             await conn.execute(update(seats).where(mine).values(
                 name=name, webhook=None, email=None, token_hash=None, player_id=None))
             return ended, sorted(found)

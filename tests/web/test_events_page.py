@@ -63,9 +63,11 @@ def test_a_board_of_the_daily_event_played_on_a_phone(server: Server, new_page: 
     assert results.locator(".events-line").inner_text().startswith(
         "Most common play of your seat, the whole board (")
     # the player's board against the best with every hand open (two-player Court Piece is
-    # solved from the first card)
-    review = results.locator(".events-review")
+    # solved from the first card, by a worker process: the block says it is being computed
+    # and asks again until it is kept)
+    review = results.locator(".events-review[data-status='done']")
     review.wait_for()
+    assert review.get_attribute("data-proven") == "true"
     best, yours = review.get_attribute("data-best"), review.get_attribute("data-yours")
     assert best is not None and best.isdigit() and yours is not None and yours.isdigit()
     said = review.locator(".events-best").inner_text()

@@ -186,6 +186,7 @@ def test_time_limit_gives_a_bound_not_a_wrong_exact_answer() -> None:
     assert not sol.exact and sol.value == 0 and sol.best == (call.legal_ids(call.turn())[0],)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), GAMES)
 def test_bounds_cut_short_still_hold_the_exact_result(game: str,
                                                       options: dict[str, Any]) -> None:
@@ -193,7 +194,7 @@ def test_bounds_cut_short_still_hold_the_exact_result(game: str,
     side counted, and meets it when it settles (an event board's figure, docs/events.md)."""
     cut = 0
     for seed in range(3):
-        st = endgame(game, options, 300 + seed, 4 if game != "goat" else 3)
+        st = endgame(game, options, 300 + seed, {"goat": 3, "court-piece-2p": 13}.get(game, 8))
         for team in (0, 1):
             clear_tables()
             exact = solve(st, time_limit=60, team=team)

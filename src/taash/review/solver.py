@@ -208,22 +208,24 @@ def bounds(state: MatchState, *, time_limit: float = 2.0, team: int | None = Non
     in play (after the trump call), within ``time_limit`` (units and options as ``solve``).
 
     ``probes`` 0: the range is halved by null-window tests as ``solve`` does, until the time
-    runs out (a test it cuts short proves nothing).  ``probes`` n: each test has at most
-    ``time_limit / n`` and they close in from both ends in turn, a step of a quarter of the
-    range left (a test cut short is tried again nearer its end), so that where the exact result
-    is out of reach the bounds still move in from both sides."""
+    runs out (a test it cuts short proves nothing).  ``probes`` n: that halving has only
+    ``time_limit / n`` (enough where the result is in easy reach), and then each further test
+    has as much, closing in from both ends in turn by a quarter of the range left (a test cut
+    short is tried again nearer its end), so that where the exact result is out of reach the
+    bounds still move in from both sides."""
     if not _playable(state):
         raise ValueError("bounds are searched from a position in play")
     end = perf_counter() + time_limit
-    if probes <= 0:
-        child, actions, hi, maximise, nodes = _engine(state, team, play_out, end)
-        try:
-            value = _root(child, actions, hi, maximise)
-        except Timeout as t:
-            lo, up = t.args
-            return Bounds(lo, up, False, nodes())
+    first = end if probes <= 0 else min(end, perf_counter() + time_limit / probes)
+    child, actions, hi, maximise, nodes = _engine(state, team, play_out, first)
+    try:
+        value = _root(child, actions, hi, maximise)
         return Bounds(value, value, True, nodes())
-    lo, up, searched = 0, _engine(state, team, play_out, end)[2], 0
+    except Timeout as t:
+        lo, up = t.args
+    searched = nodes()
+    if probes <= 0:
+        return Bounds(lo, up, False, searched)
     parts = [4, 4]  # per end: the step is the range left over this
     raising = True
     while lo < up and perf_counter() < end:

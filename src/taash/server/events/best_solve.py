@@ -22,6 +22,10 @@ from taash.review import dds
 from taash.review.solver import bounds, clear_tables
 from taash.server.events.boards import ENTRANT, at_first_card, side_of
 
+#: the search's budget in this many slices: the first halves the range (all two-player boards
+#: settle in it), each later one is a test closing in from one end (bench/RESULTS.md)
+PROBES = 12
+
 
 @dataclass(frozen=True)
 class BestFigure:
@@ -66,7 +70,7 @@ def board_best(game: str, options: Mapping[str, object], event_id: str, board: i
     if ours is not None:
         return BestFigure(ours, ours, True, "dds", perf_counter() - t0, 0)
     try:
-        b = bounds(state, time_limit=budget, team=side_of(game, ENTRANT))
+        b = bounds(state, time_limit=budget, team=side_of(game, ENTRANT), probes=PROBES)
     finally:
         clear_tables()  # a worker keeps no search's tables between boards
     return BestFigure(b.lower, b.upper, b.exact, "taash", perf_counter() - t0, b.nodes)

@@ -15,7 +15,7 @@ import pytest
 from taash.games import game_class
 from taash.games.base import MatchState
 from taash.games.goat_rules import MOLODKA, POINTS, SHIFT
-from taash.review.solver import Solution, action_values, clear_tables, solve
+from taash.review.solver import Solution, action_values, bounds, clear_tables, solve
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [("court-piece", {}), ("court-piece", {"sar": "double"}),
@@ -184,6 +184,32 @@ def test_time_limit_gives_a_bound_not_a_wrong_exact_answer() -> None:
     call = game_class("court-piece-2p").new_match({}, seed=3)  # before the trump call
     sol = solve(call, time_limit=0.05)
     assert not sol.exact and sol.value == 0 and sol.best == (call.legal_ids(call.turn())[0],)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_bounds_cut_short_still_hold_the_exact_result(game: str,
+                                                      options: dict[str, Any]) -> None:
+    """What ``bounds`` proves before its time runs out brackets the exact result, for either
+    side counted, and meets it when it settles (an event board's figure, docs/events.md)."""
+    cut = 0
+    for seed in range(3):
+        st = endgame(game, options, 300 + seed, {"goat": 3, "court-piece-2p": 13}.get(game, 8))
+        for team in (0, 1):
+            clear_tables()
+            exact = solve(st, time_limit=60, team=team)
+            assert exact.exact
+            for limit, probes in ((0.0, 0), (0.002, 0), (0.002, 3), (0.02, 5)):
+                clear_tables()  # nothing kept from the exact search
+                b = bounds(st, time_limit=limit, team=team, probes=probes)
+                assert b.lower <= exact.value <= b.upper, (seed, team, limit, probes, b)
+                assert b.exact == (b.lower == b.upper)
+                if b.exact:
+                    assert b.lower == exact.value
+                cut += not b.exact
+    assert cut > 0  # some searches were cut short: their bounds were checked
+    with pytest.raises(ValueError):
+        bounds(game_class("court-piece-2p").new_match({}, seed=3))  # before the trump call
 
 
 def check_dds(seeds: range, tricks: int) -> None:

@@ -1,12 +1,14 @@
 """The duplicate events page on a phone: today's two-player Court Piece event entered and its
 first board played to the end by tapping the moves, its field and the player's board against
 the best result, and the board stepped through on the review page, under the page's
-Content-Security-Policy, with nothing wider than the screen (issue 45's browser check); the
-event feed on home; the page in Russian and Urdu."""
+Content-Security-Policy, with nothing wider than the screen (issue 45's browser check); a Goat
+board's best result being searched, then only what the search proved; the event feed on home;
+the page in Russian and Urdu."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,9 +65,11 @@ def test_a_board_of_the_daily_event_played_on_a_phone(server: Server, new_page: 
     assert results.locator(".events-line").inner_text().startswith(
         "Most common play of your seat, the whole board (")
     # the player's board against the best with every hand open (two-player Court Piece is
-    # solved from the first card)
-    review = results.locator(".events-review")
+    # solved from the first card, by a worker process: the block says it is being computed
+    # and asks again until it is kept)
+    review = results.locator(".events-review[data-status='done']")
     review.wait_for()
+    assert review.get_attribute("data-proven") == "true"
     best, yours = review.get_attribute("data-best"), review.get_attribute("data-yours")
     assert best is not None and best.isdigit() and yours is not None and yours.isdigit()
     said = review.locator(".events-best").inner_text()
@@ -123,6 +127,63 @@ def test_after_the_close_the_page_checks_every_deal_it_played(server: Server,
     assert warned.get_attribute("data-ok") == "false"
     assert "warning" in warned.inner_text()
     assert page.js_errors == []
+
+
+def test_a_goat_board_shows_the_search_at_work_then_only_what_it_proved(
+        tmp_path: Path, new_page: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Goat's best result from the first card is out of the solver's reach: the page shows
+    the search at work (the server's first answer made "computing" here), asks again by
+    itself, then the bounds the search proved, labelled not proven, and no "best"."""
+    monkeypatch.setenv("TAASH_EVENT_BEST_TIME", "2")
+    srv = Server(tmp_path / "goat.db", log=tmp_path / "server.log").start(timeout=120)
+    try:
+        page = new_page("phone", srv.base)
+        page.context.add_init_script(WATCH)
+        assert page.request.get("/api/me").ok  # the session this page's player is
+        now = time.time()
+        made = page.request.post("/api/events", headers={"Origin": srv.base}, data={
+            "game": "goat", "boards": 1, "opens": now - 60, "closes": now + 3600})
+        assert made.status == 201, made.text()
+        eid = made.json()["id"]
+        page.goto(f"/assets/events.html#{eid}")
+        page.locator(".events-enter").click()
+        page.locator(".events-play").click()
+        play_first_board(page)
+        asked: list[str] = []
+
+        def first_computing(route: Any) -> None:
+            body = route.fetch().json()
+            if not asked:
+                body.update(status="computing", best=None, proven=False, lower=None,
+                            upper=None, solver=None, seconds=None, lost=None, budget=2.0,
+                            elapsed=1.0, retry=1)
+            asked.append(body["status"])
+            route.fulfill(json=body)
+
+        page.route("**/boards/1/review", first_computing)
+        page.locator(".events-field").click()
+        busy = page.locator(".events-review[data-status='computing'] .events-best")
+        busy.wait_for()
+        assert busy.inner_text().startswith(
+            "The solver is working out the best result (1 s of at most 2 s)")
+        done = page.locator(".events-review[data-status='done']")
+        done.wait_for()
+        assert len(asked) >= 2 and asked[-1] == "done"
+        r = page.request.get(f"/api/events/{eid}/boards/1/review").json()
+        said = done.locator(".events-best").inner_text()
+        if r["proven"]:  # settled in 2 s (never seen from Goat's first card)
+            assert said.startswith("With every hand open and best play on both sides")
+        else:
+            assert done.get_attribute("data-best") == "null"
+            assert said.startswith(f"Not proven best: in {round(r['seconds'])} s the solver "
+                                   "found that, with every hand open, your side could force "
+                                   f"at least {r['lower']} card point")
+            assert f"could not take more than {r['upper']}." in said
+            assert "That is the best result" not in said
+        assert f"It took {r['yours']}." in said
+        assert page.evaluate("window.__csp") == [] and page.js_errors == []
+    finally:
+        srv.stop()
 
 
 def test_the_feed_on_home_counts_todays_entrants(server: Server, new_page: Any) -> None:

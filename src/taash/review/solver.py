@@ -190,6 +190,64 @@ def solve(state: MatchState, *, time_limit: float = 2.0, team: int | None = None
     return Solution(value, _expand(state, best), True, nodes())
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """What the search proved about the counted team's best result from a position in its
+    time: ``lower <= best <= upper`` whoever is to move (``exact``: settled, the two equal).
+    ``lower`` is a result the counted team can force, ``upper`` one it cannot beat."""
+
+    lower: int
+    upper: int
+    exact: bool
+    nodes: int
+
+
+def bounds(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
+           play_out: bool = False, probes: int = 0) -> Bounds:
+    """Both bounds the search proved on the counted team's result from ``state``, a position
+    in play (after the trump call), within ``time_limit`` (units and options as ``solve``).
+
+    ``probes`` 0: the range is halved by null-window tests as ``solve`` does, until the time
+    runs out (a test it cuts short proves nothing).  ``probes`` n: that halving has only
+    ``time_limit / n`` (enough where the result is in easy reach), and then each further test
+    has as much, closing in from both ends in turn by a quarter of the range left (a test cut
+    short is tried again nearer its end), so that where the exact result is out of reach the
+    bounds still move in from both sides."""
+    if not _playable(state):
+        raise ValueError("bounds are searched from a position in play")
+    end = perf_counter() + time_limit
+    first = end if probes <= 0 else min(end, perf_counter() + time_limit / probes)
+    child, actions, hi, maximise, nodes = _engine(state, team, play_out, first)
+    try:
+        value = _root(child, actions, hi, maximise)
+        return Bounds(value, value, True, nodes())
+    except Timeout as t:
+        lo, up = t.args
+    searched = nodes()
+    if probes <= 0:
+        return Bounds(lo, up, False, searched)
+    parts = [4, 4]  # per end: the step is the range left over this
+    raising = True
+    while lo < up and perf_counter() < end:
+        slice_end = min(end, perf_counter() + time_limit / probes)
+        child, actions, _, maximise, nodes = _engine(state, team, play_out, slice_end)
+        side = 0 if raising else 1
+        step = max(1, (up - lo) // parts[side])
+        target = lo + step if raising else up - step + 1  # is the result >= target?
+        try:
+            ok, bound = _test(child, actions, target, maximise)
+            if ok:
+                lo = min(bound, up)
+            else:
+                up = max(bound, lo)
+            parts[side] = max(2, parts[side] // 2)
+        except Timeout:
+            parts[side] *= 2  # nearer that end next time: an easier test
+        searched += nodes()
+        raising = not raising
+    return Bounds(lo, up, lo == up, searched)
+
+
 def action_values(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
                   play_out: bool = False) -> dict[int, int]:
     """The counted team's result after each legal action of the seat to move (same unit and
@@ -245,4 +303,4 @@ def _solve_call(state: TrickPlay, deadline: float, team: int | None,
     return Solution(pick, tuple(sorted(a for a, v in vals.items() if v == pick)), exact, nodes)
 
 
-__all__ = ["Solution", "action_values", "clear_tables", "solve"]
+__all__ = ["Bounds", "Solution", "action_values", "bounds", "clear_tables", "solve"]

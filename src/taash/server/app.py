@@ -37,6 +37,7 @@ from taash.server.clubs.service import Clubs
 from taash.server.config import Settings
 from taash.server.errors import DomainError, RateLimited
 from taash.server.events import routes as event_routes
+from taash.server.events.best import BestResults
 from taash.server.events.play import Boards
 from taash.server.events.service import Events
 from taash.server.fairplay import routes as fairplay_routes
@@ -147,7 +148,7 @@ class Services:
         self.social = Social(store, hub.room)
         self.friends = Friends(self)
         self.events = Events(store)
-        self.event_boards = Boards(self.events)
+        self.event_boards = Boards(self.events, BestResults(store, settings.event_best_time))
         self.clubs = Clubs(store, self.events)
         self.club_play = ClubPlay(self.clubs, self.tables)
         self.events.gate = self.clubs  # a club's event: its members enter, unlisted
@@ -261,6 +262,7 @@ class Services:
         await self.push.close()
         self.metrics.stop()
         self.analyses.close()
+        await self.event_boards.best.close()
 
 
 def expose(app: FastAPI, services: Services) -> None:

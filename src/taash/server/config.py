@@ -245,6 +245,9 @@ class Settings(BaseSettings):
     analysis_solver_time: float = setting(
         2.0, "seconds the exact solver may spend on each position of a deal's analysis",
         env="TAASH_ANALYSIS_SOLVER_TIME")
+    event_best_time: float = setting(
+        60.0, "events: seconds a worker process may search for a board's best result from "
+        "its first card (kept once per board and trump call)", env="TAASH_EVENT_BEST_TIME", gt=0)
     fairplay_workers: int = setting(
         1, "fair play: worker processes that run the detector over finished matches (0: the "
         "detector does not run)", env="TAASH_FAIRPLAY_WORKERS", ge=0)

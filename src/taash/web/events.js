@@ -133,20 +133,41 @@ function playsText(plays) {
   return plays.length ? plays.join(' ') : '-';
 }
 
+/** What the page says of the board's best result: being computed; proven (the best, and how
+ * far short the player came); or, where the search ran out of time, what it proved (a result
+ * the side could force and one it could not beat), never called the best. */
+function bestText(r) {
+  const unit = r.unit === 'points' ? 'points' : 'tricks';
+  if (r.status !== 'done') {
+    return r.elapsed === null ? t('ev_best_waiting')
+      : t('ev_best_computing', { s: Math.round(r.elapsed), budget: Math.round(r.budget) });
+  }
+  const yours = t(`ev_yours_${unit}`, { n: r.yours });
+  if (r.proven) {
+    const verdict = r.lost ? t(`ev_review_lost_${unit}`, { n: r.lost }) : t('ev_review_best');
+    return `${t(`ev_best_${unit}`, { n: r.best })} ${yours} ${verdict}`;
+  }
+  const short = r.lower - r.yours;
+  const verdict = short > 0 ? t(`ev_review_short_${unit}`, { n: short }) : t('ev_review_found_reached');
+  return `${t(`ev_found_${unit}`, { n: r.lower, s: Math.round(r.seconds), up: r.upper })} ${yours} ${verdict}`;
+}
+
 /** The player's board against the best result with every hand open (asked of the server,
- * which solves it once per trump call), and the page that steps through it move by move. */
+ * whose worker searches it once per board and trump call), and the page that steps through it
+ * move by move.  While it is being computed the block asks again, and takes its own place. */
 async function reviewBlock(eventId, board) {
   const r = await api('GET', `${eventPath(eventId)}/boards/${board}/review`);
-  const unit = r.unit === 'points' ? 'points' : 'tricks';
-  let said = t('ev_best_unknown');
-  if (r.best !== null) {
-    const verdict = r.lost ? t(`ev_review_lost_${unit}`, { n: r.lost }) : t('ev_review_best');
-    said = `${t(`ev_best_${unit}`, { n: r.best })} ${t(`ev_yours_${unit}`, { n: r.yours })} ${verdict}`;
-  }
-  return el('div', { className: 'events-review', dataset: { best: String(r.best), yours: String(r.yours), solver: String(r.solver) } },
+  const dataset = { status: r.status, best: String(r.best), proven: String(r.proven), lower: String(r.lower), yours: String(r.yours), solver: String(r.solver) };
+  const block = el('div', { className: 'events-review', dataset },
     el('h3', { textContent: t('ev_review_title') }),
-    el('p', { className: 'events-best', textContent: said }),
+    el('p', { className: 'events-best', textContent: bestText(r) }),
     el('p', {}, el('a', { href: r.review, className: 'events-step', textContent: t('ev_review_step') })));
+  if (r.status !== 'done') {
+    setTimeout(() => {
+      if (block.isConnected) run(async () => block.replaceWith(await reviewBlock(eventId, board)));
+    }, (r.retry || 3) * 1000);
+  }
+  return block;
 }
 
 async function showResults(eventId, board) {

@@ -108,11 +108,26 @@ async def served(settings: Settings, make: Callable[[Services, httpx.ASGITranspo
 
 
 @asynccontextmanager
-async def site(tmp_path: Path, db_url: str | None = None) -> AsyncIterator[Site]:
-    """The server in process, on SQLite in ``tmp_path`` (or the database ``db_url``)."""
-    settings = Settings(db_url=db_url or f"sqlite:///{tmp_path / 'events.db'}", sweep_s=60)
+async def site(tmp_path: Path, db_url: str | None = None, **more: Any) -> AsyncIterator[Site]:
+    """The server in process, on SQLite in ``tmp_path`` (or the database ``db_url``), with
+    ``more`` settings."""
+    settings = Settings(db_url=db_url or f"sqlite:///{tmp_path / 'events.db'}", sweep_s=60,
+                        **more)
     async with served(settings, Site) as s:
         yield s
+
+
+async def review_kept(p: Player, s: Site, event: str, board: int) -> dict[str, Any]:
+    """A finished board's review once its best result is kept: asked, and if it is being
+    computed, asked again when this process's searches are over."""
+    path = f"/api/events/{event}/boards/{board}/review"
+    r = await p.ok("GET", path)
+    if r["status"] != "done":
+        assert r["status"] == "computing" and r["best"] is None and r["retry"] > 0
+        await s.services.event_boards.best.settled()
+        r = await p.ok("GET", path)
+    assert r["status"] == "done", r
+    return r  # type: ignore[no-any-return]
 
 
 def event_body(game: str = "court-piece-2p", boards: int = 3, **kw: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 
 from taash import fair
 from tests.conftest import run_taash
-from tests.server.events.helpers import Player, event_body, site
+from tests.server.events.helpers import Player, event_body, review_kept, site
 
 BOARDS = 3
 LINES: dict[str, Callable[[list[str]], str]] = {
@@ -127,6 +127,6 @@ async def test_an_event_played_by_four_entrants_scores_and_verifies(tmp_path: Pa
         # one best result for every entrant whose board had the same trump call
         best: dict[tuple[str, ...], int | None] = {}
         for line, p in players.items():
-            mine = await p.ok("GET", f"/api/events/{eid}/boards/1/review")
+            mine = await review_kept(p, s, eid, 1)
             assert mine["yours"] == tricks[line][0] and mine["unit"] == "tricks"
             assert best.setdefault(tuple(mine["opening"]), mine["best"]) == mine["best"]

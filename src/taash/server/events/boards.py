@@ -19,6 +19,7 @@ from taash.bots import make_bot
 from taash.games import game_class
 from taash.games.base import MatchState
 from taash.games.goat import POINTS
+from taash.games.tricks_play import CALL, TrickPlay
 
 #: the entrant's seat on every board (Court Piece: their robot partner sits in seat 2)
 ENTRANT = 0
@@ -182,6 +183,12 @@ def opening_actions(actions: Sequence[Mapping[str, object]]) -> tuple[str, ...]:
             break
         out.append(f"{a['seat']}:{text}")
     return tuple(out)
+
+
+def first_card_reached(state: MatchState) -> bool:
+    """Whether the board is past its trump call (Goat has none): its best result from the first
+    card can be searched for."""
+    return not (isinstance(state, TrickPlay) and state.phase == CALL)
 
 
 def first_trick(actions: Sequence[Mapping[str, object]], seats: int) -> tuple[str, ...]:

@@ -9,29 +9,25 @@ secret is in no answer before the close.
 
 from __future__ import annotations
 
-import asyncio
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass
 
 from taash import fair
 from taash.games import game_class
 from taash.games.base import MatchState
-from taash.games.tricks_play import TrickPlay
-from taash.review import dds
-from taash.review.solver import solve
 from taash.server.errors import Conflict, Forbidden, NotFound, Stale
+from taash.server.events.best import BestResults, review_json
 from taash.server.events.boards import (
     ENTRANT,
-    at_first_card,
     board_actions,
     board_over,
     board_record,
     board_table,
+    first_card_reached,
     first_trick,
     opening_actions,
     play_board,
     robots_move,
-    side_of,
     state_result,
 )
 from taash.server.events.scoring import board_percentages, standings
@@ -39,8 +35,6 @@ from taash.server.events.service import Events, is_closed, reached_board
 from taash.server.events.shapes import BoardResults, BoardReview, BoardView, StandingsJson
 from taash.server.store.events import BoardRow, EventRow
 
-BEST_TIME_S = 2.0  # the open-hands solver's time for a board's best result
-BEST_KEPT = 512  # best results kept in memory (a board has few: one per trump call)
 ANNOUNCE_BATCH = 20  # events whose close one sweep tells at most
 
 
@@ -58,39 +52,6 @@ class ClosedNotice:
     percent: float | None
 
 
-@dataclass(frozen=True)
-class Best:
-    """The best result the entrant's side could force with every hand open, from the first
-    card (the trump called as the entrant's board had it), and which solver found it; None
-    where none settled it in time (double sar, at times) or none was tried (Goat)."""
-
-    value: int | None
-    solver: str | None
-
-
-def best_result(e: EventRow, board: int, opening: tuple[str, ...]) -> Best:
-    """Single sar by DDS where it is installed (every trick played, as whist counts; the
-    deal stops at 7, so a side's best is at most 7), else ``taash.review.solver`` within
-    ``BEST_TIME_S``; the entrant's side counted.  Goat is not tried: from the first card its
-    solver gives only bounds in any time a page can wait."""
-    if game_class(e.game).deal_unit == "points":
-        return Best(None, None)  # Goat is solved exactly only near its end: not tried
-    state = at_first_card(e.game, e.options, e.id, board, e.secret, opening)
-    if dds.applies(state) and dds.available() and isinstance(state, TrickPlay):
-        try:
-            raw = dds.action_values(state.clone())
-        except (RuntimeError, ValueError):
-            raw = {}
-        if raw:
-            mine = max(raw.values())  # the side to move's tricks, every trick played
-            tricks = state.hands[state.to_move].bit_count()  # the deal's, none played yet
-            ours = mine if side_of(e.game, state.to_move) == side_of(e.game, ENTRANT) \
-                else tricks - mine
-            return Best(min(ours, state.win_target), "dds")
-    sol = solve(state, time_limit=BEST_TIME_S, team=side_of(e.game, ENTRANT))
-    return Best(sol.value if sol.exact else None, "taash" if sol.exact else None)
-
-
 def _state(e: EventRow, row: BoardRow) -> MatchState:
     return play_board(e.game, e.options, e.id, row.board, e.secret,
                       row.actions)
@@ -99,10 +60,10 @@ def _state(e: EventRow, row: BoardRow) -> MatchState:
 class Boards:
     """An entrant's boards: their views, their moves, the field's results, the standings."""
 
-    def __init__(self, events: Events) -> None:
+    def __init__(self, events: Events, best: BestResults | None = None) -> None:
         self.events = events
         self.store = events.store
-        self._best: OrderedDict[tuple[str, int, tuple[str, ...]], Best] = OrderedDict()
+        self.best = best if best is not None else BestResults(events.store.store)
 
     async def _entry(self, event_id: str, player_id: str) -> tuple[EventRow, list[BoardRow]]:
         e = await self.events.event(event_id)
@@ -165,6 +126,11 @@ class Boards:
             nxt = reached_board(e, player_id, board + 1)
         if not await self.store.save_board(row, expected, nxt):
             raise Stale.since(expected + 1, expected)
+        # the board's best result is searched from its first card on, while it is played
+        if first_card_reached(state):
+            self.best.first_card(e, board, opening_actions(row.actions))
+        if nxt is not None and first_card_reached(_state(e, nxt)):
+            self.best.first_card(e, nxt.board, opening_actions(nxt.actions))
         return self._view(e, row, state)
 
     async def results(self, event_id: str, player_id: str, board: int) -> BoardResults:
@@ -196,7 +162,8 @@ class Boards:
     async def review(self, event_id: str, player_id: str, board: int) -> BoardReview:
         """The entrant's board against the best result with every hand open, once they have
         finished it: how many tricks (Goat: card points) their side took, and the most it
-        could have taken from the first card with best play by both sides."""
+        could have taken from the first card with best play by both sides, as the board's
+        background search has kept it (``best.BestResults``; "computing" until then)."""
         e = await self.events.event(event_id)
         if not 1 <= board <= e.boards:
             raise NotFound(f"the event has boards 1 to {e.boards}")
@@ -205,24 +172,13 @@ class Boards:
         if row is None or row.result is None:
             raise Forbidden(f"board {board}'s review opens when you have finished it")
         opening = opening_actions(row.actions)
-        key = (e.id, board, opening)
-        best = self._best.get(key)
-        if best is None:
-            best = await asyncio.to_thread(best_result, e, board, opening)
-            # kept once settled (or not tried, Goat); one the time left unsettled (a busy
-            # machine) is tried again at the next ask
-            if best.solver is not None or game_class(e.game).deal_unit == "points":
-                self._best[key] = best
-            while len(self._best) > BEST_KEPT:
-                self._best.popitem(last=False)
+        kept = await self.best.get(e, board, opening)
         points = game_class(e.game).deal_unit == "points"
         yours = row.result.get("points" if points else "tricks")
         assert isinstance(yours, int)
-        return {"event": e.id, "board": board, "unit": "points" if points else "tricks",
-                "yours": yours, "best": best.value, "solver": best.solver,
-                "lost": max(0, best.value - yours) if best.value is not None else None,
-                "opening": [a.split(":", 1)[1] for a in opening],
-                "review": f"/review?event={e.id}&board={board}&seat={ENTRANT}"}
+        link = f"/review?event={e.id}&board={board}&seat={ENTRANT}"
+        return review_json(e, board, "points" if points else "tricks", yours, opening, kept,
+                           self.best.clock(), link)
 
     async def _may_see_board(self, e: EventRow, player_id: str, board: int) -> None:
         if not 1 <= board <= e.boards:

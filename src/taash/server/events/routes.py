@@ -165,7 +165,8 @@ async def board_review(boards: BoardsDep, settings: SettingsDep, tokens: TokensD
                        request: Request, response: Response, event_id: str,
                        board: int) -> BoardReview:
     """Your board against the best result with every hand open (once you have finished
-    it)."""
+    it): ``status`` "computing" while a worker searches for it (ask again in ``retry``
+    seconds), then "done", kept for every entrant of that board and trump call."""
     response.headers["Cache-Control"] = "no-store"
     who = await _signed(request, settings, tokens)
     return await boards.review(event_id, who, board)

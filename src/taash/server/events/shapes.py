@@ -51,16 +51,28 @@ class BoardResults(TypedDict):
 class BoardReview(TypedDict):
     """An entrant's board against the best result with every hand open (from the first
     card, after the trump call the entrant's board had): ``unit`` "tricks" or "points";
-    ``best`` None where no solver settled it in time (``solver``: "dds" or "taash");
-    ``lost``: how far short of it the entrant's side came; ``review``: the page that steps
-    through the board move by move."""
+    ``status`` "computing" (ask again in ``retry`` seconds; ``elapsed`` of ``budget`` since its
+    search began, None while it waits for a worker) or "done".  Done, the search proved
+    ``lower <= best <= upper`` (``lower``: a result the side could force, a line the solver
+    found; ``upper``: one it could not beat) in ``seconds`` (of ``budget``) with ``solver``
+    ("dds" or "taash"); ``proven`` when they meet, and only then ``best`` (and ``lost``: how
+    far short of it the entrant's side came); ``review``: the page that steps through the
+    board move by move."""
 
     event: str
     board: int
     unit: str
     yours: int
+    status: str
     best: int | None
+    proven: bool
+    lower: int | None
+    upper: int | None
     solver: str | None
+    seconds: float | None
+    budget: float | None
+    elapsed: float | None
+    retry: int | None
     lost: int | None
     opening: list[str]
     review: str

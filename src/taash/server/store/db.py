@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from taash.server.store import (
     club_schema,  # noqa: F401  (its tables join ``metadata``)
+    event_best_schema,  # noqa: F401  (so do its)
     fairplay_schema,  # noqa: F401  (likewise)
     puzzle_schema,  # noqa: F401  (its tables too)
     mining_schema,  # noqa: F401  (likewise)

@@ -1,8 +1,9 @@
 """The moderators' page (issue 48): the host grants the role with `taash moderator grant`, a
 flagged player's case waits in the queue, the moderator opens it (the evidence, the deals to
 replay) and decides it with a note; a player who is not a moderator is told in their language
-that the queue is for moderators.  Under the page's Content-Security-Policy, with no script
-error."""
+that the queue is for moderators.  A banned player reads the notice on their home page once, in
+their language; the moderator lifts the ban from the case's page, and the player is told that
+too.  Under the page's Content-Security-Policy, with no script error."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from taash.server.config import Settings
 from taash.server.fairplay.service import FairPlay
 from taash.server.store.db import Store
 from taash.server.store.fairplay import FairPlayStore, ScanRow
-from tests.web.helpers import ROOT, Server
+from tests.web.helpers import ROOT, Server, home_ready, press
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -52,6 +53,17 @@ def me(page: Any) -> str:
     return str(page.evaluate("fetch('/api/me').then((r) => r.json()).then((m) => m.id)"))
 
 
+def flag_and_grant(server: Server, mod_id: str, suspect: str) -> str:
+    url = f"sqlite+aiosqlite:///{server.db}"
+    with ThreadPoolExecutor(1) as aside:  # Playwright's own loop runs in this thread
+        case = aside.submit(asyncio.run, _flag(url, suspect)).result(timeout=120)
+    done = subprocess.run([sys.executable, "-m", "taash", "moderator", "grant", mod_id, "--db",
+                           url], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return case
+
+
 def test_a_moderator_decides_a_case_from_the_queue(server: Server, new_page: Any) -> None:
     mod = new_page("desktop", server.base)
     other = new_page("phone", server.base)
@@ -60,14 +72,7 @@ def test_a_moderator_decides_a_case_from_the_queue(server: Server, new_page: Any
     other.context.add_init_script("localStorage.setItem('taash.lang', 'ru');")
     mod.goto("/")
     other.goto("/")
-    mod_id, suspect = me(mod), me(other)
-    url = f"sqlite+aiosqlite:///{server.db}"
-    with ThreadPoolExecutor(1) as aside:  # Playwright's own loop runs in this thread
-        case = aside.submit(asyncio.run, _flag(url, suspect)).result(timeout=120)
-    done = subprocess.run([sys.executable, "-m", "taash", "moderator", "grant", mod_id, "--db",
-                           url], capture_output=True, text=True, timeout=120, cwd=ROOT,
-                          check=False)
-    assert done.returncode == 0, done.stderr
+    case = flag_and_grant(server, me(mod), me(other))
 
     # not a moderator: told so, in Russian
     other.goto("/moderate")
@@ -100,4 +105,60 @@ def test_a_moderator_decides_a_case_from_the_queue(server: Server, new_page: Any
     wide = other.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert wide <= 0, f"the page is {wide}px wider than the phone's screen"
     for p in (mod, other):
+        assert p.evaluate("window.__csp") == [] and p.js_errors == []
+
+
+def test_a_banned_player_is_told_once_and_a_moderator_lifts_the_ban(server: Server,
+                                                                    new_page: Any) -> None:
+    mod = new_page("desktop", server.base)
+    suspect = new_page("phone", server.base)
+    for p in (mod, suspect):
+        p.context.add_init_script(WATCH)
+    suspect.context.add_init_script("localStorage.setItem('taash.lang', 'hi');")
+    mod.goto("/")
+    suspect.goto("/")
+    home_ready(suspect)
+    assert suspect.locator(".fairplay-notice").count() == 0  # nothing decided: nothing told
+    case = flag_and_grant(server, me(mod), me(suspect))
+
+    mod.goto(f"/moderate?case={case}")
+    mod.locator(".mod-case[data-status='open']").wait_for()
+    mod.locator(".mod-choice").select_option("banned")
+    mod.locator(".mod-note").fill("secret-note: every follow taken")
+    mod.locator(".mod-submit").click()
+    mod.locator(".mod-case[data-status='banned'] .mod-lift").wait_for()
+
+    suspect.goto("/")
+    home_ready(suspect)
+    notice = suspect.locator(".fairplay-notice[data-kind='banned']")
+    notice.wait_for()
+    assert suspect.locator(".fairplay-notice").count() == 1
+    assert notice.locator(".fairplay-notice-text").inner_text() == (
+        "एक मॉडरेटर ने आपके हाल के खेल देखे और आपको रेटेड खेल से प्रतिबंधित कर दिया है। आप बिना "
+        "रेटिंग के खेल सकते हैं: पास करके खेलने वाली मेज़ पर और ऑफ़लाइन। आपके रेटेड नतीजे रेटिंग से "
+        "हटा दिए गए हैं।")
+    assert notice.locator(".fairplay-notice-contact").inner_text() == (
+        "इस बारे में पूछने के लिए इस सर्वर को चलाने वालों को लिखें।")
+    assert "secret-note" not in suspect.locator("main.home").inner_text()
+    press(suspect, "[data-action='fairplay-notice-read']")
+    suspect.locator(".fairplay-notice").wait_for(state="detached")
+    suspect.reload()
+    home_ready(suspect)
+    assert suspect.locator(".fairplay-notice").count() == 0  # told once
+
+    mod.locator(".mod-lift-note").fill("explained: a shared screen")
+    mod.locator(".mod-lift-submit").click()
+    mod.locator(".mod-case[data-lifted='yes']").wait_for()
+    assert mod.locator(".mod-lifted").inner_text().startswith("Ban lifted by ")
+    assert mod.locator(".mod-lift-reason").inner_text() == "explained: a shared screen"
+    assert mod.locator(".mod-lift").count() == 0
+    mod.goto("/moderate")
+    mod.locator(f".mod-decided li[data-case='{case}'][data-lifted='yes']").wait_for()
+
+    suspect.goto("/")
+    home_ready(suspect)
+    suspect.locator(".fairplay-notice[data-kind='lifted']").wait_for()
+    wide = suspect.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page is {wide}px wider than the phone's screen"
+    for p in (mod, suspect):
         assert p.evaluate("window.__csp") == [] and p.js_errors == []

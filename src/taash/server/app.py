@@ -54,6 +54,7 @@ from taash.server.http.offline_files import (
 from taash.server.http.openapi import documented
 from taash.server.notify import push_routes, turn_routes
 from taash.server.notify.event_notice import EventPlace, events_closed
+from taash.server.notify.fairplay_notice import fairplay_told
 from taash.server.notify.notices import notify_turn, send_notice
 from taash.server.notify.notifier import Notifier
 from taash.server.notify.push import Pusher
@@ -159,7 +160,8 @@ class Services:
         self.social.finals = self.tournament_play.finals  # featured first on home
         # fair play: finished matches to the detector; a ban from rated play reaches the
         # ratings (social) and the seats (tables)
-        self.fairplay = FairPlay(settings, store, self.social.unrate)
+        self.fairplay = FairPlay(settings, store, self.social.unrate,
+                                 tell=lambda p, kind: fairplay_told(self.push, p, kind))
         self.social.banned = self.fairplay.banned
         hub.bars = self.fairplay.bars
         self.mining = Mining(settings, store, self.metrics.registry)

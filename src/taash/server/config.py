@@ -268,6 +268,10 @@ class Settings(BaseSettings):
                               env="TAASH_NO_MINING", flag="--no-mining")
     mining_workers: int = setting(1, "puzzles: worker processes that mine finished matches "
                                   "(0: none)", env="TAASH_MINING_WORKERS", ge=0)
+    fairplay_contact: str | None = setting(
+        None, "fair play: whom a warned or banned player may write to, an address or a line "
+        "(default: the page says the server's host)", env="TAASH_FAIRPLAY_CONTACT",
+        max_length=200)
     vapid_private_key: str | None = setting(
         None, "Web Push VAPID private key, raw P-256 in base64url (default: made at first start "
         "and kept in the database)", env="TAASH_VAPID_PRIVATE_KEY", flag="--vapid-private-key",

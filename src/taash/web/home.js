@@ -12,6 +12,7 @@ import { accountPanel } from './account.js';
 import { guestQuestion, openEmailLink, signInPanel } from './sign_in.js';
 import { friendsPanel } from './friends.js';
 import { watchAnswers } from './challenge_notice.js';
+import { showFairPlayNotices } from './fairplay_notice.js';
 import { NewTable } from './home_new_table.js';
 import { MyTables } from './home_tables.js';
 import { JoinPanel } from './home_join.js';
@@ -42,7 +43,8 @@ class Home {
     // lobby, their friends, today's events): a screen reader waits for it, and nothing moves
     // under a finger after data-ready (the page's tests tap once it is set)
     Promise.allSettled([this.newTable.loadGames(), this.loadMe(), this.refresh(), this.friends.loaded,
-      this.loadFeed(), this.puzzles.loaded])
+      this.loadFeed(), this.puzzles.loaded,
+      showFairPlayNotices(this.fairPlay)])
       .then(() => {
         if (this.dead) return;
         this.main.removeAttribute('aria-busy');
@@ -85,6 +87,8 @@ class Home {
         h('h1', { class: 'logo' }, h('span', { class: 'logo-cards', 'aria-hidden': 'true' }, '\u2660\uFE0E\u2665\uFE0E'), 'taash'),
         langSel),
       this.friends.noticeBox,
+      // a moderator's decision about this player, told until they have read it (issue 48)
+      this.fairPlay = h('div', { class: 'fairplay-notices', 'data-section': 'fairplay-notices', hidden: true }),
       h('p', { class: 'tagline' }, t('tagline')),
       this.player.box,
       // Play first (issue 43): a new player's first screen is a game to start, then their

@@ -1,8 +1,8 @@
 // The moderators' page (docs/fairplay.md, "In the server"): at /moderate the fair-play review
 // queue (the open cases, the least likely play first, and the latest decided ones); at
 // /moderate?case=ID one case: the evidence, the deals to replay, and the decision (cleared,
-// warned or banned from rated play, with a note). Everything comes from /api/fairplay
-// (docs/API.md); a player who is not a moderator is told so.
+// warned or banned from rated play, with a note), and on a ban, lifting it (with a reason).
+// Everything comes from /api/fairplay (docs/API.md); a player who is not a moderator is told so.
 import { api } from './api.js';
 import { pickLang, setLang, t } from './i18n.js';
 import { $, el, errorBox } from './page_kit.js';
@@ -14,9 +14,10 @@ const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 const status = (s) => t(`mod_status_${s}`);
 
 function caseItem(c) {
-  return el('li', { className: 'mod-item', dataset: { case: c.id, status: c.status } },
+  const state = c.lifted ? `${status(c.status)}, ${t('mod_lifted')}` : status(c.status);
+  return el('li', { className: 'mod-item', dataset: { case: c.id, status: c.status, lifted: c.lifted ? 'yes' : 'no' } },
     el('a', { href: c.url, className: 'mod-link', textContent: c.name }), ' ',
-    t('mod_case_line', { p: pValue(c.p_value), deals: c.deals, status: status(c.status), at: when(c.opened) }));
+    t('mod_case_line', { p: pValue(c.p_value), deals: c.deals, status: state, at: when(c.opened) }));
 }
 
 async function showQueue() {
@@ -62,11 +63,28 @@ function decisionForm(c) {
   return form;
 }
 
+function liftForm(c) {
+  const note = el('textarea', { name: 'note', className: 'mod-lift-note', required: true, maxLength: 2000, rows: 2 });
+  const form = el('form', { className: 'mod-lift' }, el('h3', { textContent: t('mod_lift') }),
+    el('p', { textContent: t('mod_lift_keeps') }),
+    el('p', {}, el('label', {}, `${t('mod_note')} `, note)),
+    el('button', { type: 'submit', className: 'mod-lift-submit', textContent: t('mod_lift') }));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    run(async () => {
+      await api('POST', `${casePath(c.id)}/lift`, { body: { note: note.value } });
+      await showCase(c.id);
+    });
+  });
+  return form;
+}
+
 async function showCase(id) {
   const c = await api('GET', casePath(id));
   const box = $('.mod-case');
   box.hidden = false;
   box.dataset.status = c.status;
+  box.dataset.lifted = c.lift ? 'yes' : 'no';
   box.replaceChildren(el('h2', {}, t('mod_case_title', { name: c.name }), ' ',
     el('a', { href: c.profile, textContent: t('mod_profile') })),
   el('p', { className: 'mod-status', textContent: status(c.status) }), ...evidence(c));
@@ -74,6 +92,12 @@ async function showCase(id) {
     const d = c.decision;
     box.append(el('p', { className: 'mod-decision', textContent: t('mod_decided_by', { decision: status(d.decision), name: d.by_name || d.by || '?', at: when(d.at) }) }),
       el('blockquote', { className: 'mod-decision-note', textContent: d.note }));
+    if (c.lift) {
+      box.append(el('p', { className: 'mod-lifted', textContent: t('mod_lifted_by', { name: c.lift.by_name || c.lift.by, at: when(c.lift.at) }) }),
+        el('blockquote', { className: 'mod-lift-reason', textContent: c.lift.note }));
+    } else if (c.status === 'banned') {
+      box.append(liftForm(c));
+    }
   } else {
     box.append(decisionForm(c));
   }

@@ -32,7 +32,8 @@ async def s(db_url: str | None, tmp_path: Path) -> AsyncIterator[Site]:
 
 ROUTES = [("GET", "/api/fairplay/queue", None),
           ("GET", "/api/fairplay/cases/{case}", None),
-          ("POST", "/api/fairplay/cases/{case}/decision", {"decision": "banned", "note": "x"})]
+          ("POST", "/api/fairplay/cases/{case}/decision", {"decision": "banned", "note": "x"}),
+          ("POST", "/api/fairplay/cases/{case}/lift", {"note": "x"})]
 
 
 async def test_only_moderators_see_the_queue_and_decide(s: Site) -> None:

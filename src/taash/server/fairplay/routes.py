@@ -1,6 +1,7 @@
-"""The fair-play domain's routes: the moderators' queue, a case, a decision (docs/API.md,
-"Fair play"; docs/fairplay.md), and the moderators' page.  Every route acts for the session
-cookie's player: without a session 401, a player who is not a moderator 403."""
+"""The fair-play domain's routes: the moderators' queue, a case, a decision, lifting a ban
+(docs/API.md, "Fair play"; docs/fairplay.md), the moderators' page, and the notices a decided
+player reads.  Every route acts for the session cookie's player: without a session 401; on the
+moderators' routes a player who is not a moderator 403."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from taash.server.accounts.me import page_player, signed_in
 from taash.server.errors import RateLimited
 from taash.server.fairplay.deps import FairPlayDep
-from taash.server.fairplay.shapes import CaseJson, Queue
+from taash.server.fairplay.shapes import CaseJson, Notices, Queue
 from taash.server.http.deps import SettingsDep
 from taash.server.http.errors import error_response
 
@@ -55,6 +56,40 @@ async def fairplay_decide(fairplay: FairPlayDep, settings: SettingsDep, request:
     from rated play and takes their rated results out of the ratings."""
     who = await signed_in(request, settings)
     return await fairplay.decide(who.player.id, case_id, body.decision, body.note)
+
+
+class LiftBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    note: str = Field(max_length=4000, description="why the ban is lifted, for the record (1 "
+                      "to 2000 characters)")
+
+
+@router.post("/api/fairplay/cases/{case_id}/lift", tags=["fair play"])
+async def fairplay_lift(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
+                        case_id: str, body: LiftBody) -> CaseJson:
+    """Lift the ban from rated play of a case's player (moderators): recorded with who, when
+    and why; 409 if the case banned nobody or the ban is lifted already.  The results taken
+    out of the ratings at the ban stay out."""
+    who = await signed_in(request, settings)
+    return await fairplay.lift(who.player.id, case_id, body.note)
+
+
+@router.get("/api/me/fairplay", tags=["fair play"])
+async def my_fairplay(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
+                      response: Response) -> Notices:
+    """The session's player's fair-play notices not read yet (a warning, a ban from rated
+    play, a ban lifted: the kind and when, never the evidence), whom to write to, and whether
+    they are banned from rated play now."""
+    response.headers["Cache-Control"] = "no-store"
+    return await fairplay.notices((await signed_in(request, settings)).player.id)
+
+
+@router.post("/api/me/fairplay/notices/{notice_id}/seen", tags=["fair play"])
+async def my_fairplay_seen(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
+                           notice_id: str) -> Notices:
+    """The player has read this notice: it is not shown again (404 if it is not theirs).
+    What is left, as ``GET /api/me/fairplay``."""
+    return await fairplay.seen((await signed_in(request, settings)).player.id, notice_id)
 
 
 @router.get("/moderate", include_in_schema=False)

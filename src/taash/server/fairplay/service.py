@@ -3,8 +3,9 @@ matches in the background, the moderators' review queue and their decisions, the
 play.  The rest of the server reaches fair play only through this service.
 
 - **The job.**  When a table's match is over (``Hub.match_ended``) its record, every card
-  shown, is queued in the store (never a deal still being played); a task of the service takes
-  the queue in order and runs ``taash.fairplay.detect`` on each match in a pool of worker
+  shown, is queued in the store (never a deal still being played); a task of the service
+  claims the queued matches in order (a lease in the store: of several instances sharing the
+  database, one scans each match) and runs ``taash.fairplay.detect`` on each in a pool of worker
   processes (``fairplay_workers`` at once: off the event loop and its GIL), then weighs each of
   its players over their most recent finished deals (``fairplay_window_deals``, those since
   their last decided case).  A player with at least ``fairplay_min_deals`` deals whose p-value
@@ -13,7 +14,8 @@ play.  The rest of the server reaches fair play only through this service.
   human seats bound to a player are judged: bots never are, nor a table for pass and play.
 - **Moderators** (a role on the player's account, granted by the host with ``taash moderator
   grant``, never through the API) read the queue and a case, and decide it: cleared, warned or
-  banned, with a note, recorded with who and when.  Nobody is banned but by a moderator.
+  banned, with a note, recorded with who and when, and the player told (``Decisions``); a
+  moderator may lift a ban, with a reason.  Nobody is banned but by a moderator.
 - **A ban from rated play**: the player may no longer sit at a table that could be rated
   (``tables`` asks ``bars``), a match with them is not rated (``social`` asks ``banned``), and
   their rated results are taken out of the ratings, their opponents' replayed without them
@@ -36,11 +38,10 @@ from typing import TYPE_CHECKING
 
 from taash.fairplay.detect import Opportunity, Reference, load_reference, verdict
 from taash.server.config import Settings
-from taash.server.errors import BadRequest, Conflict, Forbidden, NotFound
+from taash.server.fairplay.decisions import MODERATOR, Decisions, Tell
 from taash.server.fairplay.scan import scan_match
-from taash.server.fairplay.shapes import CaseJson, CaseSummary, DealToReplay, Queue
 from taash.server.store.db import Store
-from taash.server.store.fairplay import CaseRow, FairPlayStore, QueuedMatch, ScanRow
+from taash.server.store.fairplay import FairPlayStore, QueuedMatch, ScanRow
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
@@ -48,13 +49,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("taash.server")
 
-MODERATOR = "moderator"
-DECISIONS = ("cleared", "warned", "banned")
-NOTE_MAX = 2000
-BATCH = 16  # queued matches read at once
 TRIES = 3  # a match whose scan fails this often is given up (and logged)
 POLL_S = 60.0  # the queue is looked at this often too (matches queued by another instance)
-SHOWN = 50  # cases a queue lists
+CLAIM_S = 120.0  # a match claimed for its scan is held this long, renewed while it runs
 BANNED = ("you are banned from rated play (a moderator's decision after a fair-play review): "
           "you may still play unrated, at a table for pass and play or offline")
 
@@ -63,15 +60,17 @@ def _iso(t: float) -> str:
     return wire.iso(t)
 
 
-class FairPlay:
-    """The fair-play job, the moderators' queue and decisions, and the bans."""
+class FairPlay(Decisions):
+    """The fair-play job, the moderators' queue and decisions (``Decisions``), and the bans."""
 
     def __init__(self, settings: Settings, store: Store,
                  unrate: Callable[[str], Awaitable[int]],
-                 executor: Executor | None = None) -> None:
+                 executor: Executor | None = None, tell: Tell | None = None) -> None:
         self.settings = settings
         self.store = FairPlayStore(store)
         self.unrate = unrate  # social: take a player's rated results out of the ratings
+        self.tell = tell  # notify: push a decision to the player decided about
+        self.instance = secrets.token_hex(6)  # names this process's claims on the queue
         self.workers = settings.fairplay_workers
         self._executor = executor
         self._own_executor = executor is None
@@ -101,6 +100,10 @@ class FairPlay:
             for p in procs:  # a scan under way is not waited for: it starts again next time
                 if p.is_alive():
                     p.terminate()
+        try:  # this instance's claims given back for the others (else they run out)
+            await self.store.release(self.instance)
+        except Exception as e:
+            log.warning("fair play: claims not given back at the stop (they run out): %r", e)
 
     async def _loop(self) -> None:
         while True:
@@ -134,21 +137,27 @@ class FairPlay:
         return added
 
     async def drain(self) -> int:
-        """Scan every queued match, ``fairplay_workers`` at once, and weigh their players;
-        how many matches were scanned."""
+        """Scan every queued match no other instance holds, ``fairplay_workers`` at once, and
+        weigh their players; how many matches were scanned here."""
         if self.workers <= 0:
             return 0
         async with self._draining:
-            done, failed = 0, set[str]()
-            gate = asyncio.Semaphore(self.workers)
-            while True:
-                batch = [q for q in await self.store.queued(BATCH + len(failed))
-                         if q.table_id not in failed]
-                if not batch:
-                    return done
-                ok = await asyncio.gather(*(self._scan(q, gate) for q in batch))
-                failed |= {q.table_id for q, good in zip(batch, ok, strict=True) if not good}
-                done += sum(ok)
+            return sum(await asyncio.gather(*(self._worker() for _ in range(self.workers))))
+
+    async def _worker(self) -> int:
+        """Claim a match, scan it, again, until none is left that nobody holds."""
+        done = 0
+        while (q := await self.store.claim(self.instance, self.clock(), CLAIM_S)) is not None:
+            done += await self._scan(q)
+        return done
+
+    async def _holding(self, table_id: str) -> None:
+        """Renew the claim on a match while its scan runs (an instance that stops renews no
+        more, and its claim runs out for another to take the match)."""
+        while True:
+            await asyncio.sleep(CLAIM_S / 3)
+            if not await self.store.renew(table_id, self.instance, self.clock() + CLAIM_S):
+                return
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -156,19 +165,21 @@ class FairPlay:
                 self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
-    async def _scan(self, q: QueuedMatch, gate: asyncio.Semaphore) -> bool:
-        async with gate:
-            try:
-                found = await asyncio.get_running_loop().run_in_executor(
-                    self._pool(), scan_match, q.record, self.settings.fairplay_solver_time)
-            except Exception as e:
-                if q.tries + 1 >= TRIES:
-                    log.error("fair play: table %s given up after %d tries: %r", q.table_id,
-                              TRIES, e)
-                    await self.store.drop(q.table_id)
-                else:
-                    await self.store.tried(q.table_id)
-                return False
+    async def _scan(self, q: QueuedMatch) -> bool:
+        holding = asyncio.create_task(self._holding(q.table_id))
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(
+                self._pool(), scan_match, q.record, self.settings.fairplay_solver_time)
+        except Exception as e:
+            if q.tries + 1 >= TRIES:
+                log.error("fair play: table %s given up after %d tries: %r", q.table_id,
+                          TRIES, e)
+                await self.store.drop(q.table_id)
+            else:  # tried again at a later pass, by whichever instance takes it then
+                await self.store.tried(q.table_id, self.clock() + POLL_S)
+            return False
+        finally:
+            holding.cancel()
         rows = [ScanRow(player, q.table_id, q.game, q.ended, deals, judged, ops)
                 for player, deals, judged, ops in found]
         await self.store.scanned(q.table_id, rows)
@@ -227,48 +238,6 @@ class FairPlay:
                      player_id, v.p_value, deals, case_id)
             return case_id
 
-    # -- moderators -------------------------------------------------------------------------
-    async def is_moderator(self, player_id: str) -> bool:
-        return await self.store.has_role(player_id, MODERATOR)
-
-    async def _moderator(self, player_id: str) -> None:
-        if not await self.is_moderator(player_id):
-            raise Forbidden("only moderators can see the fair-play queue and decide its cases")
-
-    async def queue_page(self, player_id: str) -> Queue:
-        await self._moderator(player_id)
-        return {"open": [self._summary(c) for c in await self.store.cases("open", SHOWN)],
-                "decided": [self._summary(c) for c in await self.store.cases(None, SHOWN)
-                            if c.status != "open"]}
-
-    async def case(self, player_id: str, case_id: str) -> CaseJson:
-        await self._moderator(player_id)
-        c = await self.store.case(case_id) if 0 < len(case_id) <= 24 else None
-        if c is None:
-            raise NotFound(f"no case {case_id!r}")
-        return self._case(c)
-
-    async def decide(self, player_id: str, case_id: str, decision: object,
-                     note: object) -> CaseJson:
-        """A moderator's decision on an open case; ``banned`` also takes the player's rated
-        results out of the ratings."""
-        await self._moderator(player_id)
-        if decision not in DECISIONS:
-            raise BadRequest(f"decision: one of {', '.join(DECISIONS)}")
-        text = note.strip() if isinstance(note, str) else ""
-        if not text or len(text) > NOTE_MAX:
-            raise BadRequest(f"note: why, in 1 to {NOTE_MAX} characters")
-        c = await self.store.case(case_id) if 0 < len(case_id) <= 24 else None
-        if c is None:
-            raise NotFound(f"no case {case_id!r}")
-        if not await self.store.decide(case_id, str(decision), player_id, text, self.clock()):
-            raise Conflict("this case has been decided already")
-        if decision == "banned":
-            n = await self.unrate(c.player_id)
-            log.info("fair play: player %s banned from rated play by %s (case %s): %d rated "
-                     "matches taken out of the ratings", c.player_id, player_id, case_id, n)
-        return await self.case(player_id, case_id)
-
     # -- what the other domains ask ---------------------------------------------------------
     async def banned(self, player_ids: Sequence[str]) -> set[str]:
         """Which of these players are banned from rated play (social: not rated)."""
@@ -277,34 +246,6 @@ class FairPlay:
     async def bars(self, player_id: str) -> str | None:
         """Why a player may not sit at a table that could be rated (tables), None if they may."""
         return BANNED if await self.store.banned([player_id]) else None
-
-    # -- shapes -----------------------------------------------------------------------------
-    @staticmethod
-    def _summary(c: CaseRow) -> CaseSummary:
-        return {"id": c.id, "player": c.player_id, "name": c.name,
-                "profile": f"/p/{c.player_id}", "status": c.status, "opened": _iso(c.opened),
-                "updated": _iso(c.updated), "p_value": c.p_value,
-                "score": round(-math.log10(max(c.p_value, 1e-300)), 3), "deals": c.deals,
-                "url": f"/moderate?case={c.id}"}
-
-    def _case(self, c: CaseRow) -> CaseJson:
-        replay: list[DealToReplay] = []
-        listed = c.evidence.get("weighing")
-        for d in listed if isinstance(listed, list) else []:
-            if not isinstance(d, dict):
-                continue
-            table, deal = str(d.get("record", "")), int(d.get("deal", 0))
-            replay.append({"table": table, "deal": deal, "weight": float(d.get("weight", 0)),
-                           "opportunities": int(d.get("opportunities", 0)),
-                           "hits": int(d.get("hits", 0)),
-                           "replay": f"/review?table={table}&deal={deal}"})
-        out: CaseJson = {**self._summary(c), "evidence": c.evidence, "replay": replay,
-                         "decision": None}
-        if c.decided is not None:
-            out["decision"] = {"decision": c.status, "by": c.decided_by,
-                               "by_name": c.decided_by_name, "at": _iso(c.decided),
-                               "note": c.note or ""}
-        return out
 
 
 class Moderators:

@@ -20,6 +20,7 @@ class CaseSummary(TypedDict):
     score: float
     deals: int
     url: str
+    lifted: str | None  # a ban this case decided, lifted since: when
 
 
 class Decision(TypedDict):
@@ -41,13 +42,24 @@ class DealToReplay(TypedDict):
     replay: str  # the page's review of that deal
 
 
+class Lift(TypedDict):
+    """A ban lifted by a moderator: who, when and why."""
+
+    by: str
+    by_name: str | None
+    at: str
+    note: str
+
+
 class CaseJson(CaseSummary):
     """A case with its evidence (the detector's statistics over the player's recent finished
-    deals when flagged, refreshed while it is open) and, once decided, the decision."""
+    deals when flagged, refreshed while it is open), once decided the decision, and the lift
+    of the ban it decided, if it was lifted."""
 
     evidence: dict[str, object]
     replay: list[DealToReplay]
     decision: Decision | None
+    lift: Lift | None
 
 
 class Queue(TypedDict):
@@ -55,3 +67,22 @@ class Queue(TypedDict):
 
     open: list[CaseSummary]
     decided: list[CaseSummary]
+
+
+class Notice(TypedDict):
+    """A decision about the player, told to them: its kind (``warned``; ``banned`` from rated
+    play; ``lifted``, their ban) and when.  Nothing of the evidence, the note or who decided."""
+
+    id: str
+    kind: str
+    at: str
+
+
+class Notices(TypedDict):
+    """The player's notices not read yet (the newest first), whom to write to about them
+    (the server's ``fairplay_contact``; None: the page says the server's host), and whether
+    they are banned from rated play now."""
+
+    notices: list[Notice]
+    contact: str | None
+    banned: bool

@@ -50,6 +50,20 @@ class EventPush(TypedDict):
     icon: str
 
 
+class FairPlayPush(TypedDict):
+    """A push that a moderator decided about the player (``kind``: warned, banned from rated
+    play, or their ban lifted): what it means and whom to write to, nothing of the evidence."""
+
+    type: Literal["fairplay"]
+    kind: str
+    lang: str
+    title: str
+    body: str
+    url: str
+    tag: str
+    icon: str
+
+
 class PushShown(TypedDict):
     """A subscription as the API shows it: no keys, of the endpoint only its origin."""
 

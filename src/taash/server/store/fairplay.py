@@ -4,8 +4,10 @@ moderators' cases and their decisions, and the bans from rated play.
 
 A finished match is queued once (keyed by its table) and leaves the queue in the transaction
 that writes what the detector found in it, so a stop between the two scans it again and finds
-its rows there already.  A case is decided once: the decision is written only where the case is
-still open.
+its rows there already.  An instance scans a match only under its claim (``claim``: a lease it
+renews while the scan runs), so instances sharing the database scan each match once; a claim
+left by an instance that stopped runs out and the match is taken again.  A case is decided
+once: the decision is written only where the case is still open.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy import ColumnElement, RowMapping, and_, delete, desc, func, or_,
 from sqlalchemy.exc import IntegrityError
 
 from taash.server.store.db import Store
+from taash.server.store.fairplay_lift import LiftQueries, add_notice
 from taash.server.store.fairplay_schema import (
     fairplay_bans,
     fairplay_cases,
@@ -68,8 +71,8 @@ class CaseRow:
     note: str | None = None
 
 
-class FairPlayStore:
-    """Fair play's rows in the server's one database."""
+class FairPlayStore(LiftQueries):
+    """Fair play's rows in the server's one database (lifts and notices: ``LiftQueries``)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -135,12 +138,53 @@ class FairPlayStore:
             return [QueuedMatch(r.table_id, r.game, r.ended, r.record, r.tries)
                     for r in await conn.execute(q)]
 
-    async def tried(self, table_id: str) -> None:
-        """A scan of this match failed: counted, so that it is given up after a few."""
+    async def claim(self, by: str, now: float, lease_s: float) -> QueuedMatch | None:
+        """Claim the earliest ended match that no instance holds (or whose claim has run out)
+        for ``lease_s`` seconds: of instances claiming at once, one gets each match (PostgreSQL:
+        the others skip its locked row; the write is also conditional on the claim being
+        free).  None when nothing is waiting."""
+        free = or_(fairplay_queue.c.claimed_until.is_(None),
+                   fairplay_queue.c.claimed_until <= now)
+        pick = (select(fairplay_queue).where(free)
+                .order_by(fairplay_queue.c.ended, fairplay_queue.c.table_id).limit(1))
+        if not self.store.is_sqlite:
+            pick = pick.with_for_update(skip_locked=True)
+        for _ in range(8):  # taken by another between the read and the write: the next one
+            async with self.store._writing(), self.store.engine.begin() as conn:
+                r = (await conn.execute(pick)).first()
+                if r is None:
+                    return None
+                took = await conn.execute(
+                    update(fairplay_queue)
+                    .where(and_(fairplay_queue.c.table_id == r.table_id, free))
+                    .values(claimed_by=by, claimed_until=now + lease_s))
+            if took.rowcount:
+                return QueuedMatch(r.table_id, r.game, r.ended, r.record, r.tries)
+        return None
+
+    async def renew(self, table_id: str, by: str, until: float) -> bool:
+        """Hold a claim longer while its scan runs: False if it is no longer ``by``'s."""
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            done = await conn.execute(update(fairplay_queue).where(and_(
+                fairplay_queue.c.table_id == table_id, fairplay_queue.c.claimed_by == by))
+                .values(claimed_until=until))
+        return bool(done.rowcount)
+
+    async def release(self, by: str) -> None:
+        """Give back every claim of ``by`` (an instance stopping: its scans under way are
+        taken again at once, by whichever instance comes first)."""
+        async with self.store._writing(), self.store.engine.begin() as conn:
+            await conn.execute(update(fairplay_queue).where(fairplay_queue.c.claimed_by == by)
+                               .values(claimed_by=None, claimed_until=None))
+
+    async def tried(self, table_id: str, retry_at: float | None = None) -> None:
+        """A scan of this match failed: counted, so that it is given up after a few, and its
+        claim given back, the match to be taken again from ``retry_at``."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             await conn.execute(update(fairplay_queue)
                                .where(fairplay_queue.c.table_id == table_id)
-                               .values(tries=fairplay_queue.c.tries + 1))
+                               .values(tries=fairplay_queue.c.tries + 1, claimed_by=None,
+                                       claimed_until=retry_at))
 
     async def drop(self, table_id: str) -> None:
         async with self.store._writing(), self.store.engine.begin() as conn:
@@ -239,24 +283,31 @@ class FairPlayStore:
         found = await self._cases(fairplay_cases.c.id == case_id, False, 1)
         return found[0] if found else None
 
-    async def decide(self, case_id: str, status: str, by: str, note: str, now: float) -> bool:
+    async def decide(self, case_id: str, status: str, by: str, note: str,
+                     now: float) -> tuple[bool, bool]:
         """Decide an open case (and, for ``banned``, ban its player from rated play) in one
-        transaction: False if it was decided already."""
+        transaction, with the notice that tells the player of a warning or a ban: (decided,
+        told), decided False if it was decided already, told False if no notice was written
+        (cleared; banned by an earlier case already)."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             done = await conn.execute(update(fairplay_cases).where(and_(
                 fairplay_cases.c.id == case_id, fairplay_cases.c.status == "open"))
                 .values(status=status, decided=now, decided_by=by, note=note))
             if not done.rowcount:
-                return False
+                return False, False
+            player = (await conn.execute(select(fairplay_cases.c.player_id).where(
+                fairplay_cases.c.id == case_id))).scalar_one()
+            told = status == "warned"
             if status == "banned":
-                player = (await conn.execute(select(fairplay_cases.c.player_id).where(
-                    fairplay_cases.c.id == case_id))).scalar_one()
                 banned = (await conn.execute(select(fairplay_bans.c.player_id).where(
                     fairplay_bans.c.player_id == player))).first()
-                if banned is None:
+                if banned is None:  # (banned already by another case: told then)
                     await conn.execute(fairplay_bans.insert().values(
                         player_id=player, case_id=case_id, banned=now, by=by))
-        return True
+                    told = True
+            if told:
+                await add_notice(conn, player, status, now)
+        return True, told
 
     # -- bans -------------------------------------------------------------------------------
     async def banned(self, player_ids: Sequence[str]) -> set[str]:

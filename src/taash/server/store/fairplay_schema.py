@@ -1,4 +1,5 @@
-"""The SQL tables of fair play (migration 0023; store/fairplay.py, docs/fairplay.md), on the
+"""The SQL tables of fair play (migrations 0023 and 0029; store/fairplay.py and
+store/fairplay_lift.py, docs/fairplay.md), on the
 store's one ``metadata`` (``taash.server.store.db`` imports this module, so the metadata the
 migrations test compares holds them)."""
 
@@ -20,7 +21,8 @@ player_roles = Table(
 
 # finished matches waiting for the detector (0023): the match's record (taash-record/1, every
 # card shown: the match is over) with each human seat's player id, kept until it is scanned so a
-# stop loses none
+# stop loses none; the instance scanning it holds a claim until ``claimed_until`` (0029), so of
+# several instances sharing the database one scans it
 fairplay_queue = Table(
     "fairplay_queue", metadata,
     Column("table_id", String(24), primary_key=True),
@@ -28,6 +30,8 @@ fairplay_queue = Table(
     Column("ended", Float, nullable=False),
     Column("record", Text, nullable=False),
     Column("tries", Integer, nullable=False),
+    Column("claimed_by", String(24), nullable=True),
+    Column("claimed_until", Float, nullable=True),
 )
 Index("ix_fairplay_queue_ended", fairplay_queue.c.ended)
 
@@ -73,3 +77,31 @@ fairplay_bans = Table(
     Column("banned", Float, nullable=False),
     Column("by", String(24), nullable=False),
 )
+
+# a ban lifted by a moderator (0029): the ban as it was (its case, when and by whom) and who
+# lifted it, when and why; the ban's row leaves ``fairplay_bans`` in the same transaction
+fairplay_lifts = Table(
+    "fairplay_lifts", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("player_id", String(24), nullable=False),
+    Column("case_id", String(24), nullable=False),
+    Column("banned", Float, nullable=False),
+    Column("banned_by", String(24), nullable=False),
+    Column("lifted", Float, nullable=False),
+    Column("lifted_by", String(24), nullable=False),
+    Column("note", Text, nullable=False),
+)
+Index("ix_fairplay_lifts_case_id", fairplay_lifts.c.case_id)
+
+# what a player is told of a moderator's decision about them (0029): ``warned``, ``banned`` or
+# ``lifted``, written with the decision; ``seen`` once the player has read it (told once).  No
+# evidence, no note and no moderator: those are the moderators' only
+fairplay_notices = Table(
+    "fairplay_notices", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("player_id", String(24), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=True),
+)
+Index("ix_fairplay_notices_player_id", fairplay_notices.c.player_id)

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0028"
-down_revision = "0025"
+down_revision = "0027"
 branch_labels = None
 depends_on = None
 

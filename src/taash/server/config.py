@@ -253,9 +253,10 @@ class Settings(BaseSettings):
     fairplay_window_deals: int = setting(
         200, "fair play: a player's most recent finished deals the detector weighs",
         env="TAASH_FAIRPLAY_WINDOW_DEALS", ge=1)
-    fairplay_solver_time: float = setting(
-        0.5, "fair play: seconds the exact solver may spend on each position",
-        env="TAASH_FAIRPLAY_SOLVER_TIME", gt=0)
+    fairplay_solver_ms: float = setting(
+        500.0, "fair play: the exact solver's budget for each position, in milliseconds of a "
+        "reference core counted in positions searched (the same scan on any machine)",
+        env="TAASH_FAIRPLAY_SOLVER_MS", gt=0, le=600_000)
     vapid_private_key: str | None = setting(
         None, "Web Push VAPID private key, raw P-256 in base64url (default: made at first start "
         "and kept in the database)", env="TAASH_VAPID_PRIVATE_KEY", flag="--vapid-private-key",

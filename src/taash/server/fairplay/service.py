@@ -160,7 +160,7 @@ class FairPlay:
         async with gate:
             try:
                 found = await asyncio.get_running_loop().run_in_executor(
-                    self._pool(), scan_match, q.record, self.settings.fairplay_solver_time)
+                    self._pool(), scan_match, q.record, self.settings.fairplay_solver_ms)
             except Exception as e:
                 if q.tries + 1 >= TRIES:
                     log.error("fair play: table %s given up after %d tries: %r", q.table_id,

@@ -60,7 +60,7 @@ def collect(a: argparse.Namespace) -> None:
         recs = play_records(a.game, options, [Seat(s, f"{i}:{s}") for i, s in enumerate(specs)],
                             1, seed, a.budget_ms)
         rec, summary = load_record(json.loads(json.dumps(recs[0])))
-        sc = scan_record(rec, summary, f"seed{seed}", budget_ms=a.budget_ms)
+        sc = scan_record(rec, summary, f"seed{seed}", budget_ms=a.budget_ms, partners=False)
         line = {"game": a.game, "options": options, "seed": a.seed, "deal_seed": seed,
                 "table": specs, "judged": sc.judged, "budget_ms": a.budget_ms,
                 "ops": [[o.seat, o.game, o.kind, int(o.hit)] for o in sc.opportunities]}

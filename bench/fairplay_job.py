@@ -7,7 +7,8 @@ when a case first opened, the player's statistics over them, and the job's wall 
     PYTHONPATH=src python bench/fairplay_job.py --policy hard --seeds 101-103 --deals 20
 
 The detector's and the policies' hard bot think 50 ms a move (counted in work); the solver's
-limit is wall-clock time (``TAASH_FAIRPLAY_SOLVER_TIME``, 0.5 s)."""
+budget is counted in positions searched (``TAASH_FAIRPLAY_SOLVER_MS``, 500 reference ms), so
+a run finds the same on any machine (before 2026-12-07 it was 0.5 s of wall-clock time)."""
 
 from __future__ import annotations
 

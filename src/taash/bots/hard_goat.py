@@ -128,6 +128,11 @@ class HardGoatBot:
         # the last decision's search (None: decided without one), for the deal review
         self.last_search: Search | None = None
 
+    def sampler_for(self, view: Mapping[str, Json]) -> GoatSampler:
+        """Where this seat's samples of the hidden cards come from: everything its view
+        allows (the arena's colluders and the fair-play detector narrow it)."""
+        return GoatSampler(view)
+
     def last_scores(self) -> dict[str, tuple[float, int]] | None:
         """The last decision's candidates as actions (None: declining a molodka out of
         turn): (mean playout score, samples)."""
@@ -145,7 +150,7 @@ class HardGoatBot:
         team = seat & 1
         k = gt.knowledge_from_view(view)
         legal = [gt.parse_action(a) for a in legal_text]
-        sampler = GoatSampler(view)
+        sampler = self.sampler_for(view)
         work = self.budget_ms * STEPS_PER_MS[Goat.game_id]
         if not must_move(view):
             # Out of turn the choice is a molodka now or nothing (-1: let play go on).

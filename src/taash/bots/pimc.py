@@ -11,14 +11,19 @@ worse than the rules.  The games' parts (what to sample, how to play out) are in
 The budget is counted in work (actions applied in playouts, likelihood factors), converted
 from milliseconds by ``STEPS_PER_MS``, rates measured on one reference core, so a seeded bot
 makes the same choices on any machine; a wall-clock cap (``cap_ms``: four times the budget, at
-least 200 ms) only guards against a machine far slower than the reference.  The measured
-strength and speed at each budget are in bench/RESULTS.md.
+least 200 ms) only guards against a machine far slower than the reference.  Within
+``work_only()`` that cap is off, so the choices are the same on any machine whatever its load
+(the fair-play detector's use: a loaded machine is only slower).  The measured strength and
+speed at each budget are in bench/RESULTS.md.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -31,6 +36,18 @@ DEFAULT_BUDGET_MS = 200.0
 # Playout actions per millisecond of one reference core (measured with bench/ arena runs):
 # the work budget is budget_ms times this, so the median move stays near or under budget_ms.
 STEPS_PER_MS = {CourtPiece.game_id: 150.0, CourtPiece2P.game_id: 150.0, Goat.game_id: 40.0}
+
+_WORK_ONLY: ContextVar[bool] = ContextVar("taash_pimc_work_only", default=False)
+
+
+@contextmanager
+def work_only() -> Iterator[None]:
+    """Searches started inside stop on their work budget alone, never on the wall-clock cap."""
+    token = _WORK_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _WORK_ONLY.reset(token)
 
 
 @dataclass(frozen=True)
@@ -69,6 +86,8 @@ def search(ids: list[int], prior: int, sample: Callable[[], tuple[S, float, floa
     weights: list[float] = []
     alive = list(range(len(ids)))
     done = 0.0
+    if _WORK_ONLY.get():
+        cap_ms = math.inf
     t0 = time.perf_counter()
     samples = fails = 0
     while True:

@@ -110,6 +110,8 @@ class GoatSampler:
                     self.known[p.seat] |= p.cards
         self.seen = seen
         self.unknown = card_list(GOAT_PACK.all_mask & ~seen)
+        # Cards known to be in a seat's hand now although never shown (``hold``).
+        self.held: list[int] = [0, 0, 0, 0]
         # How many hidden cards each other seat has had: its hand now and its kept passes.
         self.hidden = [0, 0, 0, 0]
         for s in range(4):
@@ -117,6 +119,13 @@ class GoatSampler:
                 self.hidden[s] = self.hand_counts[s] + sum(
                     p.count for i, p in enumerate(plays)
                     if p.seat == s and not p.cards and kept[i])
+
+    def hold(self, seat: int, hand: int) -> None:
+        """Sample only deals in which ``seat`` holds ``hand`` now (its real cards: the
+        arena's colluders and the fair-play detector, never a seat at a table)."""
+        new = hand & ~self.seen
+        self.held[seat] |= new
+        self.unknown = [c for c in self.unknown if not new >> c & 1]
 
     def sample(self, rng: random.Random) -> Goat | None:
         """A state at the view's moment with the hidden cards drawn at random, or None."""
@@ -163,7 +172,7 @@ class GoatSampler:
                 items = [(first.get(c, never), c) for c in card_list(mine | self.hand)]
             else:
                 extras = card_list(self.known[s])
-                n = self.hidden[s] - len(extras)
+                n = self.hidden[s] - len(extras) - self.held[s].bit_count()
                 unk = unknown[i:i + n]
                 i += n
                 items = [(first[c], c) for c in card_list(mine)]
@@ -187,6 +196,7 @@ class GoatSampler:
                         items.append((min(p.time, first.get(c, never)), c))
                     cards_of[j] = m
                 items += [(never, c) for c in unk] + [(first[c], c) for c in extras]
+                items += [(never, c) for c in card_list(self.held[s])]
             items.sort(key=lambda x: x[0])
             free = self.slots[s][:]
             if len(free) != len(items):

@@ -10,30 +10,33 @@ Every policy answers ``act(state, seat)``; given a seed it is deterministic.
 - ``peeker``: sees every hand; with probability ``p`` plays the full-information best action
   (``taash.fairplay.open_best``; hard's own card where it is among the best), otherwise the
   hard bot's.  Where the solver cannot settle a position in time it plays hard's card.
-- ``colluder`` (four-player Court Piece): the hard bot whose samples of the hidden cards hold
-  the partner's real hand: a partnership that tells each other their cards.
+- ``colluder`` (the four-player games, Court Piece and Goat): the hard bot whose samples of the
+  hidden cards hold the partner's real hand (``taash.fairplay.partner``): a partnership that
+  tells each other their cards.
 - ``helped``: plays the hint of a helper who sees every hand: the full-information best
   action, ties broken by the rules of thumb (the rules' card where none is settled in time).
+
+The solver's budget is counted in positions searched and the hard bot's in work (its wall-clock
+cap off, ``taash.bots.pimc.work_only``), and the solver's tables are cleared at each deal, so
+``play_records`` gives the same records on any machine.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from taash.bots import make_bot
 from taash.bots.base import BotError, Json, must_move
-from taash.bots.hard import HardCourtBot
-from taash.bots.sampling import CourtSampler
-from taash.fairplay.open_best import best_actions, open_values
-from taash.games import CourtPiece, MatchState, game_class
-from taash.games.tricks import PACK as CP_PACK
+from taash.bots.pimc import work_only
+from taash.fairplay.open_best import SOLVE_MS, best_actions, node_budget, open_values
+from taash.fairplay.partner import PARTNER_GAMES, partner_hand, seeing_bot
+from taash.games import GameClass, MatchState, game_class
+from taash.review import solver
 
 POLICIES = ("hard", "easy", "random", "peeker", "colluder", "helped")
-#: seconds the solver may spend on one position for a cheating policy
-SOLVE_S = 0.5
 
 
 class Policy(Protocol):
@@ -63,9 +66,10 @@ class Honest:
 
 def _seen_best(state: MatchState, seat: int, prefer: str | None) -> str | None:
     """The full-information best action (``prefer`` where it is among the best, else the
-    first best), or None where the solver cannot settle it in time."""
+    first best), or None where the solver cannot settle it within its budget (``SOLVE_MS``
+    counted in positions searched)."""
     legal = state.legal_ids(seat)
-    vals = open_values(state, seat, SOLVE_S)
+    vals = open_values(state, seat, nodes=node_budget(state.game_id, SOLVE_MS))
     if vals is None:
         return None
     best = best_actions(vals, legal)
@@ -109,67 +113,18 @@ class Helped:
         return _seen_best(state, seat, mine) or mine
 
 
-class PartnerSampler(CourtSampler):
-    """Samples in which the partner holds ``partner_hand`` (its real cards): the rest of the
-    unseen cards are shared among the opponents as the view allows."""
-
-    def __init__(self, view: Mapping[str, Json], partner: int, partner_hand: int) -> None:
-        super().__init__(view)
-        self.partner, self.partner_hand = partner, partner_hand
-        i = self.others.index(partner)
-        self.unknown = [c for c in self.unknown if not partner_hand >> c & 1]
-        self.others = [s for s in self.others if s != partner]
-        del self.caps[i], self.banned[i]
-
-    def hands(self, rng: random.Random) -> list[int] | None:
-        out = super().hands(rng)
-        if out is not None:
-            out[self.partner] = self.partner_hand
-        return out
-
-
-class _Uniform:
-    """A stand-in for the hard bot's posterior chain: independent draws of the sampler."""
-
-    def __init__(self, sampler: CourtSampler) -> None:
-        self.sampler = sampler
-        self.work = 0
-        self.ok = sampler.hands(random.Random(0)) is not None
-        self.hands: list[int] = []
-
-    def next(self, rng: random.Random) -> list[int]:
-        got = self.sampler.hands(rng)
-        assert got is not None  # ok said one can be drawn; fill retries until one is
-        self.hands = got
-        return got
-
-
-class SeeingPartnerBot(HardCourtBot):
-    """The hard bot, told its partner's hand before each decision."""
-
-    partner_hand = 0
-
-    def sampler_for(self, view: Mapping[str, Json]) -> CourtSampler:
-        if view.get("phase") == "trump":
-            return CourtSampler(view)
-        return PartnerSampler(view, (int(view["seat"]) + 2) % 4, self.partner_hand)
-
-    def chain(self, sampler: CourtSampler) -> _Uniform:  # type: ignore[override]
-        return _Uniform(sampler)
-
-
 class Colluder:
-    """One seat of a colluding partnership: sees its partner's hand (four-player Court Piece)."""
+    """One seat of a colluding partnership: sees its partner's hand (the four-player games:
+    Court Piece and Goat, both played two against two)."""
 
     def __init__(self, game: str, seed: int, budget_ms: float | None) -> None:
-        if game != CourtPiece.game_id:
-            raise BotError("colluders need partners: four-player court-piece only")
-        self.bot = SeeingPartnerBot(game, seed, budget_ms)
+        if game not in PARTNER_GAMES:
+            raise BotError("colluders need partners: court-piece or goat only")
+        self.bot = seeing_bot(game, seed, budget_ms)
         self.name = "colluder"
 
     def act(self, state: MatchState, seat: int) -> str | None:
-        partner = state.view((seat + 2) % 4).get("hand") or []
-        self.bot.partner_hand = CP_PACK.mask(partner)
+        self.bot.partner_hand = partner_hand(state, seat)
         return self.bot.act(state.view(seat))
 
 
@@ -218,25 +173,34 @@ def play_records(game: str, options: object, seats: Sequence[Seat], deals: int, 
                          for p, s in zip(policies, seats, strict=True)]
     out: list[dict[str, Json]] = []
     m: MatchState | None = None
-    for _ in range(deals):
-        if m is None or m.is_over():
-            if m is not None:
-                out.append({**m.record(), "seats": names})
-            m = cls.new_match(options, rng=rng, deal=False, first_seat=rng.randrange(
-                cls.num_seats))
-        m.deal_from(rng)
-        while not (m.needs_deal() or m.is_over()):
-            chosen: tuple[int, str] | None = None
-            for s in m.actors():
-                a = policies[s].act(m, s)
-                if a is not None and chosen is None:
-                    chosen = (s, a)
-            if chosen is None:
-                raise RuntimeError("no seat acted")
-            m.apply(*chosen)
+    with work_only():
+        for _ in range(deals):
+            m = _play_deal(cls, options, m, rng, policies, names, out)
     if m is not None:
         out.append({**m.record(), "seats": names})
     return out
+
+
+def _play_deal(cls: GameClass, options: object, m: MatchState | None,
+               rng: random.Random, policies: list[Policy], names: list[Json],
+               out: list[dict[str, Json]]) -> MatchState:
+    """One deal (a new match first if the last one is over, its record added to ``out``)."""
+    solver.clear_tables()  # what a policy's solver settles depends on this deal alone
+    if m is None or m.is_over():
+        if m is not None:
+            out.append({**m.record(), "seats": names})
+        m = cls.new_match(options, rng=rng, deal=False, first_seat=rng.randrange(cls.num_seats))
+    m.deal_from(rng)
+    while not (m.needs_deal() or m.is_over()):
+        chosen: tuple[int, str] | None = None
+        for s in m.actors():
+            a = policies[s].act(m, s)
+            if a is not None and chosen is None:
+                chosen = (s, a)
+        if chosen is None:
+            raise RuntimeError("no seat acted")
+        m.apply(*chosen)
+    return m
 
 
 __all__ = ["POLICIES", "Colluder", "Helped", "Honest", "Peeker", "Seat",

@@ -23,7 +23,7 @@ from typer.core import TyperCommand
 from taash.cli_common import fail, read_source, record_checked
 from taash.fairplay.detect import (
     ALPHA,
-    SOLVE_S,
+    SOLVE_MS,
     Scan,
     Verdict,
     load_reference,
@@ -59,15 +59,16 @@ def fairplay(
         help="flag at or below this p-value")] = ALPHA,
     reference: Annotated[str | None, typer.Option(
         help="an honest reference file (default: the one shipped)")] = None,
-    solver_time: Annotated[float, typer.Option(
-        help="seconds the exact solver may spend on each position")] = SOLVE_S,
+    solver_ms: Annotated[float, typer.Option(
+        help="the exact solver's budget for each position, in milliseconds of a reference "
+        "core counted in positions searched (the same result on any machine)")] = SOLVE_MS,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress on stderr")] = False,
 ) -> None:
     """Score each player and partnership of these records for play that fits hidden cards."""
     if not 0 < alpha < 1:
         fail("--alpha must be between 0 and 1")
-    if solver_time <= 0:
-        fail("--solver-time must be more than 0 seconds")
+    if not 0 < solver_ms <= 600_000:
+        fail("--solver-ms must be more than 0 and at most 600000")
     try:
         ref = load_reference(reference)
     except (OSError, ValueError, KeyError, TypeError) as e:
@@ -87,7 +88,7 @@ def fairplay(
 
     for path, rec, summary in loaded:
         scans.append(scan_record(rec, summary, path, budget_ms=budget_ms,
-                                 time_limit=solver_time,
+                                 solver_ms=solver_ms,
                                  wanted=lambda n: player is None or n == player,
                                  progress=say))
     players, pairs = verdicts(scans, ref, alpha, player)

@@ -15,60 +15,58 @@ right); someone who sees the cards hits far more often.  Each opportunity's chan
 an honest player is the rate of its game and position kind in the honest reference population
 (``reference.json``, made by ``bench/fairplay_reference.py``), so a player's hits under honesty
 follow a Poisson-binomial law, and the p-value is its upper tail at the hits seen.  The score is
-``-log10(p)``.  A partnership (the two seats of a four-player side) pools its seats'
-opportunities.  The deals that weigh most are those whose hits are least likely for an honest
+``-log10(p)``.  The deals that weigh most are those whose hits are least likely for an honest
 player (the sum over its opportunities of ``-log(q)`` for a hit, ``log(1 - q)`` else).
+
+A partnership (the two seats of a four-player side, two players) is judged on its own
+statistic, **partner-fit** (``taash.fairplay.partner``): at every decision of either seat with a
+choice, hard's choice from the seat's view is set against the choice of the same bot told the
+partner's hand; where they differ (the partner's hidden cards change the best guess) the
+decision is a *partner opportunity*, and a *hit* when the seat played the partner-seeing choice.
+Its honest rates are the reference's ``pair_counts``; the score is the same Poisson-binomial
+tail over the partnership's partner opportunities (and, with ``PAIR_WITH_OPEN``, its seats'
+open-best opportunities too).
+
+The solver's budget is counted in positions searched (``solver_ms`` reference milliseconds,
+``open_best.node_budget``) and the hard bot's in work with its wall-clock cap off, so the same
+records give the same scan on any machine, whatever its load.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from importlib import resources
+from collections.abc import Callable, Mapping, Sequence
 
-from taash.fairplay.open_best import KINDS, best_actions, open_values, position_kind
+from taash.bots.pimc import work_only
+from taash.fairplay.open_best import (
+    KINDS,
+    SOLVE_MS,
+    best_actions,
+    node_budget,
+    open_values,
+    position_kind,
+)
+from taash.fairplay.partner import PARTNER_GAMES, pair_choice
+from taash.fairplay.score import (
+    ALPHA,
+    Opportunity,
+    Reference,
+    Scan,
+    Verdict,
+    load_reference,
+    rates_from_counts,
+    upper_tail,
+    verdict,
+    verdicts,
+)
 from taash.games import CourtPiece
 from taash.games.base import Json
 from taash.review import solver
 from taash.review.analyse import hard_choice
 from taash.review.replay import DealReplay, replay_deal
 
-#: the p-value at or below which a player is flagged for a person to review (never banned)
-ALPHA = 0.001
-#: seconds the solver may spend on one position
-SOLVE_S = 0.5
 #: unsettled positions in a row after which a deal's earlier positions are left out
 GIVE_UP = 3
-#: how many deals of a player to list as weighing most
-TOP_DEALS = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Opportunity:
-    """One decision where hard's choice was not among the open best actions."""
-
-    source: str
-    deal: int
-    step: int
-    seat: int
-    game: str  # the reference's key: court-piece/single, court-piece/double, ...
-    kind: str
-    hit: bool
-
-
-@dataclass(slots=True)
-class Scan:
-    """A record's decisions: per seat the decisions judged (with a real choice, settled by
-    the solver) and the opportunities among them."""
-
-    source: str
-    names: list[str]
-    partnerships: list[tuple[int, ...]]
-    judged: list[int]
-    deals: int
-    opportunities: list[Opportunity] = field(default_factory=list)
 
 
 def game_key(rec: Mapping[str, Json]) -> str:
@@ -93,11 +91,17 @@ def seat_names(rec: Mapping[str, Json], source: str, seats: int) -> list[str]:
 
 
 def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, *,
-                budget_ms: float | None, time_limit: float = SOLVE_S,
+                budget_ms: float | None, solver_ms: float = SOLVE_MS,
+                time_limit: float = math.inf,
                 wanted: Callable[[str], bool] = lambda _n: True,
-                progress: Callable[[str], None] | None = None) -> Scan:
+                progress: Callable[[str], None] | None = None,
+                partners: bool = True) -> Scan:
     """Every decision of the seats ``wanted`` (by name), and of their partners (for the
-    partnership's statistics), in a checked record."""
+    partnership's statistics), in a checked record.  ``solver_ms``: the solver's budget per
+    position in reference milliseconds, counted in positions searched; ``time_limit``: a
+    wall-clock limit besides (none by default: a scan is then the same on any machine).
+    ``partners``: the partner-fit statistic of each side of two players (its cost: two hard
+    searches a decision of those seats)."""
     deals: Sequence[Json] = rec["deals"]
     n_deals = len(deals)
     first = replay_deal(rec, 0, summary) if n_deals else None
@@ -108,16 +112,53 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
     key = game_key(rec)
     seen = {s for s in range(seats) if wanted(names[s])}
     seen |= {t for side in sides if seen & set(side) for t in side}
-    for d in range(n_deals):
-        deal = first if d == 0 and first is not None else replay_deal(rec, d, summary)
-        if progress is not None:
-            progress(f"{source}: deal {d + 1} of {n_deals}")
-        _scan_deal(scan, deal, key, budget_ms, time_limit, seen)
+    pairs: set[int] = set()
+    if partners and str(rec["game"]) in PARTNER_GAMES:
+        pairs = {t for side in sides if set(side) <= seen
+                 and len({names[x] for x in side}) == len(side) for t in side}
+    nodes = node_budget(str(rec["game"]), solver_ms)
+    with work_only():
+        for d in range(n_deals):
+            deal = first if d == 0 and first is not None else replay_deal(rec, d, summary)
+            if progress is not None:
+                progress(f"{source}: deal {d + 1} of {n_deals}")
+            hards = _scan_deal(scan, deal, key, budget_ms, time_limit, nodes, seen)
+            if pairs:
+                _pair_deal(scan, deal, key, budget_ms, pairs, hards)
     return scan
 
 
+def _pair_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
+               seats: set[int], hards: dict[int, str | None]) -> None:
+    """The partner-fit opportunities of ``seats`` in one deal (``hards``: hard's choices the
+    open-best scan already asked for, by step)."""
+    for step in deal.steps:
+        seat = step.seat
+        if seat not in seats:
+            continue
+        state = deal.positions[step.index].state
+        if state.turn() != seat or len(state.legal_ids(seat)) < 2:
+            continue
+        kind = position_kind(state, seat, step.action)
+        if kind == "call":
+            continue  # the partner-seeing bot calls as hard does: nothing to compare
+        own = hards[step.index] if step.index in hards else hard_choice(
+            deal, step.index, budget_ms)
+        pair = pair_choice(deal, step.index, budget_ms)
+        if own is None or pair is None:
+            continue
+        pair_id = state.action_id(seat, pair)
+        if state.action_id(seat, own) == pair_id:
+            continue
+        scan.pair_ops.append(Opportunity(scan.source, deal.deal, step.index, seat, key, kind,
+                                         state.action_id(seat, step.action) == pair_id))
+
+
 def _scan_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
-               time_limit: float, seats: set[int]) -> None:
+               time_limit: float, nodes: int, seats: set[int]) -> dict[int, str | None]:
+    """The open-best opportunities of ``seats`` in one deal; returns hard's choices asked
+    for, by step."""
+    hards: dict[int, str | None] = {}
     solver.clear_tables()
     # From the last decision back: the solver's table then serves the earlier positions.  The
     # solver settles a deal from its end back to some trick (all of it in single sar, by
@@ -135,7 +176,7 @@ def _scan_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
         legal = state.legal_ids(seat)
         if len(legal) < 2:
             continue
-        vals = open_values(state, seat, time_limit)
+        vals = open_values(state, seat, time_limit, nodes)
         if vals is None:
             unsettled += 1
             continue
@@ -144,151 +185,17 @@ def _scan_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
         scan.judged[seat] += 1
         if len(best) == len(legal):
             continue  # every action is as good: nothing to see
-        hard = hard_choice(deal, step.index, budget_ms)
+        hard = hards[step.index] = hard_choice(deal, step.index, budget_ms)
         if hard is None or state.action_id(seat, hard) in best:
             continue
         played = state.action_id(seat, step.action)
         scan.opportunities.append(Opportunity(
             scan.source, deal.deal, step.index, seat, key,
             position_kind(state, seat, step.action), played in best))
+    return hards
 
 
-# -- the reference and the score --------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Reference:
-    """Honest hit rates per game and position kind, and how they were made."""
-
-    rates: Mapping[str, Mapping[str, float]]
-    meta: Mapping[str, Json]
-
-    def rate(self, game: str, kind: str) -> float:
-        per = self.rates.get(game) or {}
-        if kind in per:
-            return per[kind]
-        return float(per.get("all", 0.5))  # an unmeasured kind: the game's overall rate
-
-
-def rates_from_counts(counts: Mapping[str, Mapping[str, Sequence[int]]]
-                      ) -> dict[str, dict[str, float]]:
-    """Hit rates from (opportunities, hits) per game and kind, with one hit and one miss
-    added (so that a kind seen rarely is not given a rate of 0 or 1)."""
-    return {g: {k: round((h + 1) / (n + 2), 4) for k, (n, h) in per.items()}
-            for g, per in counts.items()}
-
-
-def load_reference(path: str | None = None) -> Reference:
-    """The shipped reference (``reference.json`` beside this module), or one from ``path``."""
-    if path is None:
-        text = resources.files("taash.fairplay").joinpath("reference.json").read_text("utf-8")
-    else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    data = json.loads(text)
-    return Reference(rates_from_counts(data["counts"]), data.get("meta", {}))
-
-
-def upper_tail(qs: Sequence[float], k: int) -> float:
-    """P(K >= k) where K is the number of successes of independent trials with chances
-    ``qs`` (the Poisson-binomial law), exactly, by dynamic programming."""
-    if k <= 0:
-        return 1.0
-    dist = [1.0]
-    for q in qs:
-        nxt = [0.0] * (len(dist) + 1)
-        for i, p in enumerate(dist):
-            nxt[i] += p * (1 - q)
-            nxt[i + 1] += p * q
-        dist = nxt
-    return min(1.0, sum(dist[k:]))
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One player's (or partnership's) statistics and score."""
-
-    name: str
-    seats: tuple[str, ...]
-    judged: int
-    opportunities: int
-    hits: int
-    expected: float
-    p_value: float
-    kinds: Mapping[str, Mapping[str, float]]
-    deals: tuple[Mapping[str, Json], ...]
-    flagged: bool
-
-    @property
-    def score(self) -> float:
-        return -math.log10(max(self.p_value, 1e-300))
-
-    def as_json(self) -> dict[str, Json]:
-        return {"name": self.name, "seats": list(self.seats), "judged": self.judged,
-                "opportunities": self.opportunities, "hits": self.hits,
-                "expected": round(self.expected, 3), "p_value": self.p_value,
-                "score": round(self.score, 3), "flagged": self.flagged,
-                "kinds": {k: dict(v) for k, v in self.kinds.items()},
-                "deals": [dict(d) for d in self.deals]}
-
-
-def verdict(name: str, members: Sequence[str], judged: int, ops: Iterable[Opportunity],
-            ref: Reference, alpha: float = ALPHA) -> Verdict:
-    """The score of one player or partnership over its opportunities."""
-    ops = list(ops)
-    qs = [ref.rate(o.game, o.kind) for o in ops]
-    hits = sum(o.hit for o in ops)
-    p = upper_tail(qs, hits)
-    kinds: dict[str, dict[str, float]] = {}
-    for o, q in zip(ops, qs, strict=True):
-        k = kinds.setdefault(o.kind, {"opportunities": 0, "hits": 0, "expected": 0.0})
-        k["opportunities"] += 1
-        k["hits"] += o.hit
-        k["expected"] += q
-    for k in kinds.values():
-        k["expected"] = round(k["expected"], 3)
-    weight: dict[tuple[str, int], list[float]] = {}
-    for o, q in zip(ops, qs, strict=True):
-        w = weight.setdefault((o.source, o.deal), [0.0, 0, 0])
-        w[0] += -math.log(q) if o.hit else math.log(1 - q)
-        w[1] += 1
-        w[2] += o.hit
-    top = sorted(weight.items(), key=lambda kv: (-kv[1][0], kv[0]))[:TOP_DEALS]
-    deals = tuple({"record": src, "deal": d, "weight": round(w[0], 3),
-                   "opportunities": int(w[1]), "hits": int(w[2])}
-                  for (src, d), w in top if w[0] > 0)
-    ordered = {k: kinds[k] for k in KINDS if k in kinds}
-    return Verdict(name, tuple(members), judged, len(ops), hits, sum(qs), p, ordered, deals,
-                   p <= alpha)
-
-
-def verdicts(scans: Sequence[Scan], ref: Reference, alpha: float = ALPHA,
-             player: str | None = None) -> tuple[list[Verdict], list[Verdict]]:
-    """Every player's verdict and every partnership's (of the player, with ``player``)."""
-    by_player: dict[str, list[Opportunity]] = {}
-    judged: dict[str, int] = {}
-    pairs: dict[tuple[str, ...], list[Opportunity]] = {}
-    pair_judged: dict[tuple[str, ...], int] = {}
-    for sc in scans:
-        for seat, name in enumerate(sc.names):
-            judged[name] = judged.get(name, 0) + sc.judged[seat]
-            by_player.setdefault(name, [])
-        for o in sc.opportunities:
-            by_player[sc.names[o.seat]].append(o)
-        for side in sc.partnerships:
-            members = tuple(sorted({sc.names[s] for s in side}))
-            if len(members) < 2 or (player is not None and player not in members):
-                continue
-            pairs.setdefault(members, []).extend(
-                o for o in sc.opportunities if o.seat in side)
-            pair_judged[members] = pair_judged.get(members, 0) + sum(sc.judged[s] for s in side)
-    players = [verdict(n, (n,), judged[n], ops, ref, alpha) for n, ops in by_player.items()
-               if player is None or n == player]
-    partners = [verdict(" & ".join(m), m, pair_judged[m], ops, ref, alpha)
-                for m, ops in pairs.items()]
-    key: Callable[[Verdict], tuple[float, str]] = lambda v: (v.p_value, v.name)  # noqa: E731
-    return sorted(players, key=key), sorted(partners, key=key)
-
-
-__all__ = ["ALPHA", "KINDS", "Opportunity", "Reference", "Scan", "Verdict", "game_key",
+__all__ = ["ALPHA", "KINDS", "SOLVE_MS", "Opportunity", "Reference", "Scan", "Verdict",
+           "game_key",
            "load_reference", "rates_from_counts", "scan_record", "upper_tail", "verdict",
            "verdicts"]

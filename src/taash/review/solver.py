@@ -29,10 +29,10 @@ The unit is the deal's own:
   allows, which is the endgame (stock empty, four cards or fewer each) and a few tricks
   before; earlier the result is a bound (``exact`` False).
 
-With ``exact`` False the time limit stopped the search: ``value`` is then a proven *lower*
-bound on the counted side's result when that side is the side to move (it reaches at least
-``value``), and a proven *upper* bound when the counted side is the other one; ``best`` holds
-the actions proven to reach ``value`` (the first legal action if none was).
+With ``exact`` False the time limit (or the node budget) stopped the search: ``value`` is then
+a proven *lower* bound on the counted side's result when that side is the side to move (it
+reaches at least ``value``), and a proven *upper* bound when the counted side is the other one;
+``best`` holds the actions proven to reach ``value`` (the first legal action if none was).
 
 The search is alpha-beta with null-window tests on the result (a binary search on the value,
 as DDS does), a transposition table keyed on the position (every hand, the trick so far and
@@ -42,6 +42,12 @@ between calls (``clear_tables``), Court Piece moves grouped by equivalent cards 
 hand with no card between them still out), and bounds from the tricks left and, in single sar
 and two-player, the leader's quick tricks.  Solving a deal's positions from the last back to
 the first lets each reuse the work of the later ones.
+
+**Budgets.**  ``time_limit`` is wall-clock seconds, so what a search settles depends on the
+machine and its load.  ``nodes`` bounds the positions searched instead (checked every 1,024
+positions in Court Piece, 256 in Goat): the same position, with the same transposition table
+(the same calls since ``clear_tables``), then gives the same answer on any machine.  Both may
+be given; whichever runs out first stops the search.
 """
 
 from __future__ import annotations
@@ -54,7 +60,7 @@ from typing import cast
 from taash.games.base import MatchState
 from taash.games.goat_play import GoatPlay
 from taash.games.tricks_play import PLAY, TrickPlay
-from taash.review.solver_court import CourtSearch, Timeout, clear_tables, table
+from taash.review.solver_court import NO_LIMIT, CourtSearch, Timeout, clear_tables, table
 from taash.review.solver_goat import GoatSearch
 
 
@@ -122,20 +128,20 @@ def _exact_child(child: Child, a: int, hi: int) -> int:
     return lo
 
 
-def _engine(state: MatchState, team: int | None, play_out: bool,
-            deadline: float) -> tuple[Child, list[int], int, bool, Callable[[], int]]:
+def _engine(state: MatchState, team: int | None, play_out: bool, deadline: float,
+            limit: int = NO_LIMIT) -> tuple[Child, list[int], int, bool, Callable[[], int]]:
     """What the root needs: the child function, the mover's actions (one per class of
     equivalent ones), the most the counted team can get, whether the mover maximises, and a
     node counter; plus (through ``_expand``) each action's equivalents."""
     seat = state.to_move if isinstance(state, (TrickPlay, GoatPlay)) else -1
     if isinstance(state, TrickPlay):
         me = seat & 1 if team is None else team
-        eng = CourtSearch(state, me, not play_out, deadline)
+        eng = CourtSearch(state, me, not play_out, deadline, limit)
         reps = eng.ordered(seat, -1)
         return eng.play, reps, eng.upper(), (seat & 1) == me, lambda: eng.nodes
     assert isinstance(state, GoatPlay)
     me = seat & 1 if team is None else team
-    g = GoatSearch(state, me, deadline, Timeout, table((state.game_id, state.trump, me)))
+    g = GoatSearch(state, me, deadline, Timeout, table((state.game_id, state.trump, me)), limit)
     return g.child, g.actions(), g.upper(), (seat & 1) == me, lambda: g.nodes
 
 
@@ -160,25 +166,27 @@ def _playable(state: MatchState) -> bool:
 
 
 def solve(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
-          play_out: bool = False) -> Solution:
+          play_out: bool = False, nodes: int | None = None) -> Solution:
     """The counted team's best result from ``state`` (see the module for units and bounds).
 
     ``team``: whose tricks or points to count (default: the side to move's; in two-player
     Court Piece a seat); the seat to move then maximises it or, on the other side, minimises
     it, and ``best`` are its actions doing so.  ``play_out``: Court Piece played to the 13th
-    trick (DDS's count).  Before the trump call, the call is searched too (rarely exact in
-    time).  A finished deal, or a state nobody moves in, gives ``Solution(0, (), True, 0)``."""
+    trick (DDS's count).  ``nodes``: the most positions to search (the module's "Budgets").
+    Before the trump call, the call is searched too (rarely exact in time).  A finished
+    deal, or a state nobody moves in, gives ``Solution(0, (), True, 0)``."""
     deadline = perf_counter() + time_limit
+    limit = NO_LIMIT if nodes is None else max(1, nodes)
     if not _playable(state):
         if isinstance(state, TrickPlay) and state.phase == 0 and state.to_move >= 0:
-            return _solve_call(state, deadline, team, play_out)
+            return _solve_call(state, deadline, team, play_out, limit)
         return Solution(0, (), True, 0)
-    child, actions, hi, maximise, nodes = _engine(state, team, play_out, deadline)
+    child, actions, hi, maximise, counted = _engine(state, team, play_out, deadline, limit)
     try:
         value = _root(child, actions, hi, maximise)
     except Timeout as t:
         lo, up = t.args
-        return Solution(lo if maximise else up, _expand(state, actions[:1]), False, nodes())
+        return Solution(lo if maximise else up, _expand(state, actions[:1]), False, counted())
     best: list[int] = []
     try:
         for a in actions:
@@ -186,8 +194,8 @@ def solve(state: MatchState, *, time_limit: float = 2.0, team: int | None = None
             if (v >= value) if maximise else (v <= value):
                 best.append(a)
     except Timeout:
-        return Solution(value, _expand(state, best or actions[:1]), False, nodes())
-    return Solution(value, _expand(state, best), True, nodes())
+        return Solution(value, _expand(state, best or actions[:1]), False, counted())
+    return Solution(value, _expand(state, best), True, counted())
 
 
 @dataclass(frozen=True)
@@ -249,24 +257,30 @@ def bounds(state: MatchState, *, time_limit: float = 2.0, team: int | None = Non
 
 
 def action_values(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
-                  play_out: bool = False) -> dict[int, int]:
+                  play_out: bool = False, nodes: int | None = None) -> dict[int, int]:
     """The counted team's result after each legal action of the seat to move (same unit and
     options as ``solve``), every equivalent action given its class's value.  Actions the time
-    limit left unsolved are missing from the dict."""
+    limit or the node budget (``nodes``, for all the actions together) left unsolved are
+    missing from the dict."""
     deadline = perf_counter() + time_limit
+    limit = NO_LIMIT if nodes is None else max(1, nodes)
     if not _playable(state):
         if isinstance(state, TrickPlay) and state.phase == 0 and state.to_move >= 0:
             out: dict[int, int] = {}
+            used = 0
             for a in state.legal_ids(state.to_move):
+                if used >= limit:
+                    break
                 c = state.clone()
                 c.apply_id(state.to_move, a)
                 s = solve(c, time_limit=max(0.0, deadline - perf_counter()), team=team,
-                          play_out=play_out)
+                          play_out=play_out, nodes=limit - used)
+                used += s.nodes
                 if s.exact:
                     out[a] = s.value
             return out
         return {}
-    child, actions, hi, _, _ = _engine(state, team, play_out, deadline)
+    child, actions, hi, _, _ = _engine(state, team, play_out, deadline, limit)
     out = {}
     for a in actions:
         try:
@@ -279,7 +293,7 @@ def action_values(state: MatchState, *, time_limit: float = 2.0, team: int | Non
 
 
 def _solve_call(state: TrickPlay, deadline: float, team: int | None,
-                play_out: bool) -> Solution:
+                play_out: bool, limit: int = NO_LIMIT) -> Solution:
     """The trump call searched as the root's first move (the caller's team counted)."""
     caller = state.to_move
     me = caller & 1 if team is None else team
@@ -288,10 +302,13 @@ def _solve_call(state: TrickPlay, deadline: float, team: int | None,
     exact = True
     nodes = 0
     for a in state.legal_ids(caller):
+        if nodes >= limit:
+            exact = False
+            break
         c = state.clone()
         c.apply_id(caller, a)
         s = solve(cast(MatchState, c), time_limit=max(0.0, deadline - perf_counter()), team=me,
-                  play_out=play_out)
+                  play_out=play_out, nodes=limit - nodes)
         nodes += s.nodes
         if not s.exact:
             exact = False

@@ -43,7 +43,11 @@ def squeeze(seg: int, n: int) -> int:
 
 
 class Timeout(Exception):
-    """The time limit ran out (internal: caught by ``solve``)."""
+    """The time limit or the node budget ran out (internal: caught by ``solve``)."""
+
+
+#: no node budget: only the time limit stops a search
+NO_LIMIT = 1 << 62
 
 
 Entry = tuple[int, int, int]  # a table entry: (lower bound, upper bound, the best card found)
@@ -77,10 +81,10 @@ class CourtPosition:
 
     __slots__ = ("n", "trump", "double", "ace_rule", "stop", "me", "hands", "trick", "leader",
                  "best", "best_seat", "won", "pile", "chain", "played", "tt", "nodes",
-                 "deadline", "last",
-                 "comp")
+                 "deadline", "limit", "last", "comp")
 
-    def __init__(self, state: TrickPlay, team: int, stop: bool, deadline: float) -> None:
+    def __init__(self, state: TrickPlay, team: int, stop: bool, deadline: float,
+                 limit: int = NO_LIMIT) -> None:
         self.n = state.num_seats
         self.trump = state.trump
         self.double = bool(getattr(state, "double", False))
@@ -99,6 +103,7 @@ class CourtPosition:
         self.tt = table((self.n, self.trump, self.double, self.ace_rule, stop, team))
         self.nodes = 0
         self.deadline = deadline
+        self.limit = limit  # positions searched after which the search stops (Timeout)
         self.last = -1
         self.comp: dict[int, int] = {}
 
@@ -252,7 +257,8 @@ class CourtSearch(CourtPosition):
 
     def search(self, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if not self.nodes & 1023 and perf_counter() > self.deadline:
+        if not self.nodes & 1023 and (self.nodes >= self.limit
+                                      or perf_counter() > self.deadline):
             raise Timeout
         if self.trick:
             return self.moves(alpha, beta, -1)

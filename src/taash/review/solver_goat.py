@@ -50,14 +50,16 @@ class GoatSearch:
     """Alpha-beta over a Goat position.  ``child(action, alpha, beta)``: the counted team's
     points from now after the seat to move takes ``action`` (fail soft)."""
 
-    __slots__ = ("root", "me", "deadline", "tt", "nodes", "timeout")
+    __slots__ = ("root", "me", "deadline", "limit", "tt", "nodes", "timeout")
 
     def __init__(self, state: GoatPlay, team: int, deadline: float,
                  timeout: type[Exception] = GoatTimeout,
-                 tt: dict[tuple[object, ...], tuple[int, int, int]] | None = None) -> None:
+                 tt: dict[tuple[object, ...], tuple[int, int, int]] | None = None,
+                 limit: int = 1 << 62) -> None:
         self.root = state.clone()
         self.me = team
         self.deadline = deadline
+        self.limit = limit  # positions searched after which the search stops (timeout)
         self.tt = {} if tt is None else tt
         self.nodes = 0
         self.timeout = timeout
@@ -80,7 +82,8 @@ class GoatSearch:
 
     def search(self, st: GoatPlay, waited: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if not self.nodes & 255 and perf_counter() > self.deadline:
+        if not self.nodes & 255 and (self.nodes >= self.limit
+                                     or perf_counter() > self.deadline):
             raise self.timeout
         if st.turn() is None:
             return 0

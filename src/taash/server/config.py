@@ -261,9 +261,10 @@ class Settings(BaseSettings):
     fairplay_window_deals: int = setting(
         200, "fair play: a player's most recent finished deals the detector weighs",
         env="TAASH_FAIRPLAY_WINDOW_DEALS", ge=1)
-    fairplay_solver_time: float = setting(
-        0.5, "fair play: seconds the exact solver may spend on each position",
-        env="TAASH_FAIRPLAY_SOLVER_TIME", gt=0)
+    fairplay_solver_ms: float = setting(
+        500.0, "fair play: the exact solver's budget for each position, in milliseconds of a "
+        "reference core counted in positions searched (the same scan on any machine)",
+        env="TAASH_FAIRPLAY_SOLVER_MS", gt=0, le=600_000)
     no_mining: bool = setting(False, "puzzles: do not mine finished matches for new puzzles",
                               env="TAASH_NO_MINING", flag="--no-mining")
     mining_workers: int = setting(1, "puzzles: worker processes that mine finished matches "

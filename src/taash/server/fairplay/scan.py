@@ -28,8 +28,10 @@ def players_of(rec: dict[str, object]) -> dict[int, str]:
     return {at[0]: p for p, at in held.items() if len(at) == 1}
 
 
-def scan_match(text: str, solver_time: float) -> list[Found]:
-    """Scan a finished match's record (JSON text, as the queue keeps it)."""
+def scan_match(text: str, solver_ms: float) -> list[Found]:
+    """Scan a finished match's record (JSON text, as the queue keeps it), the solver's budget
+    ``solver_ms`` counted in positions searched (the same result on any machine).  Only
+    players are weighed here, so the partnerships' partner-fit statistic is not asked for."""
     raw = json.loads(text)
     who = players_of(raw)
     if not who:
@@ -45,7 +47,7 @@ def scan_match(text: str, solver_time: float) -> list[Found]:
     wanted = set(who.values())
     scan = scan_record(rec, summary, str(raw.get("table", "")),
                        budget_ms=float(budget) if isinstance(budget, int | float) else None,
-                       time_limit=solver_time, wanted=lambda n: n in wanted)
+                       solver_ms=solver_ms, wanted=lambda n: n in wanted, partners=False)
     out: list[Found] = []
     for seat, player in sorted(who.items()):
         ops = [(o.deal, o.step, o.game, o.kind, o.hit) for o in scan.opportunities

@@ -169,7 +169,7 @@ class FairPlay(Decisions):
         holding = asyncio.create_task(self._holding(q.table_id))
         try:
             found = await asyncio.get_running_loop().run_in_executor(
-                self._pool(), scan_match, q.record, self.settings.fairplay_solver_time)
+                self._pool(), scan_match, q.record, self.settings.fairplay_solver_ms)
         except Exception as e:
             if q.tries + 1 >= TRIES:
                 log.error("fair play: table %s given up after %d tries: %r", q.table_id,

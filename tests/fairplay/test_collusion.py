@@ -1,0 +1,62 @@
+"""Colluding partnerships (issue 48): two seats of a side that see each other's hands, in Court
+Piece and in Goat (both played two against two), and the detector's partner-fit statistic
+that catches them: a colluding partnership is flagged on a small arena, its honest opponents
+are not."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from taash.fairplay.cheats import Seat, make_policy, play_records
+from taash.fairplay.detect import load_reference, scan_record, verdicts
+from taash.fairplay.score import PAIR
+from taash.games import new_match
+from taash.games.goat import PACK as GOAT_PACK
+from taash.review.replay import load_record
+
+BUDGET = 50.0  # as the shipped reference (its meta says)
+
+
+def scans(recs: list[dict[str, Any]]) -> list[Any]:
+    out = []
+    for i, rec in enumerate(recs):
+        r, summary = load_record(json.loads(json.dumps(rec)))
+        out.append(scan_record(r, summary, f"r{i}", budget_ms=BUDGET))
+    return out
+
+
+def test_goat_colluders_are_given_their_partners_real_hand() -> None:
+    m = new_match("goat", seed=5, first_seat=0)
+    rng = random.Random(2)
+    for _ in range(13):  # into the game: tricks taken, cards drawn from the stock
+        s = m.actors()[0]
+        m.apply(s, rng.choice(m.legal_actions(s)))
+    seat = m.actors()[0]
+    pol = make_policy("goat", "colluder", 3, budget_ms=20)
+    assert pol.act(m, seat) in m.legal_actions(seat)
+    sampler = pol.bot.sampler_for(m.view(seat))  # type: ignore[attr-defined]
+    partner = (seat + 2) % 4
+    real = GOAT_PACK.mask(m.view(partner)["hand"])
+    for k in range(5):
+        st = sampler.sample(random.Random(k))
+        assert st is not None and st.hands[partner] == real
+        assert st.hands[seat] == GOAT_PACK.mask(m.view(seat)["hand"])
+
+
+@pytest.mark.slow
+def test_a_colluding_partnership_is_flagged_and_its_opponents_are_not() -> None:
+    seats = [Seat("colluder", "Cora"), Seat("hard", "Hana"), Seat("colluder", "Cyrus"),
+             Seat("hard~0.1", "Hugo")]
+    recs = play_records("court-piece", None, seats, 8, 5, budget_ms=BUDGET)
+    _players, pairs = verdicts(scans(recs), load_reference())
+    by = {v.name: v for v in pairs}
+    assert set(by) == {"Cora & Cyrus", "Hana & Hugo"}
+    cheats, honest = by["Cora & Cyrus"], by["Hana & Hugo"]
+    assert cheats.flagged, cheats
+    assert not honest.flagged, honest
+    assert all(k.startswith(PAIR) for k in cheats.kinds)  # scored on partner-fit
+    assert cheats.hits > 2 * cheats.expected and cheats.deals

@@ -93,8 +93,8 @@ class PuzzleSet:
         return self._by_game.get(game, [])
 
 
-#: the providers of the server's puzzles, in the order an id is looked for (a second one, e.g.
-#: the puzzles mined from this server's deals, is one more line here)
+#: the providers of a source made without any named (the app names the shipped set and the
+#: puzzles mined from this server's deals, ``puzzles.mined``)
 PROVIDERS: list[Callable[[], Provider]] = [PuzzleSet]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import URL
 
@@ -50,7 +50,7 @@ def dsn_of(url: URL) -> str:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def _write_params(won: list[Pending], now: float) -> list[Any]:
+def _write_params(won: list[Pending], now: float) -> list[object]:
     first: dict[str, Pending] = {}
     last: dict[str, Pending] = {}
     for i in won:

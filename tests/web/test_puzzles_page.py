@@ -71,7 +71,8 @@ def test_a_phone_solves_one_puzzle_and_misses_the_next(new_page: Any, tmp_path: 
             == " ".join(first["solution"])
         assert "not rated" in result.inner_text().lower() or "guest" in result.inner_text()
         page.locator(".puzzle-line summary").click()
-        assert page.locator("[data-line] li").count() == len(first["continuation"])
+        assert page.locator("[data-line] [data-action]").evaluate_all(
+            "(l) => l.map((x) => x.dataset.action)") == [x["action"] for x in first["continuation"]]
         assert page.evaluate(WIDE) <= 0
         assert_clean_in_both(page)
         # the next one, missed: the obvious card

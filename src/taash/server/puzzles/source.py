@@ -4,9 +4,9 @@ collection of puzzles in the set format (docs/puzzles.md, "The format").
 The shipped set (``taash/puzzles/set.json.gz``) is the first provider, read once, on the first
 request that needs it (in a worker thread: a server that serves no puzzle never reads it).
 Another provider (puzzles mined from this server's finished deals, kept in a store table) is
-one more entry in ``PROVIDERS``' list: it answers the same three questions (``get``,
-``entries``, ``daily``).  The daily puzzle is drawn only from providers that say ``daily``:
-a fixed set, so that the puzzle of a past date never changes.
+one more entry in ``PROVIDERS``, made from the server's store: it answers the same questions
+(``get``, ``entries``, ``daily``).  The daily puzzle is drawn only from providers that say
+``daily``: a fixed set, so that the puzzle of a past date never changes.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from taash.puzzles.glicko import Rating
 from taash.puzzles.store import read_set
+from taash.server.store.db import Store
 
 NEAREST = 12  # a puzzle is picked at random among this many nearest the rating asked for
 BAND = 25.0  # ratings this close to each other are equally near
@@ -93,18 +94,27 @@ class PuzzleSet:
         return self._by_game.get(game, [])
 
 
-#: the providers of the server's puzzles, in the order an id is looked for (a second one, e.g.
-#: the puzzles mined from this server's deals, is one more line here)
-PROVIDERS: list[Callable[[], Provider]] = [PuzzleSet]
+def shipped(store: Store) -> Provider:
+    return PuzzleSet()
+
+
+#: the providers of the server's puzzles, each made from the server's store, in the order an id
+#: is looked for (a second one, e.g. the puzzles mined from this server's finished deals in a
+#: store table, is one more entry here)
+PROVIDERS: list[Callable[[Store], Provider]] = [shipped]
 
 
 class PuzzleSource:
     """Every provider's puzzles as one collection."""
 
-    def __init__(self, providers: Sequence[Provider] | None = None,
-                 rng: random.Random | None = None) -> None:
-        self.providers = list(providers) if providers is not None else [p() for p in PROVIDERS]
+    def __init__(self, providers: Sequence[Provider], rng: random.Random | None = None) -> None:
+        self.providers = list(providers)
         self.rng = rng or random.Random()
+
+    @classmethod
+    def of(cls, store: Store) -> PuzzleSource:
+        """The server's source: every provider of ``PROVIDERS``."""
+        return cls([make(store) for make in PROVIDERS])
 
     async def get(self, puzzle_id: str) -> Entry | None:
         """The puzzle of that id (None: no provider has it)."""

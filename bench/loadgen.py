@@ -70,11 +70,18 @@ class Lean:
     them."""
 
     def __init__(self, bases: list[str], http: aiohttp.ClientSession, stats: Stats,
-                 rng: random.Random, draw: Any) -> None:
+                 rng: random.Random, draw: Any, act_over: str = "http",
+                 route: str = "any") -> None:
         # with several server instances each request and socket goes to any of them, as
-        # behind a load balancer without sticky sessions (deploy/Caddyfile.cluster)
+        # behind a load balancer without sticky sessions (deploy/Caddyfile.cluster); with
+        # ``route`` "table" all of a table's traffic goes to the instance that made (and so
+        # owns) it, as behind a proxy that routes by table
         self.bases, self.http, self.stats, self.rng, self.draw = bases, http, stats, rng, draw
         self.base = rng.choice(bases)
+        if route == "table":
+            self.bases = [self.base]
+        self.act_over = act_over
+        self.sockets: dict[int, Any] = {}  # seat -> its open WebSocket (actions over it)
         self.id = ""
         self.tokens: dict[int, str] = {}
         self.sent: dict[int, float] = {}  # version expected -> when its action was posted
@@ -83,6 +90,7 @@ class Lean:
         self.tasks: set[asyncio.Task[None]] = set()
         self.last = time.perf_counter()  # when this table last moved
         self.latest: dict[int, dict[str, Any]] = {}
+        self.latest_v: dict[int, int] = {}  # the version of each seat's latest view
 
     async def create(self, game: str, bot_delay_ms: int) -> None:
         options, kinds = GAMES[game]
@@ -119,6 +127,7 @@ class Lean:
         try:
             async with self.http.ws_connect(url, compress=15, autoping=True,
                                             max_msg_size=2**22) as ws:
+                self.sockets[seat] = ws
                 async for m in ws:
                     if m.type != aiohttp.WSMsgType.TEXT:
                         if m.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
@@ -135,6 +144,15 @@ class Lean:
 
     def heard(self, seat: int, token: str, msg: dict[str, Any], stop: asyncio.Event) -> None:
         kind = msg.get("type")
+        if kind == "error" and self.act_over == "ws":  # an action refused over the socket
+            code = (msg.get("error") or {}).get("code")
+            if code not in ("conflict", "stale", "illegal"):  # a bot moved first: no error
+                self.stats.fail(f"action {code}")
+            view = self.latest.get(seat, {})  # still its turn: it chooses again, as over HTTP
+            if view.get("to_move") == seat and view.get("legal_actions") and \
+                    seat not in self.acting and not stop.is_set():
+                self.spawn(seat, token, self.latest_v.get(seat, 0), view["legal_actions"])
+            return
         if kind != "view" and kind != "event":
             return
         now = time.perf_counter()
@@ -155,6 +173,7 @@ class Lean:
                 self.arrived[v] = got
         view = msg["view"]
         self.latest[seat] = view
+        self.latest_v[seat] = v
         if view.get("to_move") == seat and view.get("legal_actions") and \
                 seat not in self.acting and not stop.is_set():
             self.spawn(seat, token, v, view["legal_actions"])
@@ -171,6 +190,12 @@ class Lean:
             await asyncio.sleep(self.draw())
             self.sent[version + 1] = time.perf_counter()
             body = {"action": self.rng.choice(legal), "id": uuid.uuid4().hex}
+            ws = self.sockets.get(seat)
+            if self.act_over == "ws" and ws is not None and not ws.closed:
+                # over the socket the seat already holds: the answer (ack or error) and the
+                # new view come back on it, read by ``seat``'s loop
+                await ws.send_str(dumps({"type": "action", "version": version, **body}))
+                return
             for attempt in range(2):
                 try:
                     async with self.http.post(url, json=body, headers=auth) as r:
@@ -209,7 +234,8 @@ class Lean:
 
 async def worker_main(bases: list[str], plan: list[tuple[float, float, float, int]], rate: float,
                       think: float, dist: str, bot_delay_ms: int, games: list[str],
-                      seed: int) -> list[dict[str, Any]]:
+                      seed: int, act_over: str = "http",
+                      route: str = "any") -> list[dict[str, Any]]:
     """Run this process's tables through the plan: (step start, window start, window end,
     tables this process should have).  Per step: latencies, events, errors in the window, and
     this process's CPU seconds in it."""
@@ -228,7 +254,7 @@ async def worker_main(bases: list[str], plan: list[tuple[float, float, float, in
             await asyncio.sleep(max(0.0, start - time.time()))
             created_errors: Counter[str] = Counter()
             while len(tables) < want and time.time() < w0:
-                t = Lean(bases, http, idle, rng, draw_of(dist, think, rng))
+                t = Lean(bases, http, idle, rng, draw_of(dist, think, rng), act_over, route)
                 try:
                     await t.create(games[(len(tables) * 7 + seed) % len(games)], bot_delay_ms)
                 except Exception as e:
@@ -276,12 +302,16 @@ def worker(args: tuple[Any, ...], results: Any) -> None:
         results.put({"crashed": f"{type(e).__name__}: {e}"})
 
 
-def scrape(bases: list[str]) -> dict[str, float]:
+def scrape(bases: list[str], proxy: int | None = None) -> dict[str, float]:
     """The servers' /metrics, summed over labels and instances: name{le=...} kept for
-    histograms."""
+    histograms; with ``proxy`` (its pid), the proxy's CPU seconds as ``proxy_cpu_seconds``."""
     from prometheus_client.parser import text_string_to_metric_families
 
     out: dict[str, float] = {}
+    if proxy is not None:
+        fields = Path(f"/proc/{proxy}/stat").read_text().rsplit(")", 1)[1].split()
+        out["proxy_cpu_seconds"] = (int(fields[11]) + int(fields[12])) / os.sysconf(
+            "SC_CLK_TCK")
     for base in bases:
         r = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"},
                       timeout=30)
@@ -327,6 +357,7 @@ def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, f
     batched = b.get("taash_db_batch_actions_sum", 0) - a.get("taash_db_batch_actions_sum", 0)
     errors = sum(p["errors"] for p in parts)
     gen_cpu = sum(p.get("cpu_s", 0.0) for p in parts)
+    proxy_cpu = b.get("proxy_cpu_seconds", 0) - a.get("proxy_cpu_seconds", 0)
     events = sum(p["events"] for p in parts)
     return {
         "tables": sum(p["tables"] for p in parts), "seconds": secs,
@@ -349,7 +380,11 @@ def step_report(n: int, parts: list[dict[str, Any]], secs: float, a: dict[str, f
             "db_batch_mean": round(batched / batches, 2) if batches else None,
             "gc_frozen": [a.get("taash_gc_frozen_objects"), b.get("taash_gc_frozen_objects")],
             "live_tables": b.get("taash_live_tables"),
+            "rss_mb": round(b.get("process_resident_memory_bytes", 0) / 2**20, 1),
         },
+        **({"proxy": {"cpu_cores": round(proxy_cpu / secs, 2),
+                      "cpu_ms_per_action": round(1000 * proxy_cpu / accepted, 3)
+                      if accepted else None}} if "proxy_cpu_seconds" in b else {}),
         "ok": errors == 0 and bool(lat) and pct(lat, 99) < 100,
         "step": n,
     }
@@ -372,6 +407,16 @@ def main() -> None:
     ap.add_argument("--instances", type=int, default=1,
                     help="server processes, each on its own port (more than one: on "
                     "PostgreSQL and Redis, each request and socket to any of them)")
+    ap.add_argument("--act", choices=("http", "ws"), default="http",
+                    help="how a seat acts: a POST each (as the page did) or a message over "
+                    "the WebSocket it already holds")
+    ap.add_argument("--route", choices=("any", "table"), default="any",
+                    help="any: each request and socket to any instance; table: all of a "
+                    "table's traffic to the instance that made it (a proxy routing by table)")
+    ap.add_argument("--caddy", action="store_true",
+                    help="the instances behind Caddy with deploy/Caddyfile.cluster (each "
+                    "table routed to one instance, --proxy-routes-tables): the generator "
+                    "talks to Caddy only, and Caddy's CPU is reported beside the servers'")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0",
                     help="the bus of several instances")
     ap.add_argument("--profile", metavar="FILE",
@@ -405,6 +450,10 @@ def main() -> None:
     env = {**os.environ, "TAASH_MAX_CONNECTIONS": os.environ.get("TAASH_MAX_CONNECTIONS",
                                                                  "19000")}
     bus = ["--redis", args.redis] if args.instances > 1 else []
+    if args.caddy:
+        if args.instances < 2:
+            raise SystemExit("--caddy is for several instances: add --instances 2 or more")
+        bus.append("--proxy-routes-tables")
     servers = []
     bases = []
     for _ in range(args.instances):
@@ -424,6 +473,12 @@ def main() -> None:
                     if httpx.get(base + "/api/health").status_code == 200:
                         break
                 time.sleep(0.1)
+        proxy = None
+        targets = bases
+        if args.caddy:
+            proxy, front = start_caddy(bases, Path(tmp.name))
+            servers.append(proxy)  # stopped with the rest
+            targets = [front]
         # the schedule, in wall-clock time, shared by every process
         t = time.time() + 2
         plan_all = []
@@ -439,17 +494,18 @@ def main() -> None:
         for i in range(args.procs):
             share = [(s, w0, w1, n // args.procs + (1 if i < n % args.procs else 0))
                      for s, w0, w1, n in plan_all]
-            wargs = (bases, share, args.create_rate / args.procs, args.think_ms / 1000,
-                     args.think_dist, args.bot_delay_ms, games, i + 1)
+            wargs = (targets, share, args.create_rate / args.procs, args.think_ms / 1000,
+                     args.think_dist, args.bot_delay_ms, games, i + 1, args.act, args.route)
             p = ctx.Process(target=worker, args=(wargs, results), daemon=True)
             p.start()
             procs.append(p)
         scrapes = []
         for _s, w0, w1, _n in plan_all:
             time.sleep(max(0.0, w0 - time.time()))
-            a = scrape(bases)
+            pid = proxy.pid if proxy is not None else None
+            a = scrape(bases, pid)
             time.sleep(max(0.0, w1 - time.time()))
-            scrapes.append((a, scrape(bases)))
+            scrapes.append((a, scrape(bases, pid)))
         parts = []
         with contextlib.suppress(queue.Empty):
             for _ in procs:  # a process still creating its tables when the plan ended is late
@@ -470,6 +526,7 @@ def main() -> None:
         good = [s["tables"] for s in steps if s["ok"]]
         print(json.dumps({
             "db": args.db, "instances": args.instances, "procs": args.procs,
+            "act": args.act, "route": "caddy" if args.caddy else args.route,
             "think_ms": args.think_ms,
             "think_dist": args.think_dist, "bot_delay_ms": args.bot_delay_ms, "games": games,
             "cpus": os.cpu_count(), "steps": steps,
@@ -482,11 +539,45 @@ def main() -> None:
             p.join(5)
             if p.is_alive():
                 p.kill()
+        if args.caddy and len(servers) > args.instances:
+            servers.pop().terminate()  # the proxy
         for server in servers[1:]:
             stop_server(server, None, args.pg_admin, None)
         stop_server(servers[0], dbname, args.pg_admin, tmp)
     if args.profile:
         print_profile(args.profile)
+
+
+def start_caddy(bases: list[str], folder: Path) -> tuple[Any, str]:
+    """Caddy on a free loopback port with deploy/Caddyfile.cluster's routing (plain HTTP, no
+    log file, the instances as upstreams); its process and address."""
+    import re
+    import subprocess
+
+    from load import free_port
+
+    text = (Path(__file__).resolve().parent.parent / "deploy" / "Caddyfile.cluster").read_text()
+    text = re.sub(r"\n\tlog \{.*?\n\t\}\n", "\n", text, flags=re.S)
+    port = free_port()
+    text = text.replace("{$TAASH_DOMAIN} {", f"http://127.0.0.1:{port} {{", 1)
+    ups = " ".join(b.removeprefix("http://") for b in bases)
+    text, n = re.subn(r"reverse_proxy (127\.0\.0\.1:800\d ?)+", f"reverse_proxy {ups} ", text)
+    assert n == 1, "deploy/Caddyfile.cluster: its reverse_proxy line was not found"
+    conf = folder / "Caddyfile"
+    conf.write_text("{\n\tadmin off\n\tauto_https off\n\tstorage file_system "
+                    f"{folder / 'caddy'}\n}}\n\n" + text)
+    proc = subprocess.Popen(["caddy", "run", "--adapter", "caddyfile", "--config", str(conf)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    front = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if httpx.get(front + "/api/health").status_code == 200:
+                return proc, front
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("caddy did not start (is it installed? scripts/services installs it)")
 
 
 def print_profile(path: str, top: int = 25) -> None:

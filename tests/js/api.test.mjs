@@ -116,3 +116,94 @@ test('the tips seen: a list kept as JSON; anything else is none seen', () => {
   setSetting('tips', 'not json');
   assert.deepEqual([...seenTips()], []);
 });
+
+/** A WebSocket the test drives: `sent` holds what the page sent, `hear(msg)` answers. */
+class FakeSocket {
+  static last = null;
+  constructor(url) {
+    this.url = url;
+    this.readyState = 1;
+    this.sent = [];
+    FakeSocket.last = this;
+  }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() { this.readyState = 3; if (this.onclose) this.onclose(); }
+  hear(msg) { this.onmessage({ data: JSON.stringify(msg) }); }
+}
+
+async function openLive(speak = true) {
+  globalThis.WebSocket = FakeSocket;
+  globalThis.location = { protocol: 'http:', host: 'taash.test' };
+  const events = { addEventListener() {}, removeEventListener() {} };
+  globalThis.window = events;
+  globalThis.document = Object.assign(globalThis.document || {}, events);
+  const { Live } = await import('../../src/taash/web/api.js');
+  const heard = [];
+  const live = new Live({ id: 't1', token: 'tok', getSince: () => 3, onMessage: (m) => heard.push(m),
+    onState: () => {}, onFatal: () => {} });
+  await live.connect(false);
+  if (speak) FakeSocket.last.hear({ type: 'table', version: 3, table: {} }); // its catch-up
+  heard.length = 0;
+  return { live, heard, ws: FakeSocket.last };
+}
+
+test('an action over the socket: its ack answers it and is not passed on as a message', async () => {
+  const { live, heard, ws } = await openLive();
+  const p = live.request({ type: 'action', action: 'play:AS', id: 'c1', version: 3 });
+  assert.deepEqual(ws.sent, [{ type: 'action', action: 'play:AS', id: 'c1', version: 3 }]);
+  ws.hear({ type: 'event', version: 4, view: {} });
+  ws.hear({ type: 'ack', id: 'c1', version: 4 });
+  assert.deepEqual(await p, { type: 'ack', id: 'c1', version: 4 });
+  assert.deepEqual(heard.map((m) => m.type), ['event']);
+  live.stop();
+});
+
+test('a refusal over the socket reads as the same refusal over HTTP (status, code, key)', async () => {
+  const { live, ws } = await openLive();
+  const p = live.request({ type: 'action', action: 'play:2H', id: 'c2' });
+  ws.hear({ type: 'error', id: 'c2', error: { code: 'stale', message: 'the table moved on', rule: null } });
+  const e = await p.catch((x) => x);
+  assert.ok(e instanceof ApiError);
+  assert.deepEqual([e.status, e.code, e.message], [409, 'stale', 'the table moved on']);
+  const q = live.request({ type: 'action', action: 'play:2H', id: 'c3' });
+  ws.hear({ type: 'error', id: 'c3', error: { code: 'unavailable', message: 'try again' } });
+  assert.equal((await q.catch((x) => x)).status, 503);
+  live.stop();
+});
+
+test('a socket that has said nothing yet is not used: NoAnswer at once', async () => {
+  const { NoAnswer } = await import('../../src/taash/web/api.js');
+  const { live, ws } = await openLive(false);
+  const e = await live.request({ type: 'action', action: 'a', id: 'q1' }).catch((x) => x);
+  assert.ok(e instanceof NoAnswer);
+  assert.deepEqual(ws.sent, []);
+  live.stop();
+});
+
+test('offline, the socket is not waited on: NoAnswer at once, and what waited is let go', async () => {
+  const { NoAnswer } = await import('../../src/taash/web/api.js');
+  const { live, ws } = await openLive();
+  const waiting = live.request({ type: 'action', action: 'a', id: 'o1' });
+  live.onOffline(); // the browser's 'offline' event
+  assert.ok((await waiting.catch((x) => x)) instanceof NoAnswer);
+  globalThis.navigator.onLine = false;
+  const e = await live.request({ type: 'action', action: 'a', id: 'o2' }).catch((x) => x);
+  assert.ok(e instanceof NoAnswer);
+  assert.deepEqual(ws.sent.map((m) => m.id), ['o1']);
+  live.stop();
+});
+
+test('no answer on the socket (closed, not open, silent): NoAnswer, for the caller to POST', async () => {
+  const { NoAnswer } = await import('../../src/taash/web/api.js');
+  const { live, ws } = await openLive();
+  const p = live.request({ type: 'action', action: 'a', id: 'c4' });
+  ws.close();
+  assert.ok((await p.catch((x) => x)) instanceof NoAnswer);
+  assert.ok((await live.request({ type: 'action', action: 'a', id: 'c5' }).catch((x) => x)) instanceof NoAnswer);
+  live.stop();
+  const again = await openLive();
+  const silent = again.live.request({ type: 'action', action: 'a', id: 'c6' }, 10);
+  assert.ok((await silent.catch((x) => x)) instanceof NoAnswer);
+  again.ws.hear({ type: 'ack', id: 'c6', version: 9 }); // too late: passed on, harmless
+  again.live.stop();
+});

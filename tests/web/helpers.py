@@ -313,10 +313,64 @@ def state_where(game: str, want: Any, seeds: int = 500, moves: int = 80) -> tupl
     raise AssertionError(f"no {game} state found")
 
 
+WRAP_SEND = """() => {
+  if (WebSocket.prototype.taashWrapped) return;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    let msg = null;
+    try { msg = JSON.parse(data); } catch { msg = null; }
+    if (msg && msg.type === 'action' && window.__taashSent) window.__taashSent(msg);
+    return send.call(this, data);
+  };
+  WebSocket.prototype.taashWrapped = true;
+}"""
+
+
+def actions_sent(page: Any) -> list[dict[str, Any]]:
+    """Every action the page sends, in order, as its body (action, id, version): over the
+    table's WebSocket (how the page acts) or as a POST to /actions (its fallback when the
+    socket gives no answer; the same id sent both ways is listed once)."""
+    sent: list[dict[str, Any]] = []
+
+    def add(body: Any) -> None:
+        if isinstance(body, dict) and not any(
+                body.get("id") is not None and b.get("id") == body.get("id") for b in sent):
+            sent.append({k: v for k, v in body.items() if k != "type"})
+
+    def on_request(r: Any) -> None:
+        if r.method == "POST" and r.url.split("?")[0].endswith("/actions"):
+            add(json.loads(r.post_data or "{}"))
+
+    page.on("request", on_request)
+    # the socket's messages, seen in the page itself (a socket opened before this call, or
+    # one a test stubs with route_web_socket, is seen too), now and after each navigation
+    page.expose_function("__taashSent", add)
+    page.add_init_script(f"({WRAP_SEND})()")
+    page.evaluate(WRAP_SEND)
+    return sent
+
+
+def answer_actions(ws: Any, answer: Any) -> None:
+    """A stubbed table socket (``page.route_web_socket``) answers each action message the
+    page sends on it with ``answer(body)``: the message to send back (an ack or an error with
+    the body's id), or None to send nothing."""
+    def heard(message: Any) -> None:
+        try:
+            msg = json.loads(message)
+        except (TypeError, ValueError):
+            return
+        if isinstance(msg, dict) and msg.get("type") == "action":
+            reply = answer({k: v for k, v in msg.items() if k != "type"})
+            if reply is not None:
+                ws.send(json.dumps(reply))
+
+    ws.on_message(heard)
+
+
 def serve_fixed(page: Any, game: str, view: dict[str, Any], posted: list[Any],
                 version: int = 7) -> None:
     """Answer the page's requests for table "f" from one fixed view of `game`; record the
-    actions it posts (and refuse them)."""
+    actions it sends, over its socket or posted (and refuse them)."""
     n = len(view.get("hand_counts") or [0] * 4)
     view = {**view, "version": version, "table": {
         "id": "f", "game": game, "version": version,
@@ -332,9 +386,17 @@ def serve_fixed(page: Any, game: str, view: dict[str, Any], posted: list[Any],
         else:
             route.fulfill(content_type="application/json", body=json.dumps(view))
 
+    def refuse(body: dict[str, Any]) -> dict[str, Any]:
+        posted.append(body)
+        return {"type": "error", "id": body.get("id"), "error": {
+            "code": "illegal", "rule": "GT-7", "message": "test refuses"}}
+
+    def connect(ws: Any) -> None:
+        answer_actions(ws, refuse)
+        ws.send(json.dumps({"type": "view", "version": version, "view": view}))
+
     page.route("**/api/tables/f/**", api)
-    page.route_web_socket("**/api/tables/f/ws**", lambda ws: ws.send(json.dumps(
-        {"type": "view", "version": version, "view": view})))
+    page.route_web_socket("**/api/tables/f/ws**", connect)
 
 
 def seat_token(page: Any, table_id: str, seat: int) -> str:

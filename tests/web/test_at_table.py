@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.waiting import wait_until
-from tests.web.helpers import Server, call, create_table, serve_fixed, through
+from tests.web.helpers import Server, actions_sent, call, create_table, serve_fixed, through
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -262,9 +262,7 @@ def test_tap_to_lift_then_tap_again_to_play(new_page: Any, server: Server) -> No
 
     tid, tokens = two_player_friends(server)
     page = new_page("phone", server.base)
-    posts: list[str] = []
-    page.on("request", lambda r: posts.append(r.url) if r.method == "POST"
-            and r.url.endswith("/actions") else None)
+    posts = actions_sent(page)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
     set_option(page, "lift", True)

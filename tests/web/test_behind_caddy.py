@@ -92,7 +92,7 @@ def test_a_deal_through_caddy_survives_sigterm_then_sigkill(database: str, brows
     port = free_port()
     public = f"https://localhost:{port}"
     servers = [Server(db, "--redis", REDIS, "--public-url", public, "--bot-delay", "0",
-                      "--forwarded-allow-ips", "127.0.0.1",
+                      "--forwarded-allow-ips", "127.0.0.1", "--proxy-routes-tables",
                       log=tmp_path / f"server{i}.log") for i in range(3)]
     proxy: subprocess.Popen[bytes] | None = None
     try:

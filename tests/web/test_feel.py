@@ -13,6 +13,8 @@ import pytest
 from tests.web.helpers import (
     ROOT,
     Server,
+    actions_sent,
+    answer_actions,
     attr,
     call,
     create_table,
@@ -257,9 +259,7 @@ def test_a_card_tapped_offline_is_sent_on_reconnect(new_page: Any, server: Serve
     tid, tokens = two_player_friends(server)
     page = new_page("phone", server.base)
     page.clock.install()  # the page's timers run on a clock the test moves
-    posted: list[Any] = []
-    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}"))
-            if r.method == "POST" and r.url.endswith("/actions") else None)
+    posted = actions_sent(page)
     page.goto(f"/t/{tid}?seat=0&token={tokens[0]}")
     page.wait_for_selector("main.table[data-version='2'][data-your-turn='true']")
     tokens[0] = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
@@ -725,8 +725,13 @@ def test_the_next_trump_call_is_offered_only_after_the_deal_summary(
     page.add_init_script(f"localStorage.setItem('taash.pace', '{pace}')")
     page.route("**/api/tables/f/**", api)
 
+    def accept(body: dict[str, Any]) -> dict[str, Any]:
+        posted.append(body)
+        return {"type": "ack", "id": body.get("id"), "version": 9, "events": []}
+
     def connect(ws: Any) -> None:
         sockets.append(ws)
+        answer_actions(ws, accept)
         ws.send(json.dumps({"type": "view", "version": 7, "view": view}))
 
     page.route_web_socket("**/api/tables/f/ws**", connect)

@@ -18,6 +18,7 @@ import pytest
 from tests.waiting import wait_until
 from tests.web.helpers import (
     Server,
+    actions_sent,
     attr,
     call,
     create_table,
@@ -319,9 +320,7 @@ def test_a_goat_molodka_is_played_with_m(new_page: Any, server: Server) -> None:
     page.evaluate(HEAR)
     assert heard(page)[-1].endswith(Words("en").t("say_molodka_ready")), heard(page)
     tab_into_hand(page)
-    sent: list[Any] = []  # the moves posted (the served answer to a post is the view again)
-    page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
-            if r.method == "POST" and "/actions" in r.url else None)
+    sent = actions_sent(page)  # the moves the page sends
     page.keyboard.press("m")
     wait_until(through(page, lambda: sent), timeout=10, what="the molodka posted")
     molodka = next(a for a in v["legal_actions"] if a.startswith("molodka:"))

@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 
 from tests.waiting import wait_until
-from tests.web.helpers import Server, attr, call, state_where, tap_card, through, wait_version_after
+from tests.web.helpers import (
+    Server,
+    answer_actions,
+    attr,
+    call,
+    state_where,
+    tap_card,
+    through,
+    wait_version_after,
+)
 from tests.web.test_web import two_player_friends
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -131,20 +140,24 @@ def test_a_play_takes_the_next_input_at_once(new_page: Any, server: Server) -> N
     # asserted, the card still in the air when the move is posted says it did not wait.  The
     # page notes whether a card flies at the moment it posts: read afterwards, a busy machine
     # could let the answer come back and the finished trick replace the flight first
+    # (the move goes over the table's socket, or as a POST when the socket gives no answer)
     page.evaluate(f"""() => {{
       const flying = {FLYING};
       const post = window.fetch;
+      const send = WebSocket.prototype.send;
       window.flyingAtPost = null;
+      const note = () => {{ if (window.flyingAtPost === null) window.flyingAtPost = flying(); }};
       window.fetch = (url, opts) => {{
-        if (opts && opts.method === 'POST' && String(url).endsWith('/actions')) {{
-          window.flyingAtPost = flying();
-        }}
+        if (opts && opts.method === 'POST' && String(url).endsWith('/actions')) note();
         return post(url, opts);
       }};
+      WebSocket.prototype.send = function (data) {{
+        if (String(data).includes('"type":"action"')) note();
+        return send.call(this, data);
+      }};
     }}""")
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/actions"),
-                             timeout=10_000):
-        tap_card(page, code)
+    tap_card(page, code)
+    page.wait_for_function("() => window.flyingAtPost !== null", timeout=10_000)
     assert page.evaluate("() => window.flyingAtPost") is True, (
         "the tap waited for the card to land")
     assert page.js_errors == []
@@ -232,8 +245,14 @@ def serve_two(page: Any, game: str, before: dict[str, Any], posted: list[Any]) -
         else:
             route.fulfill(content_type="application/json", body=json.dumps(view))
 
+    def refuse(body: dict[str, Any]) -> dict[str, Any]:
+        posted.append(body)
+        return {"type": "error", "id": body.get("id"), "error": {
+            "code": "illegal", "rule": "CP-3", "message": "test refuses"}}
+
     def ws(socket: Any) -> None:
         sockets.append(socket)
+        answer_actions(socket, refuse)
         socket.send(json.dumps({"type": "view", "version": 7, "view": view}))
 
     page.route("**/api/tables/f/**", api)

@@ -16,6 +16,8 @@ from taash.games import new_match
 from tests.web.helpers import (
     VISIBLE_POINT,
     Server,
+    actions_sent,
+    answer_actions,
     attr,
     call,
     create_table,
@@ -135,9 +137,7 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
     code = playable.first.get_attribute("data-card")
     card = page.locator(f"[data-hand] [data-card='{code}']")
     x, y = card.evaluate(VISIBLE_POINT)
-    posted: list[str] = []  # the actions the page sends, in order (it sends one at a time)
-    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}")["action"])
-            if r.method == "POST" and r.url.endswith("/actions") else None)
+    sent = actions_sent(page)  # the actions the page sends, in order (one at a time)
 
     # Press a card, slide off it and let go elsewhere: nothing is played.
     if is_touch(page):
@@ -170,7 +170,7 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
     assert "follow suit" in toast.inner_text() and "TW-4" in toast.inner_text()
     assert version(page) == 2
     # The refusal answered the page's first action, so the slide-off above sent none.
-    assert posted == [f"play:{bad_code}"]
+    assert [a["action"] for a in sent] == [f"play:{bad_code}"]
     assert call(server.base, "GET", f"/api/tables/{tid}")["version"] == 2
 
     # The bot's hint, on request, points at a card that may be played.
@@ -186,7 +186,7 @@ def test_cancel_gesture_illegal_card_and_keyboard(server: Server, new_page: Any,
         card.focus()
         page.keyboard.press("Enter")
     wait_version_after(page, 2)
-    assert posted == [f"play:{bad_code}", f"play:{code}"]
+    assert [a["action"] for a in sent] == [f"play:{bad_code}", f"play:{code}"]
     assert page.locator(f"[data-hand] [data-card='{code}']").count() == 0
     # That card finished the trick: the last trick, on request, shows both cards.
     press(page, "[data-action='last-trick']")
@@ -457,9 +457,7 @@ def test_a_card_tapped_on_an_old_table_is_refused_not_played(server: Server,
     tid, token = t["id"], t["seats"][0]["token"]
     page = new_page("phone", server.base)
     page.route_web_socket(f"**/api/tables/{tid}/ws**", lambda ws: None)  # no live updates
-    posted: list[Any] = []
-    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}"))
-            if r.method == "POST" and r.url.endswith("/actions") else None)
+    posted = actions_sent(page)
     page.goto(f"/t/{tid}?seat=0&token={token}")
     page.wait_for_selector("main.table[data-version='0'][data-your-turn='true']")
     token = seat_token(page, tid, 0)  # the link was claimed: the seat's token is the page's
@@ -550,9 +548,17 @@ def serve_view(page: Any, view: dict[str, Any], posted: list[Any]) -> None:
         else:
             route.fulfill(content_type="application/json", body=json.dumps(view))
 
+    def refuse(body: dict[str, Any]) -> dict[str, Any]:
+        posted.append(body)
+        return {"type": "error", "id": body.get("id"), "error": {
+            "code": "illegal", "rule": "GT-7", "message": "test refuses"}}
+
+    def connect(ws: Any) -> None:
+        answer_actions(ws, refuse)
+        ws.send(json.dumps({"type": "view", "version": 7, "view": view}))
+
     page.route("**/api/tables/g/**", api)
-    page.route_web_socket("**/api/tables/g/ws**", lambda ws: ws.send(json.dumps(
-        {"type": "view", "version": 7, "view": view})))
+    page.route_web_socket("**/api/tables/g/ws**", connect)
 
 
 def test_goat_molodka_out_of_turn_and_face_down_passes(new_page: Any, server: Server) -> None:

@@ -158,6 +158,11 @@ class Settings(BaseSettings):
     lease_renew_s: float = setting(
         1.5, "an owner renews its tables' leases this often (seconds), well within --lease",
         env="TAASH_LEASE_RENEW", ge=0.05)
+    proxy_routes_tables: bool = setting(
+        False, "with several instances behind a proxy that sends all of a table's requests to "
+        "one instance (deploy/Caddyfile.cluster): a table made here is left for that instance "
+        "to take at its first request, instead of owned here and its requests passed on",
+        env="TAASH_PROXY_ROUTES_TABLES", flag="--proxy-routes-tables")
     instance_url: str | None = setting(
         None, "with several instances: the address the others reach this one at, to forward "
         "the requests of the tables it owns (default: http://HOST:PORT it listens on, this "

@@ -172,6 +172,7 @@ export class Live {
     Object.assign(this, { id, token, getSince, onMessage, onState, onFatal });
     this.ws = null;
     this.stopped = false;
+    this.asked = new Map(); // id -> { resolve, reject, timer } of a request sent on the socket
     this.attempt = 0;
     this.timer = null;
     this.lastHeard = 0;
@@ -181,10 +182,13 @@ export class Live {
       if ((!this.ws || this.ws.readyState > 1) && !this.connecting) this.reconnectNow();
     };
     this.onVisible = () => { if (document.visibilityState === 'visible') this.check(); };
+    // the browser went offline: what waits for the socket's answer is tried another way
+    this.onOffline = () => this.unanswered();
   }
 
   start() {
     window.addEventListener('online', this.wake);
+    window.addEventListener('offline', this.onOffline);
     document.addEventListener('visibilitychange', this.onVisible);
     this.watchdog = setInterval(() => this.check(), 5000);
     this.connect(false);
@@ -192,9 +196,11 @@ export class Live {
 
   stop() {
     this.stopped = true;
+    this.unanswered();
     clearTimeout(this.timer);
     clearInterval(this.watchdog);
     window.removeEventListener('online', this.wake);
+    window.removeEventListener('offline', this.onOffline);
     document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
   }
@@ -217,7 +223,7 @@ export class Live {
 
   async connect(catchUp) {
     if (this.stopped) return;
-    if (this.ws) { this.ws.onclose = null; this.ws.onmessage = null; this.ws.close(); }
+    if (this.ws) { this.unanswered(); this.ws.onclose = null; this.ws.onmessage = null; this.ws.close(); }
     this.ws = null;
     this.onState('connecting');
     if (catchUp) {
@@ -255,15 +261,22 @@ export class Live {
       this.lastHeard = Date.now();
       this.onState('live');
     };
+    ws.heard = false; // nothing came yet: not known to be the table's live channel
     ws.onmessage = (e) => {
       this.lastHeard = Date.now();
+      ws.heard = true;
       if (this.attempt) this.attempt = 0;
       this.onState('live');
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
+      if ((msg.type === 'ack' || msg.type === 'error') && this.asked.has(msg.id)) {
+        this.answered(msg);
+        return;
+      }
       this.onMessage(msg);
     };
     ws.onclose = () => {
+      this.unanswered();
       if (this.ws !== ws) return;
       this.ws = null;
       this.retry();
@@ -285,4 +298,50 @@ export class Live {
     if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(msg)); return true; }
     return false;
   }
+
+  /** Send `msg` (with its `id`) on the open socket and resolve with the server's ack, or
+   * reject with its refusal as an ApiError.  Rejects with `NoAnswer` when the socket is not
+   * open or has sent nothing yet, closes first, or stays silent for `ms`: the caller sends it
+   * again another way with the same id, which the server applies once. */
+  request(msg, ms = 5000) {
+    return new Promise((resolve, reject) => {
+      // only on a socket that has spoken (its catch-up came): one that opened and said
+      // nothing may be a proxy's or a dead one
+      // offline, a socket may still look open (its TCP not yet timed out): not waited on
+      if (!this.ws || !this.ws.heard || navigator.onLine === false || !this.send(msg)) {
+        reject(new NoAnswer());
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.asked.delete(msg.id);
+        reject(new NoAnswer());
+      }, ms);
+      this.asked.set(msg.id, { resolve, reject, timer });
+    });
+  }
+
+  answered(msg) {
+    const w = this.asked.get(msg.id);
+    this.asked.delete(msg.id);
+    clearTimeout(w.timer);
+    if (msg.type === 'ack') { w.resolve(msg); return; }
+    const e = msg.error || {};
+    w.reject(new ApiError(STATUS_OF[e.code] || 400, e.code || 'error', e.message || '',
+      e.rule || null, e.key || null, e.params || null));
+  }
+
+  unanswered() {
+    for (const w of this.asked.values()) { clearTimeout(w.timer); w.reject(new NoAnswer()); }
+    this.asked.clear();
+  }
 }
+
+/** A request on the socket that got no answer (not sent, socket closed, or silent). */
+export class NoAnswer extends Error {}
+
+/** The HTTP status the server gives each refusal's code (a refusal on the socket has only
+ * the code), so a refusal reads the same however the action went. */
+const STATUS_OF = {
+  bad_request: 400, malformed: 400, unauthorized: 401, forbidden: 403, not_found: 404,
+  stale: 409, conflict: 409, illegal: 409, rate_limited: 429, moved: 503, unavailable: 503,
+};

@@ -38,6 +38,7 @@ from taash.server.store.group_commit import (
     sqlite_pragmas,
 )
 from taash.server.store.leases import LeaseQueries
+from taash.server.store.pg_writer import PgWriter
 from taash.server.store.players import PlayerQueries
 from taash.server.store.rows import (
     ActionRow,
@@ -99,6 +100,9 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
             self._sqlite_writer = SqliteWriter(str(url.database), wal_limit)
+        #: PostgreSQL: the group commit's own asyncpg connection, without SQLAlchemy
+        self._pg_writer = (PgWriter(url) if url.get_backend_name() == "postgresql"
+                           and url.get_driver_name() == "asyncpg" else None)
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[Pending] = []
@@ -159,6 +163,8 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             except Exception as e:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
+        if self._pg_writer is not None:
+            await self._pg_writer.close()
         if self._sqlite_writer is not None:
             await self._sqlite_writer.close()
 
@@ -297,6 +303,8 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             # hop and an event-loop wake-up per driver call (bench/RESULTS.md, 2026-12-04)
             async with self._writing():
                 won = await self._sqlite_writer.commit(batch, now)
+        elif self._pg_writer is not None:
+            won = await self._pg_writer.commit(batch, now)
         else:
             async with self.engine.begin() as conn:
                 won = await conn.run_sync(apply_batch, batch, now)

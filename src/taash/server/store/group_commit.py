@@ -2,9 +2,10 @@
 tables that arrive together are written in one transaction and acknowledged after it.
 
 A batch keeps only the actions whose table is still at the version they expect (one action a
-version; the rest lost to another writer).  On PostgreSQL the transaction runs through
-SQLAlchemy (``apply_batch``); on SQLite, whole in one thread of its own on a plain ``sqlite3``
-connection (``SqliteWriter``), with the statements SQLAlchemy compiles from the schema.
+version; the rest lost to another writer).  On PostgreSQL the transaction runs on a plain
+asyncpg connection (``pg_writer.PgWriter``; through SQLAlchemy, ``apply_batch``, for any
+other driver); on SQLite, whole in one thread of its own on a plain ``sqlite3`` connection
+(``SqliteWriter``), with the statements SQLAlchemy compiles from the schema.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
+from asyncpg.exceptions import UniqueViolationError
 from sqlalchemy import Connection, and_, bindparam, select, update
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.exc import IntegrityError
@@ -35,9 +37,9 @@ BUMP = (update(game_tables)
         .values(version=bindparam("new_version"), updated=bindparam("now"),
                 to_move=bindparam("tm"), over=bindparam("ov")))
 
-# a row the database refuses (a client id used twice): SQLAlchemy's, or sqlite3's from the
-# SQLite writer
-INTEGRITY = (IntegrityError, sqlite3.IntegrityError)
+# a row the database refuses (a client id used twice): SQLAlchemy's, sqlite3's from the
+# SQLite writer, or asyncpg's from the PostgreSQL writer
+INTEGRITY = (IntegrityError, sqlite3.IntegrityError, UniqueViolationError)
 
 
 @dataclass(eq=False)

@@ -139,12 +139,17 @@ class LeaseQueries:
         todo = list(leases)
         for i in range(0, len(todo), RENEW_CHUNK):
             part = todo[i:i + RENEW_CHUNK]
+            # the rows locked first, in table id order, as the group commit locks them: an
+            # UPDATE alone locks them in the order it finds them, and the two deadlocked
+            # (PostgreSQL broke it after a second, failing a whole batch of actions)
+            locked = (select(table_leases.c.table_id)
+                      .where(and_(table_leases.c.owner == owner,
+                                  tuple_(table_leases.c.table_id, table_leases.c.fence)
+                                  .in_([(x.table_id, x.fence) for x in part])))
+                      .order_by(table_leases.c.table_id).with_for_update())
             async with self._writing(), self.engine.begin() as conn:
                 res = await conn.execute(
-                    update(table_leases)
-                    .where(and_(table_leases.c.owner == owner,
-                                tuple_(table_leases.c.table_id, table_leases.c.fence)
-                                .in_([(x.table_id, x.fence) for x in part])))
+                    update(table_leases).where(table_leases.c.table_id.in_(locked))
                     .values(expires=until).returning(table_leases.c.table_id))
                 held.update(str(r.table_id) for r in res)
         return held

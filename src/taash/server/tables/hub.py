@@ -187,13 +187,16 @@ class Hub:
             raise NotFound(f"no table {table_id!r}")
         return copy
 
-    async def install(self, t: TableRow, state: MatchState) -> Room:
-        """The room of a table just created here (and owned here)."""
+    async def install(self, t: TableRow, state: MatchState) -> None:
+        """Own a table just created here and hold its room, unless a proxy routes each table
+        to an instance of its own (``proxy_routes_tables``): then the instance it routes the
+        table to takes it at its first request (or the sweeper, for bots nobody watches)."""
+        if self.owners.on and self.settings.proxy_routes_tables:
+            return
         await self.owners.take(t.id)
         room = Room(self, t, state, 0)
         self.rooms[t.id] = room
         room.kick()
-        return room
 
     # -- the bus -----------------------------------------------------------------------------
     async def on_bus(self, msg: BusHeard) -> None:

@@ -1,0 +1,125 @@
+"""The group commit on PostgreSQL (``store.py``'s queue hands it each batch): a plain asyncpg
+connection of its own, a batch's transaction in four round trips (begin with the leases, the
+tables' rows, the write, commit), no SQLAlchemy.
+
+Through SQLAlchemy's engine the same transaction was six statements, each compiled, cached and
+passed through a greenlet: at 1,000 live tables the database layer was 40 % of the server's
+CPU (bench/RESULTS.md, 2026-12-07).  Same rules as ``group_commit.apply_batch``: the leases'
+rows read ``FOR UPDATE`` (a takeover waits for the commit), the tables' rows locked in id
+order (two instances never deadlock), only the actions whose table is still at the version
+they expect written, each table bumped once to its last version in the batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.engine import URL
+
+from taash.server.store.group_commit import Pending, _fenced, _winners
+from taash.server.store.outage import unreachable_plain
+from taash.server.store.schema import actions, game_tables, table_leases
+
+if TYPE_CHECKING:
+    import asyncpg
+
+log = logging.getLogger("taash.server")
+
+_L, _T, _A = table_leases.name, game_tables.name, actions.name
+
+LEASES = (f"SELECT table_id, owner, fence FROM {_L} WHERE table_id = ANY($1::text[]) "
+          "ORDER BY table_id FOR UPDATE")
+FIND = f"SELECT id, version FROM {_T} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
+# the tables bumped (each once, to its batch's last version) and the actions inserted, in one
+# statement: its parts see the same snapshot, and the rows were locked by FIND just before
+WRITE = (
+    f"WITH bump AS (UPDATE {_T} AS g SET version = u.last, updated = $6, to_move = u.tm, "
+    "over = u.ov FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::bool[]) "
+    "AS u(tid, expected, last, tm, ov) WHERE g.id = u.tid AND g.version = u.expected "
+    "RETURNING g.id) "
+    f"INSERT INTO {_A} (table_id, version, seat, action, client_id, events, created) "
+    "SELECT a.tid, a.v, a.seat, a.act, a.cid, a.ev, $6 FROM unnest($7::text[], $8::int[], "
+    "$9::int[], $10::text[], $11::text[], $12::text[]) AS a(tid, v, seat, act, cid, ev)")
+
+
+def dsn_of(url: URL) -> str:
+    """asyncpg's address for SQLAlchemy's ``postgresql+asyncpg://`` URL (password kept)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _write_params(won: list[Pending], now: float) -> list[Any]:
+    first: dict[str, Pending] = {}
+    last: dict[str, Pending] = {}
+    for i in won:
+        first.setdefault(i.table_id, i)
+        last[i.table_id] = i
+    tids = list(first)
+    return [tids, [first[t].expected for t in tids], [last[t].expected + 1 for t in tids],
+            [last[t].to_move for t in tids], [last[t].over for t in tids], now,
+            [i.table_id for i in won], [i.expected + 1 for i in won], [i.seat for i in won],
+            [i.action for i in won], [i.client_id for i in won], [i.events for i in won]]
+
+
+class PgWriter:
+    """One connection, one batch at a time (the store's write loop runs one); a connection
+    that failed is dropped and the next batch connects anew, so a PostgreSQL restart needs no
+    restart here."""
+
+    def __init__(self, url: URL, connect_timeout: float = 10.0) -> None:
+        self.dsn = dsn_of(url)
+        self.connect_timeout = connect_timeout
+        self.conn: asyncpg.Connection | None = None
+
+    async def _connection(self) -> asyncpg.Connection:
+        if self.conn is None or self.conn.is_closed():
+            import asyncpg
+
+            self.conn = await asyncpg.connect(self.dsn, timeout=self.connect_timeout)
+        return self.conn
+
+    async def commit(self, batch: list[Pending], now: float) -> list[Pending]:
+        """Write the batch; the actions that won their version.  A client id used twice
+        raises asyncpg's UniqueViolationError (``group_commit.INTEGRITY``), nothing
+        written."""
+        conn = await self._connection()
+        try:
+            async with conn.transaction():
+                want = {i.lease.table_id: (i.lease.owner, i.lease.fence)
+                        for i in batch if i.lease is not None}
+                if want:
+                    rows = await conn.fetch(LEASES, sorted(want))
+                    batch = _fenced(batch, {r["table_id"] for r in rows
+                                            if want.get(r["table_id"]) == (r["owner"],
+                                                                           r["fence"])})
+                if not batch:
+                    return []
+                ids = sorted({i.table_id for i in batch})
+                found = await conn.fetch(FIND, ids)
+                won = _winners(batch, {r["id"]: r["version"] for r in found})
+                if won:
+                    await conn.execute(WRITE, *_write_params(won, now))
+            return won
+        except asyncio.CancelledError:
+            # cut short mid-transaction: the connection's state is unknown, so it goes
+            self._drop()
+            raise
+        except Exception as e:
+            if conn.is_closed() or unreachable_plain(e):
+                self._drop()
+                if not unreachable_plain(e):  # e.g. "connection is closed": unavailable
+                    raise ConnectionResetError(f"the database connection failed: {e}") from e
+            raise
+
+    def _drop(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+
+    async def close(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=2)

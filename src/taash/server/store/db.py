@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -38,7 +37,7 @@ from taash.server.store.group_commit import (
     sqlite_pragmas,
 )
 from taash.server.store.leases import LeaseQueries
-from taash.server.store.pg_writer import PgWriter
+from taash.server.store.pg_writer import pg_writer_for
 from taash.server.store.players import PlayerQueries
 from taash.server.store.rows import (
     ActionRow,
@@ -101,8 +100,7 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
             self._sqlite_writer = SqliteWriter(str(url.database), wal_limit)
         #: PostgreSQL: the group commit's own asyncpg connection, without SQLAlchemy
-        self._pg_writer = (PgWriter(url) if url.get_backend_name() == "postgresql"
-                           and url.get_driver_name() == "asyncpg" else None)
+        self._pg_writer = pg_writer_for(url)
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[Pending] = []
@@ -118,27 +116,10 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             self._checkpointer = asyncio.create_task(self._checkpoints(), name="taash-wal")
 
     async def _checkpoints(self, every: float = 0.5, truncate_every: float = 30.0) -> None:
-        """Keep SQLite's write-ahead log bounded under load.  A passive checkpoint (the
-        automatic one too) copies the log back but never restarts it while writes keep coming,
-        so under steady writes the log only grows; so now and then (``truncate_every``
-        seconds, or as soon as it is over ``wal_limit`` bytes) a TRUNCATE checkpoint runs
-        between two batches of writes, holding the write lock, and empties it."""
-
-        wal = f"{self.url.database}-wal"
-        last = time.monotonic()
-        while True:
-            await asyncio.sleep(every)
-            try:
-                size = os.path.getsize(wal) if os.path.exists(wal) else 0
-                if size == 0:
-                    continue
-                if size > self.wal_limit or time.monotonic() - last > truncate_every:
-                    await self._truncate_wal()
-                    last = time.monotonic()
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:
-                log.warning("checkpoint: %s", e)
+        """Keep SQLite's write-ahead log bounded under load (``SqliteWriter.checkpoints``),
+        each TRUNCATE between two batches of writes, holding the write lock."""
+        assert self._sqlite_writer is not None
+        await self._sqlite_writer.checkpoints(self._truncate_wal, every, truncate_every)
 
     async def _truncate_wal(self) -> None:
         if self._sqlite_writer is not None:
@@ -163,10 +144,9 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
             except Exception as e:
                 log.warning("checkpoint: %s", e)
         await self.engine.dispose()
-        if self._pg_writer is not None:
-            await self._pg_writer.close()
-        if self._sqlite_writer is not None:
-            await self._sqlite_writer.close()
+        for w in (self._pg_writer, self._sqlite_writer):
+            if w is not None:
+                await w.close()
 
     async def ping(self) -> None:
         """Raise if the database cannot answer a query (readiness)."""

@@ -15,6 +15,8 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -226,6 +228,28 @@ class SqliteWriter:
             except sqlite3.Error as e:
                 log.warning("checkpoint: %s", e)
         return won
+
+    async def checkpoints(self, truncate: Callable[[], Awaitable[None]], every: float,
+                          truncate_every: float) -> None:
+        """Keep the write-ahead log bounded under load.  A passive checkpoint (the automatic
+        one too) copies the log back but never restarts it while writes keep coming, so
+        under steady writes the log only grows; so now and then (``truncate_every`` seconds,
+        or as soon as it is over ``wal_limit`` bytes) ``truncate`` runs (the store's: a
+        TRUNCATE checkpoint between two batches of writes, holding the write lock)."""
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(every)
+            try:
+                size = os.path.getsize(self.wal) if os.path.exists(self.wal) else 0
+                if size == 0:
+                    continue
+                if size > self.wal_limit or time.monotonic() - last > truncate_every:
+                    await truncate()
+                    last = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("checkpoint: %s", e)
 
     def _truncate(self) -> None:
         c = self._connection()

@@ -63,6 +63,14 @@ def _write_params(won: list[Pending], now: float) -> list[Any]:
             [i.action for i in won], [i.client_id for i in won], [i.events for i in won]]
 
 
+def pg_writer_for(url: URL) -> PgWriter | None:
+    """The group commit's writer for a PostgreSQL database reached through asyncpg (None:
+    another database, written through SQLAlchemy or SQLite's own writer)."""
+    if url.get_backend_name() == "postgresql" and url.get_driver_name() == "asyncpg":
+        return PgWriter(url)
+    return None
+
+
 class PgWriter:
     """One connection, one batch at a time (the store's write loop runs one); a connection
     that failed is dropped and the next batch connects anew, so a PostgreSQL restart needs no

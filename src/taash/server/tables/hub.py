@@ -188,14 +188,11 @@ class Hub:
         return copy
 
     async def install(self, t: TableRow, state: MatchState) -> None:
-        """Own a table just created here and hold its room, unless a proxy routes each table
-        to an instance of its own (``proxy_routes_tables``): then the instance it routes the
-        table to takes it at its first request (or the sweeper, for bots nobody watches)."""
+        """Own a table just created here, unless a proxy routes tables (docs/ownership.md)."""
         if self.owners.on and self.settings.proxy_routes_tables:
             return
         await self.owners.take(t.id)
-        room = Room(self, t, state, 0)
-        self.rooms[t.id] = room
+        self.rooms[t.id] = room = Room(self, t, state, 0)
         room.kick()
 
     # -- the bus -----------------------------------------------------------------------------

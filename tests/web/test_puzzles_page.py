@@ -2,7 +2,8 @@
 solves that puzzle with the table's press-and-release and is told right, with the solution and
 the best line; the next puzzle is missed and answered with its solution; the page says the
 hands are open and that a guest is not rated; the profile lists both attempts.  No JavaScript
-error, no sideways scroll, no accessibility violation in either colour scheme."""
+error, no Content-Security-Policy violation, no sideways scroll, no accessibility violation in
+either colour scheme."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from taash.puzzles.store import read_set
 from tests.web.helpers import Server, home_ready, press, tap_card
 from tests.web.test_a11y import assert_clean_in_both
+from tests.web.test_csp import WATCH
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,6 +50,7 @@ def test_a_phone_solves_one_puzzle_and_misses_the_next(new_page: Any, tmp_path: 
     srv = Server(tmp_path / "puzzles.db", log=tmp_path / "server.log").start()
     try:
         page = new_page("phone", srv.base)
+        page.context.add_init_script(WATCH)
         page.goto("/")
         home_ready(page)
         daily = page.locator("[data-section='daily-puzzle'] [data-daily-puzzle]")
@@ -71,7 +74,8 @@ def test_a_phone_solves_one_puzzle_and_misses_the_next(new_page: Any, tmp_path: 
             == " ".join(first["solution"])
         assert "not rated" in result.inner_text().lower() or "guest" in result.inner_text()
         page.locator(".puzzle-line summary").click()
-        assert page.locator("[data-line] li").count() == len(first["continuation"])
+        assert page.locator("[data-line] [data-action]").evaluate_all(
+            "(l) => l.map((x) => x.dataset.action)") == [x["action"] for x in first["continuation"]]
         assert page.evaluate(WIDE) <= 0
         assert_clean_in_both(page)
         # the next one, missed: the obvious card
@@ -105,7 +109,7 @@ def test_a_phone_solves_one_puzzle_and_misses_the_next(new_page: Any, tmp_path: 
         play(page, goat["solution"][0])
         page.wait_for_selector("main.puzzles-page[data-state='right']")
         assert page.evaluate(WIDE) <= 0
-        assert page.js_errors == []
+        assert page.evaluate("window.__csp") == [] and page.js_errors == [], page.js_errors
     finally:
         srv.stop()
 

@@ -61,9 +61,7 @@ from taash.server.notify.push import Pusher
 from taash.server.ops import routes as ops_routes
 from taash.server.ops.metrics import Metrics
 from taash.server.puzzles import routes as puzzle_routes
-from taash.server.puzzles.mined import MinedProvider
 from taash.server.puzzles.service import Puzzles
-from taash.server.puzzles.source import PuzzleSet, PuzzleSource
 from taash.server.puzzles_mining.service import Mining
 from taash.server.review import routes as review_routes
 from taash.server.review.analyses import Analyses
@@ -159,7 +157,7 @@ class Services:
         self.tournaments.clubs = self.clubs  # a club's tournament: its admins, its members
         self.tournament_play = Running(self.tournaments, self.tables)
         # the shipped set (read on the first puzzle asked), then the puzzles mined here
-        self.puzzles = Puzzles(store, PuzzleSource([PuzzleSet(), MinedProvider(store)]))
+        self.puzzles = Puzzles(store)
         self.social.finals = self.tournament_play.finals  # featured first on home
         # fair play: finished matches to the detector; a ban from rated play reaches the
         # ratings (social) and the seats (tables)

@@ -173,12 +173,27 @@ export class PuzzleBoard {
     this.renderHand();
   }
 
-  /** An action as words with its cards: "Partner · Beat [K♥]". */
-  line(seat, action) {
+  /** A play as words with its cards: "Partner · Beat [K♥]". */
+  play(seat, action) {
     const verb = verbOf(action);
     const cards = cardsOf(action);
-    return h('li', { class: 'review-play', 'data-seat': String(seat), 'data-action': action },
+    return h('span', { class: 'review-play', 'data-seat': String(seat), 'data-action': action },
       h('span', { class: 'who' }, this.name(seat), verb !== 'play' ? ` · ${t(`verb_${verb}`)}` : ''),
       cardRow(cards, this.v.trump), h('span', { class: 'sr-only' }, cards.map(cardName).join(', ')));
+  }
+
+  /** The best line after the solution, a trick to a line: the first ends the trick the
+   * solution was played to (each seat plays once to a trick), then one per trick. */
+  line(continuation) {
+    const n = this.n;
+    const first = (n - (this.v.trick || []).length - 1 + n) % n;
+    const tricks = [];
+    let at = 0;
+    for (let size = first || n; at < continuation.length; size = n) {
+      tricks.push(continuation.slice(at, at + size));
+      at += size;
+    }
+    return h('ol', { class: 'puzzle-tricks', 'data-line': '' }, tricks.map((plays) => h('li', null,
+      plays.map((x) => this.play(x.seat, x.action)))));
   }
 }

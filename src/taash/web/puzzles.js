@@ -225,7 +225,7 @@ class PuzzlesPage {
       a.themes.length ? h('p', { class: 'puzzle-themes' }, `${t('puzzle_themes')}: `,
         a.themes.map((x) => t(`puzzle_theme_${x}`)).join(', ')) : null,
       a.continuation.length ? h('details', { class: 'puzzle-line' }, h('summary', null, t('puzzle_line')),
-        h('ol', { 'data-line': '' }, a.continuation.map((x) => board.line(x.seat, x.action)))) : null,
+        board.line(a.continuation)) : null,
       said.map((s) => h('p', { class: 'sub' }, s)),
       h('p', { class: 'puzzle-next' }, action));
   }

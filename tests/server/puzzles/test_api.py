@@ -186,7 +186,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_on_a_date(s: Site) -> N
     assert (await a.ok("GET", f"/api/puzzles/daily?game={GAME}&date=2027-01-15"))["id"] \
         == today["id"]
     # the same date's puzzle from a new source (a restart) is the same
-    fresh = await PuzzleSource().daily(GAME, "2027-01-15")
+    fresh = await PuzzleSource.of(s.services.store).daily(GAME, "2027-01-15")
     assert fresh is not None and fresh.id == today["id"]
 
 

@@ -64,7 +64,7 @@ class Puzzles:
     def __init__(self, store: Store, source: PuzzleSource | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self.store = PuzzleStore(store)
-        self.source = source if source is not None else PuzzleSource()
+        self.source = source if source is not None else PuzzleSource.of(store)
         self.clock = clock
 
     @staticmethod

@@ -4,9 +4,9 @@ collection of puzzles in the set format (docs/puzzles.md, "The format").
 The shipped set (``taash/puzzles/set.json.gz``) is the first provider, read once, on the first
 request that needs it (in a worker thread: a server that serves no puzzle never reads it).
 Another provider (puzzles mined from this server's finished deals, kept in a store table) is
-one more entry in ``PROVIDERS``' list: it answers the same three questions (``get``,
-``entries``, ``daily``).  The daily puzzle is drawn only from providers that say ``daily``:
-a fixed set, so that the puzzle of a past date never changes.
+one more entry in ``PROVIDERS``, made from the server's store: it answers the same questions
+(``get``, ``entries``, ``daily``).  The daily puzzle is drawn only from providers that say
+``daily``: a fixed set, so that the puzzle of a past date never changes.
 """
 
 from __future__ import annotations
@@ -14,14 +14,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from starlette.concurrency import run_in_threadpool
 
+from taash.games import GAMES
 from taash.puzzles.glicko import Rating
 from taash.puzzles.store import read_set
+from taash.server.store.db import Store
+from taash.server.store.mined_puzzles import MinedPuzzles
 
 NEAREST = 12  # a puzzle is picked at random among this many nearest the rating asked for
 BAND = 25.0  # ratings this close to each other are equally near
@@ -93,18 +97,57 @@ class PuzzleSet:
         return self._by_game.get(game, [])
 
 
-#: the providers of a source made without any named (the app names the shipped set and the
-#: puzzles mined from this server's deals, ``puzzles.mined``)
-PROVIDERS: list[Callable[[], Provider]] = [PuzzleSet]
+def shipped(store: Store) -> Provider:
+    return PuzzleSet()
+
+
+class MinedProvider:
+    """The puzzles this server mined from its own finished deals (``store.mined_puzzles``,
+    found by ``server.puzzles_mining``), read from the store per game and again at most every
+    ``refresh_s`` seconds (a new one is served within a minute; a busy page does not read the
+    table at each request).  Never the daily puzzle's collection: it grows, and a past date's
+    puzzle must not change."""
+
+    daily = False
+
+    def __init__(self, store: Store, refresh_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.mined = MinedPuzzles(store)
+        self.refresh_s = refresh_s
+        self.clock = clock
+        self._games: dict[str, tuple[float, list[Entry]]] = {}
+
+    async def entries(self, game: str) -> Sequence[Entry]:
+        kept = self._games.get(game)
+        if kept is None or self.clock() - kept[0] >= self.refresh_s:
+            kept = (self.clock(), [entry_of(d) for d in await self.mined.of_game(game)])
+            self._games[game] = kept
+        return kept[1]
+
+    async def get(self, puzzle_id: str) -> Entry | None:
+        for game in GAMES:
+            for e in await self.entries(game):
+                if e.id == puzzle_id:
+                    return e
+        return None
+
+
+#: the providers of the server's puzzles, each made from the server's store, in the order an id
+#: is looked for: the shipped set, then the puzzles mined from this server's finished deals
+PROVIDERS: list[Callable[[Store], Provider]] = [shipped, MinedProvider]
 
 
 class PuzzleSource:
     """Every provider's puzzles as one collection."""
 
-    def __init__(self, providers: Sequence[Provider] | None = None,
-                 rng: random.Random | None = None) -> None:
-        self.providers = list(providers) if providers is not None else [p() for p in PROVIDERS]
+    def __init__(self, providers: Sequence[Provider], rng: random.Random | None = None) -> None:
+        self.providers = list(providers)
         self.rng = rng or random.Random()
+
+    @classmethod
+    def of(cls, store: Store) -> PuzzleSource:
+        """The server's source: every provider of ``PROVIDERS``."""
+        return cls([make(store) for make in PROVIDERS])
 
     async def get(self, puzzle_id: str) -> Entry | None:
         """The puzzle of that id (None: no provider has it)."""

@@ -171,15 +171,20 @@ def test_a_goat_board_shows_the_search_at_work_then_only_what_it_proved(
         assert len(asked) >= 2 and asked[-1] == "done"
         r = page.request.get(f"/api/events/{eid}/boards/1/review").json()
         said = done.locator(".events-best").inner_text()
+        s = round(r["seconds"])
         if r["proven"]:  # settled in 2 s (never seen from Goat's first card)
             assert said.startswith("With every hand open and best play on both sides")
+        elif r["lower"] == 0 and r["upper"] == r["most"]:  # nothing proven: said so
+            assert said.startswith(f"Not settled: in {s} s the solver could prove nothing "
+                                   "about this board's best result from the first card")
         else:
-            assert done.get_attribute("data-best") == "null"
-            assert said.startswith(f"Not proven best: in {round(r['seconds'])} s the solver "
-                                   "found that, with every hand open, your side could force "
-                                   f"at least {r['lower']} card point")
-            assert f"could not take more than {r['upper']}." in said
-            assert "That is the best result" not in said
+            assert said.startswith(f"Not proven best: in {s} s the solver ")
+            if r["lower"] > 0:
+                assert f"could force at least {r['lower']} card point" in said
+            if r["upper"] < r["most"]:
+                assert f"could not take more than {r['upper']}" in said
+        assert done.get_attribute("data-best") == "null" or r["proven"]
+        assert "That is the best result" not in said or r["proven"]
         assert f"It took {r['yours']}." in said
         assert page.evaluate("window.__csp") == [] and page.js_errors == []
     finally:

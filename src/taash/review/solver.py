@@ -202,12 +202,14 @@ def solve(state: MatchState, *, time_limit: float = 2.0, team: int | None = None
 class Bounds:
     """What the search proved about the counted team's best result from a position in its
     time: ``lower <= best <= upper`` whoever is to move (``exact``: settled, the two equal).
-    ``lower`` is a result the counted team can force, ``upper`` one it cannot beat."""
+    ``lower`` is a result the counted team can force, ``upper`` one it cannot beat; ``most``
+    the top of the range the search began with (an ``upper`` that high proves nothing)."""
 
     lower: int
     upper: int
     exact: bool
     nodes: int
+    most: int
 
 
 def bounds(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,
@@ -228,12 +230,12 @@ def bounds(state: MatchState, *, time_limit: float = 2.0, team: int | None = Non
     child, actions, hi, maximise, nodes = _engine(state, team, play_out, first)
     try:
         value = _root(child, actions, hi, maximise)
-        return Bounds(value, value, True, nodes())
+        return Bounds(value, value, True, nodes(), hi)
     except Timeout as t:
         lo, up = t.args
     searched = nodes()
     if probes <= 0:
-        return Bounds(lo, up, False, searched)
+        return Bounds(lo, up, False, searched, hi)
     parts = [4, 4]  # per end: the step is the range left over this
     raising = True
     while lo < up and perf_counter() < end:
@@ -253,7 +255,7 @@ def bounds(state: MatchState, *, time_limit: float = 2.0, team: int | None = Non
             parts[side] *= 2  # nearer that end next time: an easier test
         searched += nodes()
         raising = not raising
-    return Bounds(lo, up, lo == up, searched)
+    return Bounds(lo, up, lo == up, searched, hi)
 
 
 def action_values(state: MatchState, *, time_limit: float = 2.0, team: int | None = None,

@@ -147,9 +147,17 @@ function bestText(r) {
     const verdict = r.lost ? t(`ev_review_lost_${unit}`, { n: r.lost }) : t('ev_review_best');
     return `${t(`ev_best_${unit}`, { n: r.best })} ${yours} ${verdict}`;
   }
+  const s = Math.round(r.seconds);
+  const below = r.lower > 0; // a lower bound of 0 and an upper one of `most` prove nothing
+  const above = r.upper < r.most;
+  if (!below && !above) return `${t('ev_found_none', { s })} ${yours}`;
+  let found;
+  if (below && above) found = t(`ev_found_${unit}`, { n: r.lower, s, up: r.upper });
+  else if (below) found = t(`ev_found_lower_${unit}`, { n: r.lower, s });
+  else found = t(`ev_found_upper_${unit}`, { n: r.upper, s });
   const short = r.lower - r.yours;
   const verdict = short > 0 ? t(`ev_review_short_${unit}`, { n: short }) : t('ev_review_found_reached');
-  return `${t(`ev_found_${unit}`, { n: r.lower, s: Math.round(r.seconds), up: r.upper })} ${yours} ${verdict}`;
+  return `${found} ${yours}${below ? ` ${verdict}` : ''}`;
 }
 
 /** The player's board against the best result with every hand open (asked of the server,

@@ -47,6 +47,8 @@ async def test_goat_and_double_sar_best_results_are_searched_once_kept_and_survi
             assert r["best"] == (r["lower"] if r["proven"] else None)  # a bound is no "best"
             assert r["lost"] == (max(0, r["best"] - r["yours"]) if r["proven"] else None)
             assert r["unit"] == ("points" if game == "goat" else "tricks")
+            # the range the search began with: the pack's points, the deal's 13 tricks
+            assert r["upper"] <= r["most"] == (120 if game == "goat" else 13)
             kept[game] = r
         assert best.runs == 2  # one search per board and trump call
         # as kept in the store

@@ -126,7 +126,7 @@ class BestResults:
                     self._pool(), board_best, e.game, e.options, e.id, board, e.secret,
                     opening, self.budget)
             await self.store.save(k, self.clock(), got.lower, got.upper, got.proven,
-                                  got.solver, round(got.seconds, 3), got.nodes)
+                                  got.solver, round(got.seconds, 3), got.nodes, got.most)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -172,7 +172,8 @@ def review_json(e: EventRow, board: int, unit: str, yours: int, opening: Sequenc
     (``status`` "computing" until it is; ``best`` only where the search proved it)."""
     out: BoardReview = {
         "event": e.id, "board": board, "unit": unit, "yours": yours, "status": "computing",
-        "best": None, "proven": False, "lower": None, "upper": None, "solver": None,
+        "best": None, "proven": False, "lower": None, "upper": None, "most": None,
+        "solver": None,
         "seconds": None, "budget": kept.budget if kept else None, "elapsed": None,
         "retry": None, "lost": None, "opening": [a.split(":", 1)[1] for a in opening],
         "review": review}
@@ -183,7 +184,7 @@ def review_json(e: EventRow, board: int, unit: str, yours: int, opening: Sequenc
         return out
     assert kept.lower is not None and kept.upper is not None
     out["status"], out["proven"] = "done", bool(kept.proven)
-    out["lower"], out["upper"] = kept.lower, kept.upper
+    out["lower"], out["upper"], out["most"] = kept.lower, kept.upper, kept.most
     out["solver"], out["seconds"] = kept.solver, kept.seconds
     if out["proven"]:
         out["best"], out["lost"] = kept.lower, max(0, kept.lower - yours)

@@ -31,7 +31,8 @@ PROBES = 12
 class BestFigure:
     """What the solver proved about a board's best result for the entrant's side: ``lower <=
     best <= upper``, ``proven`` when they meet; ``solver`` "dds" or "taash"; ``seconds`` it
-    took, ``nodes`` the positions it searched (0 for DDS)."""
+    took, ``nodes`` the positions it searched (0 for DDS); ``most`` the top of the range it
+    began with (an ``upper`` that high proves nothing)."""
 
     lower: int
     upper: int
@@ -39,12 +40,13 @@ class BestFigure:
     solver: str
     seconds: float
     nodes: int
+    most: int
 
 
-def _by_dds(state: MatchState) -> int | None:
+def _by_dds(state: MatchState) -> tuple[int, int] | None:
     """The entrant's side's tricks in single sar by DDS (every trick played, as whist counts;
-    the deal stops at 7, so a side's best is at most 7); None where it is not single sar or
-    DDS is not there."""
+    the deal stops at 7, so a side's best is at most 7), and that 7; None where it is not
+    single sar or DDS is not there."""
     if not (dds.applies(state) and dds.available() and isinstance(state, TrickPlay)):
         return None
     try:
@@ -57,7 +59,7 @@ def _by_dds(state: MatchState) -> int | None:
     tricks = state.hands[state.to_move].bit_count()  # the deal's: none played yet
     game = state.game_id
     ours = mine if side_of(game, state.to_move) == side_of(game, ENTRANT) else tricks - mine
-    return min(ours, state.win_target)
+    return min(ours, state.win_target), state.win_target
 
 
 def board_best(game: str, options: Mapping[str, object], event_id: str, board: int,
@@ -66,11 +68,13 @@ def board_best(game: str, options: Mapping[str, object], event_id: str, board: i
     ``budget`` seconds (what a worker process runs)."""
     state = at_first_card(game, options, event_id, board, secret, opening)
     t0 = perf_counter()
-    ours = _by_dds(state)
-    if ours is not None:
-        return BestFigure(ours, ours, True, "dds", perf_counter() - t0, 0)
+    by_dds = _by_dds(state)
+    if by_dds is not None:
+        ours, most = by_dds
+        return BestFigure(ours, ours, True, "dds", perf_counter() - t0, 0, most)
     try:
         b = bounds(state, time_limit=budget, team=side_of(game, ENTRANT), probes=PROBES)
     finally:
         clear_tables()  # a worker keeps no search's tables between boards
-    return BestFigure(b.lower, b.upper, b.exact, "taash", perf_counter() - t0, b.nodes)
+    return BestFigure(b.lower, b.upper, b.exact, "taash", perf_counter() - t0, b.nodes,
+                      b.most)

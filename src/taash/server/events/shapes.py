@@ -56,8 +56,9 @@ class BoardReview(TypedDict):
     ``lower <= best <= upper`` (``lower``: a result the side could force, a line the solver
     found; ``upper``: one it could not beat) in ``seconds`` (of ``budget``) with ``solver``
     ("dds" or "taash"); ``proven`` when they meet, and only then ``best`` (and ``lost``: how
-    far short of it the entrant's side came); ``review``: the page that steps through the
-    board move by move."""
+    far short of it the entrant's side came); ``most``: the top of the range the search began
+    with (a ``lower`` of 0 or an ``upper`` of ``most`` proves nothing); ``review``: the page
+    that steps through the board move by move."""
 
     event: str
     board: int
@@ -68,6 +69,7 @@ class BoardReview(TypedDict):
     proven: bool
     lower: int | None
     upper: int | None
+    most: int | None
     solver: str | None
     seconds: float | None
     budget: float | None

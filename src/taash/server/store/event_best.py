@@ -40,6 +40,7 @@ class BestRow:
     solver: str | None
     seconds: float | None
     nodes: int | None
+    most: int | None
 
 
 def _row(r: object) -> BestRow:
@@ -47,7 +48,7 @@ def _row(r: object) -> BestRow:
     return BestRow(m["owner"], float(m["lease"]), float(m["budget"]), m["started"], m["done"],
                    m["lower"], m["upper"],
                    bool(m["proven"]) if m["proven"] is not None else None, m["solver"],
-                   m["seconds"], m["nodes"])
+                   m["seconds"], m["nodes"], m["most"])
 
 
 def _where(k: BestKey) -> ColumnElement[bool]:
@@ -93,13 +94,13 @@ class EventBestStore:
         return res.rowcount == 1
 
     async def save(self, k: BestKey, now: float, lower: int, upper: int, proven: bool,
-                   solver: str, seconds: float, nodes: int) -> bool:
+                   solver: str, seconds: float, nodes: int, most: int) -> bool:
         """Keep the result; the first one written stays (False: one was kept already)."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             res = await conn.execute(update(event_best).where(and_(
                 _where(k), event_best.c.done.is_(None))).values(
                 done=now, lower=lower, upper=upper, proven=proven, solver=solver,
-                seconds=seconds, nodes=nodes))
+                seconds=seconds, nodes=nodes, most=most))
         return res.rowcount == 1
 
     async def give_up(self, k: BestKey, owner: str, retry: float) -> None:

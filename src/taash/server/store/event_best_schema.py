@@ -28,4 +28,5 @@ event_best = Table(
     Column("solver", String(8), nullable=True),
     Column("seconds", Float, nullable=True),
     Column("nodes", Integer, nullable=True),
+    Column("most", Integer, nullable=True),  # the top of the range the search began with
 )

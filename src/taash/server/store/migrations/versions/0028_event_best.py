@@ -35,6 +35,7 @@ def upgrade() -> None:
         sa.Column("solver", sa.String(8), nullable=True),
         sa.Column("seconds", sa.Float, nullable=True),
         sa.Column("nodes", sa.Integer, nullable=True),
+        sa.Column("most", sa.Integer, nullable=True),
     )
 
 

@@ -28,7 +28,6 @@ class QueuedMatch:
     tries: int
 
 
-
 class QueueQueries:
     """Queueing, claiming and giving back finished matches (a mixin of ``FairPlayStore``)."""
 

@@ -2,26 +2,30 @@
 server"): two ``Services`` in one process, each with its own store, on PostgreSQL (and on
 SQLite), drain the shared queue at once; each match is claimed by one of them (a lease in the
 store), both do part of the work, and none is scanned twice.  A claim left by an instance that
-stopped runs out, and another takes the match."""
+stopped runs out, and another takes the match.  Two instances weighing one player at once open
+one case."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
+from sqlalchemy import select
 
 from taash.server.app import Services
 from taash.server.config import Settings
 from taash.server.fairplay import service as fairplay_service
 from taash.server.store.db import Store
-from taash.server.store.fairplay import FairPlayStore
+from taash.server.store.fairplay import FairPlayStore, ScanRow
+from taash.server.store.fairplay_schema import fairplay_cases
 from tests.server.tables.test_owners import Quiet
 
 pytestmark = pytest.mark.slow  # two instances in process
@@ -126,3 +130,36 @@ async def test_a_claim_left_by_a_stopped_instance_runs_out(
     assert await b.fairplay.drain() == 1
     assert scans.calls == [("B", t)]
     assert not await store.renew(t, "gone-instance", now + 1000)  # its claim is gone
+
+
+def gated(look: Callable[[str], Awaitable[str | None]], mine: asyncio.Event,
+          every: dict[str, asyncio.Event]) -> Callable[[str], Awaitable[str | None]]:
+    async def after_both(player: str) -> str | None:
+        found = await look(player)
+        mine.set()
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in every.values())), 30)
+        return found
+
+    return after_both
+
+
+async def test_two_instances_weighing_a_player_at_once_open_one_case(
+        pair: tuple[Services, Services]) -> None:
+    """Two of a player's matches scanned on two instances at the same moment: each weighs the
+    player, and one case opens, the other instance's weighing bringing it up to date."""
+    a, b = pair
+    player = f"both{time.time_ns() % 10**9}"
+    store = FairPlayStore(a.store)
+    for d in range(20):
+        t = f"{player}-{d}"
+        await store.scanned(t, [ScanRow(player, t, GAME, 1000.0 + d, 1, 5,
+                                        [(0, 10, GAME, "follow", True)])])
+    # both find no open case before either opens one (the moment the race is lost)
+    looked = {"a": asyncio.Event(), "b": asyncio.Event()}
+    for name, s in (("a", a), ("b", b)):
+        s.fairplay.store.open_case = gated(s.fairplay.store.open_case, looked[name], looked)
+    got = await asyncio.gather(a.fairplay.weigh(player), b.fairplay.weigh(player))
+    async with a.store.engine.connect() as conn:
+        opened = [r.id for r in await conn.execute(select(fairplay_cases.c.id).where(
+            fairplay_cases.c.player_id == player, fairplay_cases.c.status == "open"))]
+    assert len(opened) == 1 and got == [opened[0], opened[0]]

@@ -41,7 +41,8 @@ from taash.server.config import Settings
 from taash.server.fairplay.decisions import MODERATOR, Decisions, Tell
 from taash.server.fairplay.scan import scan_match
 from taash.server.store.db import Store
-from taash.server.store.fairplay import FairPlayStore, QueuedMatch, ScanRow
+from taash.server.store.fairplay import FairPlayStore, ScanRow
+from taash.server.store.fairplay_queue import QueuedMatch
 from taash.server.tables import wire
 
 if TYPE_CHECKING:
@@ -233,7 +234,10 @@ class FairPlay(Decisions):
             if not v.flagged:
                 return None
             case_id = secrets.token_hex(8)
-            await self.store.open(case_id, player_id, now, v.p_value, deals, evidence)
+            opened = await self.store.open(case_id, player_id, now, v.p_value, deals, evidence)
+            if opened != case_id:  # another instance opened it a moment ago: brought up to date
+                await self.store.refresh(opened, now, v.p_value, deals, evidence)
+                return opened
             log.info("fair play: player %s flagged for review (p = %.3g over %d deals): case %s",
                      player_id, v.p_value, deals, case_id)
             return case_id

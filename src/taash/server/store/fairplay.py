@@ -2,25 +2,39 @@
 queue of finished matches waiting for the detector, what it found per player and match, the
 moderators' cases and their decisions, and the bans from rated play.
 
-A finished match is queued once (keyed by its table) and leaves the queue in the transaction
-that writes what the detector found in it, so a stop between the two scans it again and finds
-its rows there already.  An instance scans a match only under its claim (``claim``: a lease it
-renews while the scan runs), so instances sharing the database scan each match once; a claim
-left by an instance that stopped runs out and the match is taken again.  A case is decided
-once: the decision is written only where the case is still open.
+A finished match leaves the queue (its queries: ``fairplay_queue.QueueQueries``) in the
+transaction that writes what the detector found in it, so a stop between the two scans it again
+and finds its rows there already.  A player has one open case at a time, even when two
+instances weigh them at once (``open``).  A case is decided once: the decision is written only
+where the case is still open.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, RowMapping, and_, delete, desc, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    RowMapping,
+    and_,
+    delete,
+    desc,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from taash.server.store.db import Store
 from taash.server.store.fairplay_lift import LiftQueries, add_notice
+from taash.server.store.fairplay_queue import QueueQueries
 from taash.server.store.fairplay_schema import (
     fairplay_bans,
     fairplay_cases,
@@ -29,15 +43,6 @@ from taash.server.store.fairplay_schema import (
     player_roles,
 )
 from taash.server.store.schema import players
-
-
-@dataclass(frozen=True)
-class QueuedMatch:
-    table_id: str
-    game: str
-    ended: float
-    record: str  # JSON text
-    tries: int
 
 
 @dataclass(frozen=True)
@@ -71,8 +76,9 @@ class CaseRow:
     note: str | None = None
 
 
-class FairPlayStore(LiftQueries):
-    """Fair play's rows in the server's one database (lifts and notices: ``LiftQueries``)."""
+class FairPlayStore(QueueQueries, LiftQueries):
+    """Fair play's rows in the server's one database (the queue: ``QueueQueries``; lifts and
+    notices: ``LiftQueries``)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -119,78 +125,7 @@ class FairPlayStore(LiftQueries):
         async with self.store.engine.connect() as conn:
             return [(r.id, r.name) for r in await conn.execute(q)]
 
-    # -- the queue --------------------------------------------------------------------------
-    async def enqueue(self, table_id: str, game: str, ended: float, record: str) -> bool:
-        """Queue a finished match for the detector: False if it was queued before."""
-        try:
-            async with self.store._writing(), self.store.engine.begin() as conn:
-                await conn.execute(fairplay_queue.insert().values(
-                    table_id=table_id, game=game, ended=ended, record=record, tries=0))
-        except IntegrityError:
-            return False
-        return True
-
-    async def queued(self, limit: int) -> list[QueuedMatch]:
-        """The matches waiting, the earliest ended first."""
-        q = select(fairplay_queue).order_by(fairplay_queue.c.ended,
-                                            fairplay_queue.c.table_id).limit(limit)
-        async with self.store.engine.connect() as conn:
-            return [QueuedMatch(r.table_id, r.game, r.ended, r.record, r.tries)
-                    for r in await conn.execute(q)]
-
-    async def claim(self, by: str, now: float, lease_s: float) -> QueuedMatch | None:
-        """Claim the earliest ended match that no instance holds (or whose claim has run out)
-        for ``lease_s`` seconds: of instances claiming at once, one gets each match (PostgreSQL:
-        the others skip its locked row; the write is also conditional on the claim being
-        free).  None when nothing is waiting."""
-        free = or_(fairplay_queue.c.claimed_until.is_(None),
-                   fairplay_queue.c.claimed_until <= now)
-        pick = (select(fairplay_queue).where(free)
-                .order_by(fairplay_queue.c.ended, fairplay_queue.c.table_id).limit(1))
-        if not self.store.is_sqlite:
-            pick = pick.with_for_update(skip_locked=True)
-        for _ in range(8):  # taken by another between the read and the write: the next one
-            async with self.store._writing(), self.store.engine.begin() as conn:
-                r = (await conn.execute(pick)).first()
-                if r is None:
-                    return None
-                took = await conn.execute(
-                    update(fairplay_queue)
-                    .where(and_(fairplay_queue.c.table_id == r.table_id, free))
-                    .values(claimed_by=by, claimed_until=now + lease_s))
-            if took.rowcount:
-                return QueuedMatch(r.table_id, r.game, r.ended, r.record, r.tries)
-        return None
-
-    async def renew(self, table_id: str, by: str, until: float) -> bool:
-        """Hold a claim longer while its scan runs: False if it is no longer ``by``'s."""
-        async with self.store._writing(), self.store.engine.begin() as conn:
-            done = await conn.execute(update(fairplay_queue).where(and_(
-                fairplay_queue.c.table_id == table_id, fairplay_queue.c.claimed_by == by))
-                .values(claimed_until=until))
-        return bool(done.rowcount)
-
-    async def release(self, by: str) -> None:
-        """Give back every claim of ``by`` (an instance stopping: its scans under way are
-        taken again at once, by whichever instance comes first)."""
-        async with self.store._writing(), self.store.engine.begin() as conn:
-            await conn.execute(update(fairplay_queue).where(fairplay_queue.c.claimed_by == by)
-                               .values(claimed_by=None, claimed_until=None))
-
-    async def tried(self, table_id: str, retry_at: float | None = None) -> None:
-        """A scan of this match failed: counted, so that it is given up after a few, and its
-        claim given back, the match to be taken again from ``retry_at``."""
-        async with self.store._writing(), self.store.engine.begin() as conn:
-            await conn.execute(update(fairplay_queue)
-                               .where(fairplay_queue.c.table_id == table_id)
-                               .values(tries=fairplay_queue.c.tries + 1, claimed_by=None,
-                                       claimed_until=retry_at))
-
-    async def drop(self, table_id: str) -> None:
-        async with self.store._writing(), self.store.engine.begin() as conn:
-            await conn.execute(delete(fairplay_queue)
-                               .where(fairplay_queue.c.table_id == table_id))
-
+    # -- what the detector found ----------------------------------------------------------
     async def scanned(self, table_id: str, rows: Sequence[ScanRow]) -> None:
         """What the detector found in a queued match, written as the match leaves the queue
         (rows written before, by an earlier try, are kept)."""
@@ -257,11 +192,34 @@ class FairPlayStore(LiftQueries):
         return None if found is None else float(found)
 
     async def open(self, case_id: str, player_id: str, now: float, p_value: float, deals: int,
-                   evidence: dict[str, object]) -> None:
+                   evidence: dict[str, object]) -> str:
+        """Open a case for the player unless one is open already (another instance weighed
+        them at the same moment): the id of the player's open case, this one or that one.
+        The insert is one statement conditional on no open case (SQLite: atomic), and on
+        PostgreSQL made under a lock of the player's (a transaction's advisory lock: two
+        transactions would not see each other's insert)."""
+        is_open = and_(fairplay_cases.c.player_id == player_id,
+                       fairplay_cases.c.status == "open")
+        row = {"id": case_id, "player_id": player_id, "opened": now, "updated": now,
+               "status": "open", "p_value": p_value, "deals": deals,
+               "evidence": json.dumps(evidence)}
+        values = select(*(literal(v, fairplay_cases.c[k].type) for k, v in row.items())
+                        ).where(~exists().where(is_open))
         async with self.store._writing(), self.store.engine.begin() as conn:
-            await conn.execute(fairplay_cases.insert().values(
-                id=case_id, player_id=player_id, opened=now, updated=now, status="open",
-                p_value=p_value, deals=deals, evidence=json.dumps(evidence)))
+            if not self.store.is_sqlite:
+                key = int.from_bytes(hashlib.sha256(f"fairplay:{player_id}".encode())
+                                     .digest()[:8], "big", signed=True)
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+            for _ in range(3):  # (an open case decided between the two: the insert again)
+                done = await conn.execute(fairplay_cases.insert().from_select(list(row),
+                                                                              values))
+                if done.rowcount:
+                    return case_id
+                found = (await conn.execute(select(fairplay_cases.c.id).where(is_open))
+                         ).scalar()
+                if found is not None:
+                    return str(found)
+        raise RuntimeError(f"player {player_id}: no case could be opened")
 
     async def refresh(self, case_id: str, now: float, p_value: float, deals: int,
                       evidence: dict[str, object]) -> None:

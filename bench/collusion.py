@@ -6,8 +6,9 @@ records, keep every decision's facts once, then compare statistics by their ROC.
     #    choice with their search's means); run in pieces
     python bench/collusion.py collect --game court-piece --table colluder,hard,colluder,hard~0.1 \
         --seats 0,2 --deals 4 --seed 301 --cache /tmp/col
-    # 2. the partner-fit counts of the honest tables (seeds 1-99) for reference.json
-    python bench/collusion.py reference --cache /tmp/col --seeds 1-99
+    # 2. the partner-fit counts of the honest tables (seeds 1-99), into reference.json
+    python bench/collusion.py reference --cache /tmp/col --seeds 1-99 \
+        --into src/taash/fairplay/reference.json
     # 3. ROC of each statistic: 60-deal samples of colluding and of honest partnerships
     #    (honest seeds 100-199, which the reference did not use)
     python bench/collusion.py roc --cache /tmp/col --samples 400
@@ -231,8 +232,18 @@ def reference(a: argparse.Namespace) -> None:
         pool = [u for u in units(a.cache, game).get("honest", []) if u[0] in wanted]
         fit = reference_counts(pool, "fit")
         out[game] = {k.removeprefix("partner:"): v for k, v in fit.items()}
-    print(json.dumps({"pair_counts": out, "made_by": " ".join(
-        ["python bench/collusion.py", *sys.argv[1:]])}, indent=1, sort_keys=True))
+    made_by = " ".join(["python bench/collusion.py", *sys.argv[1:]])
+    if a.into:  # merged into a reference file (the shipped one: its open-best counts kept)
+        path = Path(a.into)
+        data = json.loads(path.read_text())
+        data["pair_counts"] = out
+        data["meta"]["pair_made_by"] = made_by
+        data["meta"]["pair_deals"] = {g: sum(1 for ln in lines(a.cache) if game_key(ln) == g
+                                             and ln["seed"] in wanted
+                                             and all(honest(x) for x in ln["table"]))
+                                      for g in out}
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(json.dumps({"pair_counts": out, "made_by": made_by}, indent=1, sort_keys=True))
 
 
 def sample_score(pool: list[Unit], n: int, rng: random.Random, stat: str,
@@ -330,6 +341,7 @@ def main() -> None:
     r = sub.add_parser("reference")
     r.add_argument("--cache", required=True)
     r.add_argument("--seeds", default="1-99")
+    r.add_argument("--into", help="a reference file to write the pair counts into")
     o = sub.add_parser("roc")
     o.add_argument("--cache", required=True)
     o.add_argument("--ref-seeds", default="1-99")

@@ -104,6 +104,14 @@ def reference(a: argparse.Namespace) -> None:
                      "population": "honest tables: hard, hard with random actions (~NOISE), "
                                    "easy"},
             "counts": {g: {k: v for k, v in per.items()} for g, per in counts.items()}}
+    old = Path(a.out)
+    if old.exists():  # the partner-fit counts are bench/collusion.py's: kept
+        before = json.loads(old.read_text())
+        if "pair_counts" in before:
+            data["pair_counts"] = before["pair_counts"]
+            for k in ("pair_made_by", "pair_deals"):
+                if k in before.get("meta", {}):
+                    data["meta"][k] = before["meta"][k]
     Path(a.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(json.dumps(rates_from_counts(data["counts"]), indent=1))
 

@@ -51,7 +51,7 @@ def test_goat_colluders_are_given_their_partners_real_hand() -> None:
 def test_a_colluding_partnership_is_flagged_and_its_opponents_are_not() -> None:
     seats = [Seat("colluder", "Cora"), Seat("hard", "Hana"), Seat("colluder", "Cyrus"),
              Seat("hard~0.1", "Hugo")]
-    recs = play_records("court-piece", None, seats, 8, 5, budget_ms=BUDGET)
+    recs = play_records("court-piece", None, seats, 16, 5, budget_ms=BUDGET)
     _players, pairs = verdicts(scans(recs), load_reference())
     by = {v.name: v for v in pairs}
     assert set(by) == {"Cora & Cyrus", "Hana & Hugo"}

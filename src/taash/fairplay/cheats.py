@@ -12,7 +12,9 @@ Every policy answers ``act(state, seat)``; given a seed it is deterministic.
   hard bot's.  Where the solver cannot settle a position in time it plays hard's card.
 - ``colluder`` (the four-player games, Court Piece and Goat): the hard bot whose samples of the
   hidden cards hold the partner's real hand (``taash.fairplay.partner``): a partnership that
-  tells each other their cards.
+  tells each other their cards.  ``colluder:uniform`` (Court Piece): the same, the opponents'
+  cards drawn uniformly instead (the colluder before 2026-12-07): a cheat whose reading differs
+  from the detector's partner-seeing bot.
 - ``helped``: plays the hint of a helper who sees every hand: the full-information best
   action, ties broken by the rules of thumb (the rules' card where none is settled in time).
 
@@ -26,14 +28,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from taash.bots import make_bot
 from taash.bots.base import BotError, Json, must_move
+from taash.bots.infer import CourtChain
 from taash.bots.pimc import work_only
+from taash.bots.sampling import CourtSampler
 from taash.fairplay.open_best import SOLVE_MS, best_actions, node_budget, open_values
-from taash.fairplay.partner import PARTNER_GAMES, partner_hand, seeing_bot
-from taash.games import GameClass, MatchState, game_class
+from taash.fairplay.partner import (
+    PARTNER_GAMES,
+    PartnerSampler,
+    SeeingPartnerBot,
+    partner_hand,
+    seeing_bot,
+)
+from taash.games import CourtPiece, GameClass, MatchState, game_class
 from taash.review import solver
 
 POLICIES = ("hard", "easy", "random", "peeker", "colluder", "helped")
@@ -113,15 +123,44 @@ class Helped:
         return _seen_best(state, seat, mine) or mine
 
 
+class _Uniform:
+    """Independent uniform draws of a sampler, in place of hard's posterior chain."""
+
+    def __init__(self, sampler: PartnerSampler) -> None:
+        self.sampler = sampler
+        self.work = 0
+        self.ok = sampler.hands(random.Random(0)) is not None
+        self.hands: list[int] = []
+
+    def next(self, rng: random.Random) -> list[int]:
+        got = self.sampler.hands(rng)
+        assert got is not None  # ok said one can be drawn; fill retries until one is
+        self.hands = got
+        return got
+
+
+class UniformSeeingBot(SeeingPartnerBot):
+    """The partner-seeing bot drawing the opponents' cards uniformly."""
+
+    def chain(self, sampler: CourtSampler) -> CourtChain:
+        if isinstance(sampler, PartnerSampler):
+            return cast(CourtChain, _Uniform(sampler))
+        return super().chain(sampler)
+
+
 class Colluder:
     """One seat of a colluding partnership: sees its partner's hand (the four-player games:
     Court Piece and Goat, both played two against two)."""
 
-    def __init__(self, game: str, seed: int, budget_ms: float | None) -> None:
+    def __init__(self, game: str, seed: int, budget_ms: float | None,
+                 uniform: bool = False) -> None:
         if game not in PARTNER_GAMES:
             raise BotError("colluders need partners: court-piece or goat only")
-        self.bot = seeing_bot(game, seed, budget_ms)
-        self.name = "colluder"
+        if uniform and game != CourtPiece.game_id:
+            raise BotError("colluder:uniform is for court-piece")
+        self.bot = (UniformSeeingBot(game, seed, budget_ms) if uniform
+                    else seeing_bot(game, seed, budget_ms))
+        self.name = "colluder-uniform" if uniform else "colluder"
 
     def act(self, state: MatchState, seat: int) -> str | None:
         self.bot.partner_hand = partner_hand(state, seat)
@@ -143,12 +182,12 @@ def make_policy(game: str, spec: str, seed: int, budget_ms: float | None = None)
             return Peeker(game, p, seed, budget_ms)
     except ValueError:
         raise BotError(f"bad policy {spec!r}") from None
-    if name == "colluder" and not arg:
-        return Colluder(game, seed, budget_ms)
+    if name == "colluder" and arg in ("", "uniform"):
+        return Colluder(game, seed, budget_ms, uniform=bool(arg))
     if name == "helped" and not arg:
         return Helped(game, seed)
     raise BotError(f"unknown policy {spec!r} (policies: hard, easy, random, hard~NOISE, "
-                   "peeker:P, colluder, helped)")
+                   "peeker:P, colluder, colluder:uniform, helped)")
 
 
 @dataclass(frozen=True)

@@ -73,9 +73,9 @@ async def test_a_peeker_is_flagged_within_20_deals(tmp_path: Path) -> None:
         ev = got["evidence"]
         assert got["player"] == peeker.id and got["status"] == "open"
         assert ev["p_value"] <= s.services.settings.fairplay_alpha
-        # p = 1: every opportunity a hit, but where the peeker's solver did not settle a
-        # position in its 0.5 s (a loaded machine) and it played hard's card instead
-        assert ev["opportunities"] > 0 and ev["hits"] >= 0.8 * ev["opportunities"]
+        # p = 1: every opportunity a hit (the peeker's solver and the detector's count
+        # positions searched, not seconds, so a loaded machine changes nothing)
+        assert ev["opportunities"] > 0 and ev["hits"] == ev["opportunities"]
         assert ev["hits"] > 2 * ev["expected"]
         assert ev["deals"] == DEALS
         assert got["replay"] and {d["table"] for d in got["replay"]} <= {

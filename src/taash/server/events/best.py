@@ -107,8 +107,11 @@ class BestResults:
 
     def _pool(self) -> Executor:
         if self._executor is None:
+            # a fresh process per search: a Goat minute's tables (a few hundred MiB) go
+            # back to the system when it ends, not kept by an idle worker
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                max_tasks_per_child=1)
         return self._executor
 
     async def _compute(self, e: EventRow, board: int, opening: tuple[str, ...],

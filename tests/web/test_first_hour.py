@@ -92,6 +92,38 @@ def test_game_names_and_russian_labels_are_not_cut(new_page: Any, server: Server
     assert page.js_errors == []
 
 
+def test_my_tables_stay_when_an_earlier_refresh_answers_last(new_page: Any,
+                                                              server: Server) -> None:
+    """Home asks for the lists once at once (before it knows the player, so without their
+    tables) and again once it knows them.  The first answering last (its lobby slow) emptied
+    the player's tables: seen as a flaky test under load."""
+    page = new_page("phone", server.base)
+    page.goto("/")
+    page.locator("[data-section='player'] [data-action='my-profile']").wait_for()
+    page.evaluate("""(body) => fetch('/api/tables', {method: 'POST', body: JSON.stringify(body),
+        headers: {'Content-Type': 'application/json'}}).then((r) => r.json())""",
+                  {"game": "goat", "seats": [{"type": "human"}] + [{"type": "bot"}] * 3,
+                   "live": True, "bot_delay_ms": 0})
+    lobbies: list[Any] = []
+
+    def lobby(route: Any) -> None:
+        lobbies.append(route)
+        if len(lobbies) == 1:  # the first refresh's lobby: answered after the second's
+            return
+        route.fallback()
+
+    page.route("**/api/lobby", lobby)
+    page.reload()
+    page.locator("[data-my-table]").first.wait_for()
+    wait_until(through(page, lambda: len(lobbies) >= 2), timeout=10,
+               what="the second refresh's lobby")
+    page.wait_for_timeout(300)
+    lobbies[0].fallback()  # now the early refresh answers, last
+    page.wait_for_timeout(500)
+    assert page.locator("[data-my-table]").count() == 1
+    assert page.js_errors == []
+
+
 # -- 3. voice on keeps the table's header whole on a phone ------------------------------------
 # A microphone for the page without a device: a silent stream of the page's own.
 SILENT_MIC = """navigator.mediaDevices.getUserMedia = async () =>

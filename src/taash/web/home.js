@@ -146,6 +146,9 @@ class Home {
    * tables of the seat tokens this browser keeps (tables from before players, invites). */
   async refresh() {
     if (this.dead) return;
+    // one started before the player was known (it could not ask for their tables) may answer
+    // after a later one: only the latest draws, or a slow early one would empty the list
+    const n = (this.refreshes = (this.refreshes || 0) + 1);
     const seats = mySeats();
     const tokens = seats.map((s) => s.token);
     const [server, local, lobby, featured] = await Promise.all([
@@ -154,7 +157,7 @@ class Home {
       api('GET', '/api/lobby').catch(() => []),
       api('GET', '/api/featured').catch(() => []), // an older server: none
     ]);
-    if (this.dead) return;
+    if (this.dead || n !== this.refreshes) return;
     if (server || local) this.myTables.render(server || [], local || [], seats);
     this.join.renderLobby(Array.isArray(lobby) ? lobby : []);
     this.featured.render(Array.isArray(featured) ? featured : []);

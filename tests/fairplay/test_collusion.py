@@ -12,6 +12,7 @@ import pytest
 
 from taash.fairplay.cheats import Seat, make_policy, play_records
 from taash.fairplay.detect import load_reference, scan_record, verdicts
+from taash.fairplay.partner import PAIR_MARGIN, clearly_better
 from taash.fairplay.score import PAIR
 from taash.games import new_match
 from taash.games.goat import PACK as GOAT_PACK
@@ -60,3 +61,12 @@ def test_a_colluding_partnership_is_flagged() -> None:
     assert cheats.flagged, cheats
     assert all(k.startswith(PAIR) for k in cheats.kinds)  # scored on partner-fit
     assert cheats.hits > 2 * cheats.expected and cheats.deals
+
+
+def test_in_goat_a_partner_opportunity_needs_a_clear_preference() -> None:
+    found = {"lead:AS": (0.70, 12), "lead:7H": (0.60, 12), "lead:KD": (0.50, 12)}
+    assert clearly_better(found, "lead:AS", "lead:KD", PAIR_MARGIN["goat"])
+    assert not clearly_better(found, "lead:AS", "lead:7H", PAIR_MARGIN["goat"])
+    assert clearly_better(found, "lead:AS", "lead:QC", PAIR_MARGIN["goat"])  # not searched
+    assert clearly_better(None, "lead:AS", "lead:7H", PAIR_MARGIN["goat"])  # no search
+    assert "court-piece" not in PAIR_MARGIN  # any difference counts there

@@ -45,7 +45,7 @@ from taash.bots.pimc import work_only
 from taash.fairplay.cheats import Seat, play_records
 from taash.fairplay.detect import GIVE_UP, game_key
 from taash.fairplay.open_best import best_actions, node_budget, open_values, position_kind
-from taash.fairplay.partner import PAIR_MARGIN, pair_search
+from taash.fairplay.partner import pair_search
 from taash.fairplay.score import rates_from_counts, upper_tail
 from taash.review import solver
 from taash.review.analyse import hard_search
@@ -230,8 +230,7 @@ def reference(a: argparse.Namespace) -> None:
     out = {}
     for game in sorted({game_key(ln) for ln in lines(a.cache)}):
         pool = [u for u in units(a.cache, game).get("honest", []) if u[0] in wanted]
-        margin = PAIR_MARGIN.get(game.partition("/")[0], 0.0)
-        fit = reference_counts(pool, f"fit>{margin:g}" if margin else "fit")
+        fit = reference_counts(pool, "fit")
         out[game] = {k.removeprefix("partner:"): v for k, v in fit.items()}
     made_by = " ".join(["python bench/collusion.py", *sys.argv[1:]])
     if a.into:  # merged into a reference file (the shipped one: its open-best counts kept)

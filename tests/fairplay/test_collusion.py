@@ -12,8 +12,7 @@ import pytest
 
 from taash.fairplay.cheats import Seat, make_policy, play_records
 from taash.fairplay.detect import load_reference, scan_record, verdicts
-from taash.fairplay.partner import PAIR_MARGIN, clearly_better
-from taash.fairplay.score import PAIR
+from taash.fairplay.score import PAIR, Opportunity, Scan
 from taash.games import new_match
 from taash.games.goat import PACK as GOAT_PACK
 from taash.review.replay import load_record
@@ -63,10 +62,14 @@ def test_a_colluding_partnership_is_flagged() -> None:
     assert cheats.hits > 2 * cheats.expected and cheats.deals
 
 
-def test_in_goat_a_partner_opportunity_needs_a_clear_preference() -> None:
-    found = {"lead:AS": (0.70, 12), "lead:7H": (0.60, 12), "lead:KD": (0.50, 12)}
-    assert clearly_better(found, "lead:AS", "lead:KD", PAIR_MARGIN["goat"])
-    assert not clearly_better(found, "lead:AS", "lead:7H", PAIR_MARGIN["goat"])
-    assert clearly_better(found, "lead:AS", "lead:QC", PAIR_MARGIN["goat"])  # not searched
-    assert clearly_better(None, "lead:AS", "lead:7H", PAIR_MARGIN["goat"])  # no search
-    assert "court-piece" not in PAIR_MARGIN  # any difference counts there
+def test_a_partnership_is_scored_on_partner_fit_but_in_goat_on_open_best() -> None:
+    def scan(game: str) -> Scan:
+        def op(seat: int, kind: str) -> Opportunity:
+            return Opportunity(game, 0, seat, seat, game, kind, True)
+        return Scan(game, ["A", "B", "C", "D"], [(0, 2), (1, 3)], [1, 1, 1, 1], 1,
+                    opportunities=[op(0, "lead"), op(2, "follow")],
+                    pair_ops=[op(0, "discard"), op(1, "lead")])
+    ref = load_reference()
+    for game, kinds in (("court-piece/single", {PAIR + "discard"}), ("goat", {"lead", "follow"})):
+        _players, pairs = verdicts([scan(game)], ref)
+        assert set(next(v for v in pairs if v.name == "A & C").kinds) == kinds

@@ -22,11 +22,11 @@ A partnership (the two seats of a four-player side, two players) is judged on it
 statistic, **partner-fit** (``taash.fairplay.partner``): at every decision of either seat with a
 choice, hard's choice from the seat's view is set against the choice of the same bot told the
 partner's hand; where they differ (the partner's hidden cards change the best guess) the
-decision is a *partner opportunity* (in Goat only where the partner-seeing search scored its
-choice ``PAIR_MARGIN`` better), and a *hit* when the seat played the partner-seeing choice.
+decision is a *partner opportunity*, and a *hit* when the seat played the partner-seeing choice.
 Its honest rates are the reference's ``pair_counts``; the score is the same Poisson-binomial
-tail over the partnership's partner opportunities (and, with ``PAIR_WITH_OPEN``, its seats'
-open-best opportunities too).
+tail over the partnership's partner opportunities; in Goat (``score.PARTNER_STAT``), where that
+caught fewer colluders, a partnership is scored on its two seats' open-best opportunities
+pooled, and partner-fit is not asked for.
 
 The solver's budget is counted in positions searched (``solver_ms`` reference milliseconds,
 ``open_best.node_budget``) and the hard bot's in work with its wall-clock cap off, so the same
@@ -47,9 +47,10 @@ from taash.fairplay.open_best import (
     open_values,
     position_kind,
 )
-from taash.fairplay.partner import PAIR_MARGIN, PARTNER_GAMES, clearly_better, pair_search
+from taash.fairplay.partner import PARTNER_GAMES, pair_choice
 from taash.fairplay.score import (
     ALPHA,
+    PARTNER_STAT,
     Opportunity,
     Reference,
     Scan,
@@ -114,7 +115,7 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
     seen = {s for s in range(seats) if wanted(names[s])}
     seen |= {t for side in sides if seen & set(side) for t in side}
     pairs: set[int] = set()
-    if partners and str(rec["game"]) in PARTNER_GAMES:
+    if partners and str(rec["game"]) in PARTNER_GAMES and PARTNER_STAT.get(key, "fit") == "fit":
         pairs = {t for side in sides if set(side) <= seen
                  and len({names[x] for x in side}) == len(side) for t in side}
     nodes = node_budget(str(rec["game"]), solver_ms)
@@ -145,12 +146,11 @@ def _pair_deal(scan: Scan, deal: DealReplay, key: str, budget_ms: float | None,
             continue  # the partner-seeing bot calls as hard does: nothing to compare
         own = hards[step.index] if step.index in hards else hard_choice(
             deal, step.index, budget_ms)
-        pair, found = pair_search(deal, step.index, budget_ms)
+        pair = pair_choice(deal, step.index, budget_ms)
         if own is None or pair is None:
             continue
         pair_id = state.action_id(seat, pair)
-        if state.action_id(seat, own) == pair_id or not clearly_better(
-                found, pair, own, PAIR_MARGIN.get(deal.game, 0.0)):
+        if state.action_id(seat, own) == pair_id:
             continue
         scan.pair_ops.append(Opportunity(scan.source, deal.deal, step.index, seat, key, kind,
                                          state.action_id(seat, step.action) == pair_id))

@@ -36,10 +36,6 @@ from taash.review.replay import DealReplay
 PARTNER_GAMES = (CourtPiece.game_id, Goat.game_id)
 #: the seeds' base of the detector's partner-seeing bots (``hard_choice`` uses 26)
 PAIR_SEED = 48
-#: per game, how much better (mean playout score, ``hard_goat.goat_score``) the partner-seeing
-#: search must find its choice than hard's for the decision to count: in Goat the two searches
-#: differ by noise far more often (bench/RESULTS.md, 2026-12-07); elsewhere any difference
-PAIR_MARGIN = {Goat.game_id: 0.15}
 
 
 class PartnerSampler(CourtSampler):
@@ -136,21 +132,10 @@ def pair_search(deal: DealReplay, step: int, budget_ms: float | None
     return choice, bot.last_scores()
 
 
-def clearly_better(found: dict[str, tuple[float, int]] | None, pair: str, own: str,
-                   margin: float) -> bool:
-    """Whether the partner-seeing search (``found``: its candidates' mean scores) found its
-    choice ``pair`` at least ``margin`` better than hard's ``own`` (yes where it did not
-    search, or did not search ``own``)."""
-    if margin <= 0 or not found or pair not in found or own not in found:
-        return True
-    return found[pair][0] - found[own][0] >= margin
-
-
 def pair_choice(deal: DealReplay, step: int, budget_ms: float | None) -> str | None:
     """What the partner-seeing hard bot plays for the seat of action ``step``."""
     return pair_search(deal, step, budget_ms)[0]
 
 
-__all__ = ["PAIR_MARGIN", "PAIR_SEED", "PARTNER_GAMES", "PartnerSampler", "SeeingPartnerBot",
-           "SeeingPartnerGoatBot", "clearly_better", "pair_choice", "pair_search",
-           "partner_hand", "seeing_bot"]
+__all__ = ["PAIR_SEED", "PARTNER_GAMES", "PartnerSampler", "SeeingPartnerBot",
+           "SeeingPartnerGoatBot", "pair_choice", "pair_search", "partner_hand", "seeing_bot"]

@@ -1,7 +1,6 @@
 """Colluding partnerships (issue 48): two seats of a side that see each other's hands, in Court
 Piece and in Goat (both played two against two), and the detector's partner-fit statistic
-that catches them: a colluding partnership is flagged on a small arena, its honest opponents
-are not."""
+that catches them: a colluding partnership is flagged on a small arena."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import pytest
 
 from taash.fairplay.cheats import Seat, make_policy, play_records
 from taash.fairplay.detect import load_reference, scan_record, verdicts
-from taash.fairplay.score import PAIR
+from taash.fairplay.score import PAIR, Opportunity, Scan
 from taash.games import new_match
 from taash.games.goat import PACK as GOAT_PACK
 from taash.review.replay import load_record
@@ -21,11 +20,13 @@ from taash.review.replay import load_record
 BUDGET = 50.0  # as the shipped reference (its meta says)
 
 
-def scans(recs: list[dict[str, Any]]) -> list[Any]:
+def scans(recs: list[dict[str, Any]], names: set[str]) -> list[Any]:
+    """The records scanned for the players ``names`` (and their partners)."""
     out = []
     for i, rec in enumerate(recs):
         r, summary = load_record(json.loads(json.dumps(rec)))
-        out.append(scan_record(r, summary, f"r{i}", budget_ms=BUDGET))
+        out.append(scan_record(r, summary, f"r{i}", budget_ms=BUDGET,
+                               wanted=lambda n: n in names))
     return out
 
 
@@ -48,15 +49,27 @@ def test_goat_colluders_are_given_their_partners_real_hand() -> None:
 
 
 @pytest.mark.slow
-def test_a_colluding_partnership_is_flagged_and_its_opponents_are_not() -> None:
+@pytest.mark.timeout(900)  # 16 four-player deals played, then two hard searches a decision
+def test_a_colluding_partnership_is_flagged() -> None:
+    # Honest partnerships are not flagged: test_fairplay's honest hard bots, three seeds.
     seats = [Seat("colluder", "Cora"), Seat("hard", "Hana"), Seat("colluder", "Cyrus"),
              Seat("hard~0.1", "Hugo")]
     recs = play_records("court-piece", None, seats, 16, 5, budget_ms=BUDGET)
-    _players, pairs = verdicts(scans(recs), load_reference())
-    by = {v.name: v for v in pairs}
-    assert set(by) == {"Cora & Cyrus", "Hana & Hugo"}
-    cheats, honest = by["Cora & Cyrus"], by["Hana & Hugo"]
+    _players, pairs = verdicts(scans(recs, {"Cora", "Cyrus"}), load_reference())
+    cheats = next(v for v in pairs if v.name == "Cora & Cyrus")
     assert cheats.flagged, cheats
-    assert not honest.flagged, honest
     assert all(k.startswith(PAIR) for k in cheats.kinds)  # scored on partner-fit
     assert cheats.hits > 2 * cheats.expected and cheats.deals
+
+
+def test_a_partnership_is_scored_on_partner_fit_but_in_goat_on_open_best() -> None:
+    def scan(game: str) -> Scan:
+        def op(seat: int, kind: str) -> Opportunity:
+            return Opportunity(game, 0, seat, seat, game, kind, True)
+        return Scan(game, ["A", "B", "C", "D"], [(0, 2), (1, 3)], [1, 1, 1, 1], 1,
+                    opportunities=[op(0, "lead"), op(2, "follow")],
+                    pair_ops=[op(0, "discard"), op(1, "lead")])
+    ref = load_reference()
+    for game, kinds in (("court-piece/single", {PAIR + "discard"}), ("goat", {"lead", "follow"})):
+        _players, pairs = verdicts([scan(game)], ref)
+        assert set(next(v for v in pairs if v.name == "A & C").kinds) == kinds

@@ -24,8 +24,9 @@ choice, hard's choice from the seat's view is set against the choice of the same
 partner's hand; where they differ (the partner's hidden cards change the best guess) the
 decision is a *partner opportunity*, and a *hit* when the seat played the partner-seeing choice.
 Its honest rates are the reference's ``pair_counts``; the score is the same Poisson-binomial
-tail over the partnership's partner opportunities (and, with ``PAIR_WITH_OPEN``, its seats'
-open-best opportunities too).
+tail over the partnership's partner opportunities; in Goat (``score.PARTNER_STAT``), where that
+caught fewer colluders, a partnership is scored on its two seats' open-best opportunities
+pooled, and partner-fit is not asked for.
 
 The solver's budget is counted in positions searched (``solver_ms`` reference milliseconds,
 ``open_best.node_budget``) and the hard bot's in work with its wall-clock cap off, so the same
@@ -49,6 +50,7 @@ from taash.fairplay.open_best import (
 from taash.fairplay.partner import PARTNER_GAMES, pair_choice
 from taash.fairplay.score import (
     ALPHA,
+    PARTNER_STAT,
     Opportunity,
     Reference,
     Scan,
@@ -113,7 +115,7 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
     seen = {s for s in range(seats) if wanted(names[s])}
     seen |= {t for side in sides if seen & set(side) for t in side}
     pairs: set[int] = set()
-    if partners and str(rec["game"]) in PARTNER_GAMES:
+    if partners and str(rec["game"]) in PARTNER_GAMES and PARTNER_STAT.get(key, "fit") == "fit":
         pairs = {t for side in sides if set(side) <= seen
                  and len({names[x] for x in side}) == len(side) for t in side}
     nodes = node_budget(str(rec["game"]), solver_ms)

@@ -12,14 +12,17 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from taash.fairplay.open_best import KINDS
+from taash.games import Goat
 from taash.games.base import Json
 
 #: the p-value at or below which a player is flagged for a person to review (never banned)
 ALPHA = 0.001
 #: how many deals of a player to list as weighing most
 TOP_DEALS = 3
-#: a partnership's score counts its seats' open-best opportunities besides its partner-fit ones
-PAIR_WITH_OPEN = False
+#: per game (the reference's key), the statistic a partnership is scored on: "fit"
+#: (partner-fit) unless listed; in Goat the pooled open-best opportunities of its two seats
+#: caught more colluding partnerships than partner-fit did (bench/RESULTS.md, 2026-12-07)
+PARTNER_STAT = {Goat.game_id: "open"}
 #: the prefix of a partner-fit kind in a verdict's ``kinds``
 PAIR = "partner:"
 
@@ -176,8 +179,8 @@ def verdict(name: str, members: Sequence[str], judged: int, ops: Iterable[Opport
 def verdicts(scans: Sequence[Scan], ref: Reference, alpha: float = ALPHA,
              player: str | None = None) -> tuple[list[Verdict], list[Verdict]]:
     """Every player's verdict and every partnership's (of the player, with ``player``).  A
-    partnership is scored on its partner-fit opportunities (with ``PAIR_WITH_OPEN``, its
-    seats' open-best ones too)."""
+    partnership is scored on its partner-fit opportunities, or in a game ``PARTNER_STAT``
+    lists as "open", on its two seats' open-best opportunities pooled."""
     by_player: dict[str, list[Opportunity]] = {}
     judged: dict[str, int] = {}
     pairs: dict[tuple[str, ...], tuple[list[Opportunity], list[Opportunity]]] = {}
@@ -193,9 +196,10 @@ def verdicts(scans: Sequence[Scan], ref: Reference, alpha: float = ALPHA,
             if len(members) < 2 or (player is not None and player not in members):
                 continue
             opened, fits = pairs.setdefault(members, ([], []))
-            if PAIR_WITH_OPEN:
-                opened.extend(o for o in sc.opportunities if o.seat in side)
-            fits.extend(o for o in sc.pair_ops if o.seat in side)
+            opened.extend(o for o in sc.opportunities
+                          if o.seat in side and PARTNER_STAT.get(o.game) == "open")
+            fits.extend(o for o in sc.pair_ops
+                        if o.seat in side and PARTNER_STAT.get(o.game, "fit") == "fit")
             pair_judged[members] = pair_judged.get(members, 0) + sum(sc.judged[s] for s in side)
     players = [verdict(n, (n,), judged[n], ops, ref, alpha) for n, ops in by_player.items()
                if player is None or n == player]
@@ -205,5 +209,5 @@ def verdicts(scans: Sequence[Scan], ref: Reference, alpha: float = ALPHA,
     return sorted(players, key=key), sorted(partners, key=key)
 
 
-__all__ = ["ALPHA", "PAIR", "Opportunity", "Reference", "Scan", "Verdict", "load_reference",
-           "rates_from_counts", "upper_tail", "verdict", "verdicts"]
+__all__ = ["ALPHA", "PAIR", "PARTNER_STAT", "Opportunity", "Reference", "Scan", "Verdict",
+           "load_reference", "rates_from_counts", "upper_tail", "verdict", "verdicts"]

@@ -125,6 +125,28 @@ class BusWatch:
         return self.heard
 
 
+def play_moves(seats: dict[int, Seat], api: Api, tid: str, tokens: dict[int, str],
+               rng: random.Random, moves: int | None = None) -> int:
+    """Play ``moves`` moves (None: to the match's end), over a seat's socket and over HTTP in
+    turn, each seen by every seat; the table's version after them."""
+    version = 0
+    for s in seats.values():
+        s.read_until(0)
+    while (version < moves) if moves is not None else not seats[0].view["over"]:
+        seat, action = pick_actor({s: x.view for s, x in seats.items()}, rng) or (-1, "")
+        if version % 2:  # over the socket and over HTTP, in turn
+            seats[seat].ws.send(json.dumps({"type": "action", "action": action,
+                                            "id": f"w{version}"}))
+            seats[seat].read_until(version + 1, ack=f"w{version}")
+        else:
+            r = api.act(tid, tokens[seat], action, cid=f"h{version}")
+            assert r.status_code == 200, r.text
+        version += 1
+        for s in seats.values():
+            s.read_until(version)
+    return version
+
+
 def test_a_table_made_through_one_instance_is_played_through_the_other(
         pair: tuple[Server, Server], tmp_path: Path, redis_url: str) -> None:
     a, b = pair
@@ -134,23 +156,8 @@ def test_a_table_made_through_one_instance_is_played_through_the_other(
     bus = BusWatch(redis_url, tid)
     before_a, before_b = scrape(a), scrape(b)
     seats = {s: Seat(b, tid, s, tok) for s, tok in tokens.items()}  # live channels: through b
-    rng = random.Random(44)
-    version = 0
-    try:
-        for s in seats.values():
-            s.read_until(0)
-        while not seats[0].view["over"]:
-            seat, action = pick_actor({s: x.view for s, x in seats.items()}, rng) or (-1, "")
-            if version % 2:  # over the socket (forwarded) and over HTTP (forwarded), in turn
-                seats[seat].ws.send(json.dumps({"type": "action", "action": action,
-                                                "id": f"w{version}"}))
-                seats[seat].read_until(version + 1, ack=f"w{version}")
-            else:
-                r = api_b.act(tid, tokens[seat], action, cid=f"h{version}")
-                assert r.status_code == 200, r.text
-            version += 1
-            for s in seats.values():
-                s.read_until(version)
+    try:  # to the end, over the socket (forwarded) and over HTTP (forwarded), in turn
+        version = play_moves(seats, api_b, tid, tokens, random.Random(44))
     finally:
         for s in seats.values():
             s.close()

@@ -6,7 +6,6 @@ adds capacity)."""
 
 from __future__ import annotations
 
-import json
 import random
 import threading
 from collections.abc import Iterator
@@ -14,10 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.helpers import Api, Server, pick_actor, tokens_of
+from tests.server.helpers import Api, Server, tokens_of
 from tests.server.tables.test_http import SHORT
 from tests.server.tables.test_live import Seat
-from tests.server.tables.test_owner_instances import TOKEN, accepted, scrape, stored
+from tests.server.tables.test_owner_instances import (
+    TOKEN,
+    accepted,
+    play_moves,
+    scrape,
+    stored,
+)
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
@@ -48,23 +53,8 @@ def test_the_instance_a_table_is_routed_to_takes_it_and_nothing_is_passed_on(
     assert lease is None  # a made it and left it: the proxy sends the table to b
     before_a, before_b = scrape(a), scrape(b)
     seats = {s: Seat(b, tid, s, tok) for s, tok in tokens.items()}
-    rng = random.Random(7)
-    version = 0
     try:
-        for s in seats.values():
-            s.read_until(0)
-        for _ in range(8):
-            seat, action = pick_actor({s: x.view for s, x in seats.items()}, rng) or (-1, "")
-            if version % 2:
-                seats[seat].ws.send(json.dumps({"type": "action", "action": action,
-                                                "id": f"w{version}"}))
-                seats[seat].read_until(version + 1, ack=f"w{version}")
-            else:
-                r = api_b.act(tid, tokens[seat], action, cid=f"h{version}")
-                assert r.status_code == 200, r.text
-            version += 1
-            for s in seats.values():
-                s.read_until(version)
+        version = play_moves(seats, api_b, tid, tokens, random.Random(7), moves=8)
     finally:
         for s in seats.values():
             s.close()

@@ -38,6 +38,7 @@ from taash.server.events.shapes import BoardReview
 from taash.server.store.db import Store
 from taash.server.store.event_best import BestKey, BestRow, EventBestStore
 from taash.server.store.events import EventRow
+from taash.server.worker_pools import stop_pool
 
 log = logging.getLogger("taash.server")
 
@@ -155,15 +156,9 @@ class BestResults:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._executor is not None and self._own_executor:
-            ex = self._executor
-            self._executor = None
-            assert isinstance(ex, ProcessPoolExecutor)
-            procs = list((getattr(ex, "_processes", None) or {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
-            for p in procs:
-                if p.is_alive():
-                    p.terminate()
+        if self._own_executor:
+            ex, self._executor = self._executor, None
+            stop_pool(ex)
         for k in held:
             with suppress(Exception):
                 await self.store.give_up(k, self.instance, 0.0)

@@ -44,6 +44,7 @@ from taash.server.store.db import Store
 from taash.server.store.fairplay import FairPlayStore, ScanRow
 from taash.server.store.fairplay_queue import QueuedMatch
 from taash.server.tables import wire
+from taash.server.worker_pools import stop_pool
 
 if TYPE_CHECKING:
     from taash.server.tables.room import Room
@@ -92,15 +93,9 @@ class FairPlay(Decisions):
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
-        if self._executor is not None and self._own_executor:
-            ex = self._executor
-            self._executor = None
-            assert isinstance(ex, ProcessPoolExecutor)
-            procs = list((getattr(ex, "_processes", None) or {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
-            for p in procs:  # a scan under way is not waited for: it starts again next time
-                if p.is_alive():
-                    p.terminate()
+        if self._own_executor:  # a scan under way starts again next time
+            ex, self._executor = self._executor, None
+            stop_pool(ex)
         try:  # this instance's claims given back for the others (else they run out)
             await self.store.release(self.instance)
         except Exception as e:

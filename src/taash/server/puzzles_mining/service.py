@@ -44,6 +44,7 @@ from taash.server.puzzles_mining.work import mine_match
 from taash.server.store.db import Store
 from taash.server.store.mined_puzzles import Mined, MinedPuzzles
 from taash.server.store.mining_queue import MiningQueue, QueuedMatch
+from taash.server.worker_pools import stop_pool
 
 if TYPE_CHECKING:
     from taash.server.tables.hub import Hub
@@ -131,14 +132,8 @@ class Mining:
 
     def _stop_pool(self) -> None:
         ex, self._executor = self._executor, None
-        if ex is None or not self._own_executor:
-            return
-        assert isinstance(ex, ProcessPoolExecutor)
-        procs = list((getattr(ex, "_processes", None) or {}).values())
-        ex.shutdown(wait=False, cancel_futures=True)
-        for p in procs:  # a match being mined is not waited for: it is mined again next time
-            if p.is_alive():
-                p.terminate()
+        if self._own_executor:  # a match being mined is mined again next time
+            stop_pool(ex)
 
     async def _loop(self) -> None:
         while True:

@@ -140,6 +140,10 @@ class Settings(BaseSettings):
     wal_limit: int = setting(
         16 * 1024 * 1024, "SQLite: the write-ahead log is truncated once it is over this many "
         "bytes", env="TAASH_WAL_LIMIT")
+    commit_wait_ms: float = setting(
+        3.0, "under load, the group commit waits up to this many milliseconds for more actions "
+        "to write together (less CPU per action, that much more latency); 0: never",
+        env="TAASH_COMMIT_WAIT_MS", flag="--commit-wait", ge=0, le=100)
     bot_delay_ms: int = setting(
         700, "default bot delay at live tables, ms", env="TAASH_BOT_DELAY_MS", flag="--bot-delay",
         ge=0)

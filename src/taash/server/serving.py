@@ -69,7 +69,8 @@ def bind(host: str, port: int) -> socket.socket:
 async def open_hub(settings: Settings) -> Services:
     """The store (migrated), the bus and the process's services, or a one-line ConfigError."""
     url = settings.resolved_db_url()
-    store = Store(url, wal_limit=settings.wal_limit)
+    store = Store(url, wal_limit=settings.wal_limit,
+                  commit_wait_s=settings.commit_wait_ms / 1000)
     try:
         await store.migrate()
     except (OSError, SQLAlchemyError) as e:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, and_, event, select, text, update
@@ -39,6 +40,7 @@ from taash.server.store.group_commit import (
     sqlite_pragmas,
 )
 from taash.server.store.leases import LeaseQueries
+from taash.server.store.pacing import Pacer
 from taash.server.store.pg_writer import pg_writer_for
 from taash.server.store.players import PlayerQueries
 from taash.server.store.rows import (
@@ -86,7 +88,8 @@ def _upgrade(conn: Connection) -> None:
 class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQueries):
     """Async access to the database; one per server process."""
 
-    def __init__(self, url: URL, wal_limit: int = 16 * 1024 * 1024) -> None:
+    def __init__(self, url: URL, wal_limit: int = 16 * 1024 * 1024,
+                 commit_wait_s: float = 0.0) -> None:
         self.url = url
         #: SQLite: past this size the write-ahead log is copied back and truncated, between
         #: two writes (see _checkpoints)
@@ -106,6 +109,8 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
         # SQLite has one writer at a time: queue writers here rather than in SQLITE_BUSY
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[Pending] = []
+        #: under load, a moment's wait for fuller batches (``pacing``)
+        self.pacer = Pacer(commit_wait_s)
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         #: told (start time, actions) after each group commit: the metrics
@@ -244,16 +249,20 @@ class Store(PlayerQueries, SeatQueries, SignInQueries, SweepQueries, LeaseQuerie
         Actions of many tables arriving together are committed in one transaction (group
         commit): one disk flush for all of them, each still checked on its own; with owners,
         under the table's lease (LeaseLost: not held, or taken since)."""
-        item = Pending(table_id, expected, seat, action, client_id, json.dumps(events),
+        item = Pending(table_id, expected, seat, action, client_id,
+                       orjson.dumps(events).decode(),
                         to_move, over, asyncio.get_running_loop().create_future(),
                         self.lease_to_write(table_id))
         self._pending.append(item)
+        self.pacer.arrived()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="taash-writer")
         return await item.done
 
     async def _write_loop(self) -> None:
         while self._pending:
+            if len(self._pending) < BATCH and (wait := self.pacer.wait()):
+                await asyncio.sleep(wait)
             batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
             started = time.perf_counter()
             try:

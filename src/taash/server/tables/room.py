@@ -209,6 +209,12 @@ class Room:
             deal_next(self.meta, state)
             self._advance(r.seat, r.client_id, events, state, time.time())
 
+    def _sole_writer(self) -> bool:
+        """Nobody else changes this table's rows: the only instance, or the one holding the
+        table's lease (the others forward its requests here)."""
+        fencing = self.host.store.fencing
+        return not self.host.bus.shared or (fencing is not None and self.id in fencing)
+
     async def _catch_up_locked(self) -> None:
         if self.meta.fair:  # another instance may have dealt, or taken seeds
             self.meta.fair = await self.host.store.load_fair(self.id)
@@ -271,7 +277,8 @@ class Room:
                     continue
                 dealt = False
                 if self.meta.fair and trial.needs_deal() and not trial.is_over():
-                    self.meta.fair = await self.host.store.load_fair(self.id)  # its last seeds
+                    if not self._sole_writer():  # another instance may have taken seeds
+                        self.meta.fair = await self.host.store.load_fair(self.id)
                     dealt = deal_next(self.meta, trial)
                 try:
                     now = await self.host.store.append_action(

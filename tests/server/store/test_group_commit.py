@@ -165,3 +165,84 @@ async def test_renewing_leases_while_a_batch_holds_one_never_deadlocks(pg_url: s
         await batch.close()
         await admin.close()
         await store.close()
+
+
+async def test_a_batch_of_one_action_a_table_loses_to_a_version_moved_on(store: Store) -> None:
+    """The usual batch (each table once), written on PostgreSQL in one statement."""
+    await tables(store, "va", "vb")
+    await store.append_action("va", 0, 1, "lead:6S", "v1", [], 2, False)
+    out = await asyncio.gather(
+        store.append_action("va", 0, 2, "lead:7S", "v2", [], 3, False),  # 0 is taken
+        store.append_action("vb", 0, 1, "lead:8S", "v3", [], 2, False),
+        return_exceptions=True)
+    assert isinstance(out[0], VersionConflict) and isinstance(out[1], float)
+    assert await versions(store, "va") == (1, [(1, "v1")], False)
+    assert await versions(store, "vb") == (1, [(1, "v3")], False)
+
+
+async def waits_for_a_lock(admin: asyncpg.Connection, task: asyncio.Task[object]) -> None:
+    for _ in range(250):
+        n = await admin.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'")
+        if n or task.done():
+            break
+        await asyncio.sleep(0.02)
+    assert not task.done(), "the batch did not wait for the other transaction's lock"
+
+
+async def test_a_takeover_committed_while_the_batch_waits_wins(pg_url: str) -> None:
+    """The batch's statement waits for the lease row that a takeover holds; once the takeover
+    commits, the batch reads the row again at its new owner and fence, and writes nothing: a
+    stale fence is refused by the database, even mid-statement."""
+    store = Store(Settings(db_url=pg_url).resolved_db_url())
+    await store.migrate()
+    admin = await asyncpg.connect(dsn_of(store.url))
+    other = await asyncpg.connect(dsn_of(store.url))
+    try:
+        async with store.engine.begin() as conn:
+            await conn.execute(table_leases.delete())
+        await tables(store, "ta")
+        lease = await store.take_lease("ta", "inst-a", ttl=60, now=100.0)
+        assert lease is not None
+        store.fencing = {"ta": lease}
+        tx = other.transaction()
+        await tx.start()
+        await other.execute("UPDATE table_leases SET owner = 'inst-b', fence = fence + 1 "
+                            "WHERE table_id = 'ta'")
+        task = asyncio.ensure_future(store.append_action("ta", 0, 1, "lead:6S", "t1", [], 2,
+                                                         False))
+        await waits_for_a_lock(admin, task)
+        await tx.commit()
+        with pytest.raises(LeaseLost):
+            await asyncio.wait_for(task, 10)
+        assert await versions(store, "ta") == (0, [], False)
+    finally:
+        await other.close()
+        await admin.close()
+        await store.close()
+
+
+async def test_a_version_committed_while_the_batch_waits_wins(pg_url: str) -> None:
+    """Without owners: another writer holds the table's row and bumps it; the batch waits,
+    reads the row again, and its action loses (VersionConflict), nothing inserted."""
+    store = Store(Settings(db_url=pg_url).resolved_db_url())
+    await store.migrate()
+    admin = await asyncpg.connect(dsn_of(store.url))
+    other = await asyncpg.connect(dsn_of(store.url))
+    try:
+        await tables(store, "wa")
+        tx = other.transaction()
+        await tx.start()
+        await other.execute("UPDATE game_tables SET version = 1 WHERE id = 'wa'")
+        task = asyncio.ensure_future(store.append_action("wa", 0, 1, "lead:6S", "w1", [], 2,
+                                                         False))
+        await waits_for_a_lock(admin, task)
+        await tx.commit()
+        with pytest.raises(VersionConflict):
+            await asyncio.wait_for(task, 10)
+        assert await versions(store, "wa") == (1, [], False)
+    finally:
+        await other.close()
+        await admin.close()
+        await store.close()

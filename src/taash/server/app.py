@@ -177,6 +177,7 @@ class Services:
         hub.owners.forwarded = lambda kind: self.metrics.forwarded.labels(kind).inc()
         hub.listen(("here", "gone", "who", "vp", "vs"), self.voice.on_bus)
         hub.listen(("revoked",), self.revoked)
+        hub.listen(("rejoined", "reread"), self.recheck)
         hub.blocks = self.friends.store.blocked_by_any
         hub.chores += [self.caught_up, self.remind, self.forget_expired,
                        self.tournament_play.tick, self.events_closed]
@@ -206,6 +207,13 @@ class Services:
     async def revoked(self, msg: Heard) -> None:
         """A session revoked on another instance: its live connections here end."""
         self.players.end_session(str(msg.get("s")))
+
+    async def recheck(self, msg: Heard) -> None:
+        """The bus was away: revocations said meanwhile were lost; the store has them."""
+        ended = await self.players.recheck()
+        if ended:
+            log.warning("%d sessions or tokens revoked while the bus was away: their live "
+                     "connections ended", len(ended))
 
     async def caught_up(self, starting: bool) -> None:
         if starting:  # results a stop kept from being written (issue 28)

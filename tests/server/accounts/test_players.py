@@ -644,3 +644,57 @@ async def test_the_sweeper_forgets_expired_and_revoked_sessions(tmp_path: Path) 
             await store.close()
 
     await go()
+
+
+async def test_revocations_lost_while_the_bus_was_away_end_their_connections(
+        tmp_path: Path) -> None:
+    """A session or token revoked on another instance while Redis was away: its "revoked"
+    message never came.  When the bus is back ("rejoined" here, or "reread" from an instance
+    that could not publish), the store is asked which of the live connections' sessions and
+    tokens still stand, and the others end (seen as a socket left open after an outage)."""
+    import asyncio
+
+    from sqlalchemy import update
+
+    from taash.server.app import Services
+    from taash.server.config import Settings
+    from taash.server.store.db import Store
+    from taash.server.store.schema import sessions
+    from taash.server.store.tokens import TokenStore
+
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'r.db'}", rate_limit=0)
+    store = Store(settings.resolved_db_url())
+    await store.migrate()
+    services = Services(settings, store)
+    try:
+        made = [await services.players.guest("A", None) for _ in range(3)]
+        ids = [who.session.id for who, _ in made]
+        tokens = [await services.tokens.create(made[0][0].player, name, ["play"])
+                  for name in ("kept", "gone")]
+        class Sub:  # what Players uses of a live connection
+            def __init__(self) -> None:
+                self.ended = False
+                self.wake = asyncio.Event()
+
+        subs = {}
+        for key in [*ids, *(f"pat:{t['id']}" for t in tokens), "pat:nosuchtoken"]:
+            subs[key] = Sub()
+            services.players.watch(key, subs[key])  # type: ignore[arg-type]
+        now = time.time()
+        async with store.engine.begin() as conn:  # as another instance would, bus away
+            await conn.execute(update(sessions).where(sessions.c.id == ids[0])
+                               .values(revoked=now))
+            await conn.execute(update(sessions).where(sessions.c.id == ids[1])
+                               .values(expires=now - 1))
+        assert await TokenStore(store).revoke(made[0][0].player.id, tokens[1]["id"], now)
+        assert not any(s.ended for s in subs.values())  # nothing told this instance
+        await services.hub.on_bus({"k": "reread"})
+        ended = {k for k, s in subs.items() if s.ended}
+        assert ended == {ids[0], ids[1], f"pat:{tokens[1]['id']}", "pat:nosuchtoken"}
+        assert all(subs[k].wake.is_set() for k in ended)
+        assert set(services.players.live) == {ids[2], f"pat:{tokens[0]['id']}"}
+        await services.hub.on_bus({"k": "rejoined"})  # again: nothing more to end
+        assert set(services.players.live) == {ids[2], f"pat:{tokens[0]['id']}"}
+    finally:
+        await services.close()
+        await store.close()

@@ -142,6 +142,11 @@ class Who:
     session: SessionRow
 
 
+#: the key of an API token's live connections in ``Players.live``, before the token's id (a
+#: session's connections are kept under the session's id)
+TOKEN_KEY = "pat:"
+
+
 class Players:
     """Players and sessions, as the HTTP layer reaches them."""
 
@@ -170,6 +175,21 @@ class Players:
         for sub in self.live.pop(session_id, set()):
             sub.ended = True
             sub.wake.set()
+
+    async def recheck(self) -> list[str]:
+        """The bus was away here, or another instance could not publish for a while: a
+        revocation said meanwhile never came.  The live connections of the sessions and API
+        tokens revoked (or expired, or gone) since are ended now; the keys ended."""
+        keys = list(self.live)
+        if not keys:
+            return []
+        tokens = {k: k.removeprefix(TOKEN_KEY) for k in keys if k.startswith(TOKEN_KEY)}
+        sessions = [k for k in keys if k not in tokens]
+        live = await self.store.still_live(sessions, list(tokens.values()), time.time())
+        ended = [k for k in keys if tokens.get(k, k) not in live]
+        for k in ended:
+            self.end_session(k)
+        return ended
 
     async def guest(self, user_agent: str | None, accept_language: str | None,
                     address: str = "?") -> tuple[Who, str]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import TypedDict
 
-from taash.server.accounts.players import clean_name, secret_hash
+from taash.server.accounts.players import TOKEN_KEY, clean_name, secret_hash
 from taash.server.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from taash.server.store.db import PlayerRow
 from taash.server.store.tokens import TokenRow, TokenStore
@@ -42,7 +42,7 @@ def is_personal(token: str | None) -> bool:
 
 def watch_key(token_id: str) -> str:
     """The key a token's live connections are kept under (beside sessions' ids)."""
-    return f"pat:{token_id}"
+    return f"{TOKEN_KEY}{token_id}"
 
 
 def clean_scopes(raw: Sequence[str]) -> tuple[str, ...]:

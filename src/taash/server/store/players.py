@@ -11,7 +11,14 @@ from sqlalchemy import ColumnElement, and_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taash.server.store.rows import PlayerRow, SessionRow
-from taash.server.store.schema import game_tables, link_codes, players, seats, sessions
+from taash.server.store.schema import (
+    api_tokens,
+    game_tables,
+    link_codes,
+    players,
+    seats,
+    sessions,
+)
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,23 @@ class PlayerQueries:
                                             sessions.c.revoked.is_(None)))
                 .values(revoked=now))
             return bool(res.rowcount == 1)
+
+    async def still_live(self, session_ids: list[str], token_ids: list[str],
+                         now: float) -> set[str]:
+        """Of these sessions and API tokens, the ids neither revoked nor gone (nor, for a
+        session, expired)."""
+        live: set[str] = set()
+        async with self.engine.connect() as conn:
+            if session_ids:
+                live.update((await conn.execute(select(sessions.c.id).where(and_(
+                    sessions.c.id.in_(session_ids), sessions.c.revoked.is_(None),
+                    sessions.c.expires >= now))))
+                    .scalars())
+            if token_ids:
+                live.update((await conn.execute(select(api_tokens.c.id).where(and_(
+                    api_tokens.c.id.in_(token_ids), api_tokens.c.revoked.is_(None)))))
+                    .scalars())
+        return live
 
     async def drop_sessions(self, now: float, revoked_before: float) -> int:
         """Forget sessions that expired, or were revoked before ``revoked_before``."""

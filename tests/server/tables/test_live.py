@@ -430,3 +430,20 @@ def test_compressed_assets_and_json_but_a_plain_prompt_stream(api: Api, server: 
         assert api.act(tid, tokens[0], "trump:S").status_code == 200
         msg = next(m for m in lines if m["type"] == "event")
         assert msg["version"] == 1
+
+
+def test_a_client_gone_mid_send_is_an_ordinary_end_not_a_warning() -> None:
+    """A client that closes while the server sends it a move (every client of a generator
+    stopping at once, a phone going into a tunnel): starlette 1.x raises its own error for
+    the send, which the socket's handler logged as a warning, one a socket."""
+    from starlette import websockets
+
+    from taash.server.tables.live import GONE
+
+    closed = getattr(websockets, "WebSocketDisconnected", None)
+    if closed is not None:
+        assert isinstance(closed('Cannot call "send" once a close message has been sent.'),
+                          GONE)
+    assert isinstance(websockets.WebSocketDisconnect(1001), GONE)
+    assert isinstance(ConnectionResetError(), GONE)
+    assert not isinstance(RuntimeError("a real fault"), GONE)

@@ -29,6 +29,15 @@ from taash.server.tables.watch import shown_version
 
 log = logging.getLogger("taash.server")
 
+try:  # starlette 1.x: a send after the other side closed (a client leaving mid-send)
+    from starlette.websockets import WebSocketDisconnected as _Closed
+    _CLOSED: tuple[type[Exception], ...] = (_Closed,)
+except ImportError:  # older starlette: no such error
+    _CLOSED = ()
+#: how a socket's tasks end when the client went away: not worth a warning (at 1,000
+#: tables a generator's stop logged a thousand of them)
+GONE: tuple[type[Exception], ...] = (WebSocketDisconnect, OSError, *_CLOSED)
+
 Send = Callable[[str], Awaitable[None]]
 
 
@@ -139,9 +148,9 @@ async def live(rooms: RoomsDep, tables: TablesDep, voice: SignalsDep,
                 await t
         for t in done:
             exc = t.exception()
-            if exc is not None and not isinstance(exc, WebSocketDisconnect | OSError):
+            if exc is not None and not isinstance(exc, GONE):
                 log.warning("websocket at table %s: %r", table_id, exc)
-    except (WebSocketDisconnect, OSError):
+    except GONE:
         pass
     finally:
         room.unsubscribe(sub)

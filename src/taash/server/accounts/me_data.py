@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
+from taash.server.accounts import me_kept
 from taash.server.accounts.deps import PlayersDep, TokensDep
 from taash.server.accounts.me import COOKIE, signed_in
 from taash.server.accounts.players import MeJson, SessionJson, me
@@ -27,6 +28,8 @@ from taash.server.notify.shapes import PushShown
 from taash.server.social.deps import FriendsDep, SocialDep
 from taash.server.social.friends import FriendsList
 from taash.server.social.profiles import ProfileJson
+from taash.server.store.deps import StoreDep
+from taash.server.store.my_data import MyData
 from taash.server.tables import wire
 from taash.server.tables.deps import BusDep, RoomsDep
 
@@ -93,6 +96,11 @@ class Export(TypedDict):
     friends: FriendsList
     tables: list[ExportedTable]
     offline_records: list[ExportedOffline]
+    puzzles: me_kept.ExportedPuzzles
+    clubs: list[me_kept.ExportedClub]
+    tournaments: list[me_kept.ExportedEntry]
+    events: list[me_kept.ExportedEvent]
+    fairplay_notices: list[me_kept.ExportedNotice]
 
 
 class Deleted(TypedDict):
@@ -134,12 +142,14 @@ async def revoke_token(tokens: TokensDep, settings: SettingsDep, request: Reques
 
 @router.get("/api/me/export", tags=["players"])
 async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms: RoomsDep,
-                 social: SocialDep, tokens: TokensDep, settings: SettingsDep, request: Request,
-                 response: Response) -> Export:
+                 social: SocialDep, store: StoreDep, tokens: TokensDep, settings: SettingsDep,
+                 request: Request, response: Response) -> Export:
     """Everything kept about the player, as a JSON download: profile, sessions and tokens
-    (no secrets), e-mail and passkeys (no keys), and the taash-record/1 record of every
-    table with a seat of theirs (an unfinished deal without its deck)."""
+    (no secrets), e-mail and passkeys (no keys), the taash-record/1 record of every
+    table with a seat of theirs (an unfinished deal without its deck), their puzzles,
+    clubs, tournament and event entries, and the fair-play notices they were shown."""
     who = await signed_in(request, settings)
+    kept = await MyData(store).kept(who.player.id)
     account = await tokens.store.account(who.player.id)
     keys = account["passkeys"]
     assert isinstance(keys, list)
@@ -179,19 +189,28 @@ async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms:
                 {"id": i, "game": game, "seat": seat, "uploaded": wire.iso(uploaded),
                  "record": json.loads(text)}
                 for i, game, seat, uploaded, text in
-                await social.store.offline_records_of(who.player.id)]}
+                await social.store.offline_records_of(who.player.id)],
+            "puzzles": me_kept.puzzles(kept),
+            "clubs": me_kept.clubs(kept),
+            "tournaments": me_kept.tournaments(kept),
+            "events": me_kept.events(kept),
+            "fairplay_notices": me_kept.notices(kept)}
 
 @router.delete("/api/me", tags=["players"])
 async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms: RoomsDep,
-                    social: SocialDep, tokens: TokensDep, settings: SettingsDep, request: Request,
-                    response: Response, body: DeleteBody) -> Deleted:
+                    social: SocialDep, store: StoreDep, tokens: TokensDep,
+                    settings: SettingsDep, request: Request, response: Response,
+                    body: DeleteBody) -> Deleted:
     """Delete the account (``{"confirm": "delete"}``): sessions, tokens, passkeys and
     e-mail removed at once (their streams and sockets close); the player's seats keep
     their history as "deleted player", and at an unfinished table become an easy bot's;
-    the cookie is cleared."""
+    the cookie is cleared.  Their puzzles, club memberships (a club they own passes to a
+    member, or closes), entries in tournaments and events not yet played and fair-play
+    notices go; finished results stay under "deleted player" (store/my_data.py)."""
     who = await signed_in(request, settings)
-    ended, tables = await tokens.store.delete_player(who.player.id, time.time(),
-                                                         DELETED_NAME)
+    now = time.time()
+    ended, tables = await tokens.store.delete_player(who.player.id, now, DELETED_NAME)
+    await MyData(store).forget(who.player.id, now, DELETED_NAME)
     await social.store.forget(who.player.id)  # ratings, stats, history, offline records
     await friends.store.forget(who.player.id)  # friends, blocks, challenges
     for key in ended:

@@ -6,6 +6,7 @@ anti-abuse record stays, and another player's data is untouched.  SQLite and Pos
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -158,3 +159,26 @@ async def test_the_export_shows_the_newer_data_and_the_deletion_removes_it(s: Si
     mine = await ok(friend, "GET", "/api/me/clubs")
     assert {c["role"] for c in mine["clubs"] if c["id"] == shared["id"]} == {"owner"}
     assert await count(s, tournament_entrants, player_id=friend.id) == 1
+
+
+async def test_a_running_tournament_plays_on_with_a_bot_for_a_deleted_entrant(s: Site) -> None:
+    me = await s.player(unique("Leaving"))
+    organiser = await s.player(unique("Organiser"))
+    t = await ok(organiser, "POST", "/api/tournaments", swiss_body(rounds=2), 201)
+    await ok(me, "POST", f"/api/tournaments/{t['id']}/register")
+    await ok(organiser, "POST", f"/api/tournaments/{t['id']}/bots", {"level": "random"})
+    await ok(organiser, "POST", f"/api/tournaments/{t['id']}/start")
+    r = await me.http.request("DELETE", "/api/me", json={"confirm": "delete"})
+    assert r.status_code == 200, r.text
+    page: dict[str, Any] = {}
+    for _ in range(20_000):  # every seat is a bot's now: the rounds play themselves
+        page = await ok(organiser, "GET", f"/api/tournaments/{t['id']}")
+        if page["state"] == "over":
+            break
+        await asyncio.sleep(0.01)
+    assert page["state"] == "over" and [g["round"] for g in page["games"]] == [1, 2]
+    for g in page["games"]:
+        seats = (await ok(organiser, "GET", f"/api/tables/{g['table']}"))["table"]["seats"]
+        assert all(x["type"] == "bot" for x in seats), seats
+        assert "deleted player" in {x["name"] for x in seats}
+    assert "Leaving" not in json.dumps(page)

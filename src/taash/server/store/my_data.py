@@ -17,7 +17,11 @@ one commit:
   closed event's entry and scores stay (names are read from the players row: "deleted
   player");
 - fair play: the notices shown to them and any role on the account go; the cases, bans,
-  lifts and scans about them stay: they are the anti-abuse record, not the player's content.
+  lifts and scans about them stay: they are the anti-abuse record, not the player's content;
+- a passkey ceremony they began (its challenge) goes.
+
+A running tournament's later rounds seat an easy bot for a deleted entrant
+(tournaments/play.py), as its tables did.
 """
 
 from __future__ import annotations
@@ -31,7 +35,13 @@ from taash.server.store.club_schema import club_invites, club_members, clubs
 from taash.server.store.db import Store
 from taash.server.store.fairplay_schema import fairplay_notices, player_roles
 from taash.server.store.puzzle_schema import puzzle_attempts, puzzle_players, puzzle_streaks
-from taash.server.store.schema import event_boards, event_entries, events, players
+from taash.server.store.schema import (
+    event_boards,
+    event_entries,
+    events,
+    players,
+    webauthn_challenges,
+)
 from taash.server.store.tournament_schema import tournament_entrants, tournaments
 
 
@@ -173,7 +183,7 @@ class MyData:
         ``name``: what a kept entry is called now."""
         async with self.store._writing(), self.store.engine.begin() as conn:
             for table in (puzzle_players, puzzle_attempts, puzzle_streaks, fairplay_notices,
-                          player_roles, club_invites):
+                          player_roles, club_invites, webauthn_challenges):
                 await conn.execute(delete(table).where(table.c.player_id == player_id))
             await conn.execute(update(players).where(players.c.id == player_id)
                                .values(puzzle_consent=False))

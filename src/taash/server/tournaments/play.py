@@ -243,6 +243,9 @@ class Running:
                     continue
                 pid = people[k % len(people)]
                 who = await self.t.base.player(pid)
-                specs[seat] = {"type": "human", "name": who.name if who else e.name}
+                if who is None:  # a deleted account: an easy bot, as at its tables then
+                    specs[seat] = {"type": "bot", "level": "easy", "name": "deleted player"}
+                    continue
+                specs[seat] = {"type": "human", "name": who.name}
                 holders[seat] = pid
         return specs, holders

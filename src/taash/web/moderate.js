@@ -113,7 +113,7 @@ async function showCase(id) {
     box.append(el('p', { className: 'mod-decision', textContent: t('mod_decided_by', { decision: status(d.decision), name: d.by_name || d.by || '?', at: when(d.at) }) }),
       el('blockquote', { className: 'mod-decision-note', textContent: d.note }));
     if (c.partner && d.players.length) {
-      box.append(el('p', { className: 'mod-decided-for', textContent: t('mod_decided_for', { names: d.players.map((id) => nameOf(c, id)).join(', ') }) }));
+      box.append(el('p', { className: 'mod-decided-for', textContent: t('mod_decided_for', { names: d.players.map((who) => nameOf(c, who)).join(', ') }) }));
     }
     if (c.lift) {
       box.append(el('p', { className: 'mod-lifted', textContent: t('mod_lifted_by', { name: c.lift.by_name || c.lift.by, at: when(c.lift.at) }) }),

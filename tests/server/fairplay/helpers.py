@@ -4,6 +4,7 @@ a match's end writes them."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from taash.ratings import Rating, rate
@@ -15,6 +16,17 @@ from taash.stats import GameStats, side_of
 from tests.server.events.helpers import Player, Site
 
 GAME = "court-piece-2p"
+
+
+def as_table(rec: dict[str, Any], table: str, players: dict[int, str]) -> dict[str, Any]:
+    """An arena record as a table's record (``wire.record``): its id, and each seat a player
+    holds a human seat with their id (the others stay bots)."""
+    out = copy.deepcopy(rec)
+    out["table"] = table
+    out["seats"] = [{"type": "human", "level": None, "name": s["name"], "player": players[i]}
+                    if i in players else {**s, "player": None}
+                    for i, s in enumerate(out["seats"])]
+    return out
 
 
 async def moderator(s: Site) -> Player:

@@ -97,13 +97,15 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
                 time_limit: float = math.inf,
                 wanted: Callable[[str], bool] = lambda _n: True,
                 progress: Callable[[str], None] | None = None,
-                partners: bool = True) -> Scan:
+                partners: bool = True,
+                pair_wanted: Callable[[str], bool] | None = None) -> Scan:
     """Every decision of the seats ``wanted`` (by name), and of their partners (for the
     partnership's statistics), in a checked record.  ``solver_ms``: the solver's budget per
     position in reference milliseconds, counted in positions searched; ``time_limit``: a
     wall-clock limit besides (none by default: a scan is then the same on any machine).
     ``partners``: the partner-fit statistic of each side of two players (its cost: two hard
-    searches a decision of those seats)."""
+    searches a decision of those seats), of the sides whose every player is ``pair_wanted``
+    (by name; None: every side of two players)."""
     deals: Sequence[Json] = rec["deals"]
     n_deals = len(deals)
     first = replay_deal(rec, 0, summary) if n_deals else None
@@ -117,7 +119,9 @@ def scan_record(rec: dict[str, Json], summary: Mapping[str, Json], source: str, 
     pairs: set[int] = set()
     if partners and str(rec["game"]) in PARTNER_GAMES and PARTNER_STAT.get(key, "fit") == "fit":
         pairs = {t for side in sides if set(side) <= seen
-                 and len({names[x] for x in side}) == len(side) for t in side}
+                 and len({names[x] for x in side}) == len(side)
+                 and (pair_wanted is None or all(pair_wanted(names[x]) for x in side))
+                 for t in side}
     nodes = node_budget(str(rec["game"]), solver_ms)
     with work_only():
         for d in range(n_deals):

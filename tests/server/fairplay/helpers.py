@@ -1,19 +1,32 @@
 """Fair play's tests: a moderator made as the host's command makes one, a case opened by the
-detector's weighing of a player's scanned deals, rated matches written as a match's end writes
-them."""
+detector's weighing of a player's (or a partnership's) scanned deals, rated matches written as
+a match's end writes them."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from taash.ratings import Rating, rate
 from taash.server.fairplay.service import Moderators
 from taash.server.store.fairplay import FairPlayStore, ScanRow
+from taash.server.store.fairplay_pairs import PairScanRow, pair_key
 from taash.server.store.social import ResultRow
 from taash.stats import GameStats, side_of
 from tests.server.events.helpers import Player, Site
 
 GAME = "court-piece-2p"
+
+
+def as_table(rec: dict[str, Any], table: str, players: dict[int, str]) -> dict[str, Any]:
+    """An arena record as a table's record (``wire.record``): its id, and each seat a player
+    holds a human seat with their id (the others stay bots)."""
+    out = copy.deepcopy(rec)
+    out["table"] = table
+    out["seats"] = [{"type": "human", "level": None, "name": s["name"], "player": players[i]}
+                    if i in players else {**s, "player": None}
+                    for i, s in enumerate(out["seats"])]
+    return out
 
 
 async def moderator(s: Site) -> Player:
@@ -31,6 +44,21 @@ async def flagged(s: Site, player_id: str, deals: int = 20, hits: int = 20) -> s
     for r in rows:
         await store.scanned(r.table_id, [r])
     case = await s.services.fairplay.weigh(player_id)
+    assert case is not None
+    return case
+
+
+async def flagged_pair(s: Site, a: str, b: str, deals: int = 20, hits: int = 20) -> str:
+    """A partnership's scans of ``deals`` four-player deals (single sar) with one partner-fit
+    opportunity each (``hits`` of them hit), weighed: the case the weighing opens."""
+    one, two = pair_key(a, b)
+    store = FairPlayStore(s.services.store)
+    for d in range(deals):
+        t = f"tp{one[:5]}{two[:5]}{d}"
+        await store.scanned(t, [], [PairScanRow(one, two, t, "court-piece", 1000.0 + d, 1, 9,
+                                                [(0, 10, "court-piece/single", "follow",
+                                                  d < hits)])])
+    case = await s.services.fairplay.weigh_pair(a, b)
     assert case is not None
     return case
 

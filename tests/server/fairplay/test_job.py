@@ -7,7 +7,6 @@ seeds, are not; bots and a player at two seats are never judged."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import random
 from pathlib import Path
 from typing import Any
@@ -18,23 +17,13 @@ from taash.fairplay.cheats import Seat, play_records
 from taash.server.fairplay.service import Moderators
 from taash.server.store.fairplay import FairPlayStore
 from tests.server.events.helpers import Player, Site, site
+from tests.server.fairplay.helpers import as_table
 
 pytestmark = pytest.mark.slow  # the arena plays, then the detector scans (tens of seconds)
 
 GAME = "court-piece-2p"
 DEALS = 20
 BUDGET_MS = 50.0  # the reference's bots think this long (counted in work: the same anywhere)
-
-
-def as_table(rec: dict[str, Any], table: str, players: dict[int, str]) -> dict[str, Any]:
-    """An arena record as a table's record (``wire.record``): its id, and each seat a player
-    holds a human seat with their id (the others stay bots)."""
-    out = copy.deepcopy(rec)
-    out["table"] = table
-    out["seats"] = [{"type": "human", "level": None, "name": s["name"], "player": players[i]}
-                    if i in players else {**s, "player": None}
-                    for i, s in enumerate(out["seats"])]
-    return out
 
 
 async def feed(s: Site, recs: list[dict[str, Any]], prefix: str,

@@ -3,7 +3,7 @@ server"): two ``Services`` in one process, each with its own store, on PostgreSQ
 SQLite), drain the shared queue at once; each match is claimed by one of them (a lease in the
 store), both do part of the work, and none is scanned twice.  A claim left by an instance that
 stopped runs out, and another takes the match.  Two instances weighing one player at once open
-one case."""
+one case, and so do two weighing one partnership."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from taash.server.config import Settings
 from taash.server.fairplay import service as fairplay_service
 from taash.server.store.db import Store
 from taash.server.store.fairplay import FairPlayStore, ScanRow
+from taash.server.store.fairplay_pairs import PairScanRow
 from taash.server.store.fairplay_schema import fairplay_cases
 from tests.server.tables.test_owners import Quiet
 
@@ -44,7 +45,7 @@ class Scans:
         self.begun = {"A": threading.Event(), "B": threading.Event()}
         self.lock = threading.Lock()
 
-    def __call__(self, text: str, _solver_time: float) -> list[Any]:
+    def __call__(self, text: str, _solver_time: float) -> tuple[list[Any], list[Any]]:
         import json
 
         rec = json.loads(text)
@@ -54,7 +55,7 @@ class Scans:
         self.begun[who].set()
         for e in self.begun.values():
             e.wait(timeout=30)
-        return [(rec["seats"][0]["player"], 1, 1, [])]
+        return [(rec["seats"][0]["player"], 1, 1, [])], []
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -132,10 +133,10 @@ async def test_a_claim_left_by_a_stopped_instance_runs_out(
     assert not await store.renew(t, "gone-instance", now + 1000)  # its claim is gone
 
 
-def gated(look: Callable[[str], Awaitable[str | None]], mine: asyncio.Event,
-          every: dict[str, asyncio.Event]) -> Callable[[str], Awaitable[str | None]]:
-    async def after_both(player: str) -> str | None:
-        found = await look(player)
+def gated(look: Callable[..., Awaitable[str | None]], mine: asyncio.Event,
+          every: dict[str, asyncio.Event]) -> Callable[..., Awaitable[str | None]]:
+    async def after_both(*whose: str) -> str | None:
+        found = await look(*whose)
         mine.set()
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in every.values())), 30)
         return found
@@ -163,3 +164,28 @@ async def test_two_instances_weighing_a_player_at_once_open_one_case(
         opened = [r.id for r in await conn.execute(select(fairplay_cases.c.id).where(
             fairplay_cases.c.player_id == player, fairplay_cases.c.status == "open"))]
     assert len(opened) == 1 and got == [opened[0], opened[0]]
+
+
+async def test_two_instances_weighing_a_partnership_at_once_open_one_case(
+        pair: tuple[Services, Services]) -> None:
+    """As a player's: two instances weigh a flagged partnership at the same moment, both
+    finding no case open, and one case of the two players opens."""
+    a, b = pair
+    tag = time.time_ns() % 10**9
+    one, two = f"pa{tag}", f"pb{tag}"
+    store = FairPlayStore(a.store)
+    for d in range(20):
+        t = f"{one}-{d}"
+        await store.scanned(t, [], [PairScanRow(one, two, t, "court-piece", 1000.0 + d, 1, 9,
+                                                [(0, 10, "court-piece/single", "follow",
+                                                  True)])])
+    looked = {"a": asyncio.Event(), "b": asyncio.Event()}
+    for name, s in (("a", a), ("b", b)):
+        s.fairplay.store.open_case = gated(s.fairplay.store.open_case, looked[name], looked)
+    got = await asyncio.gather(a.fairplay.weigh_pair(one, two), b.fairplay.weigh_pair(two, one))
+    async with a.store.engine.connect() as conn:
+        opened = [(r.id, r.player_id, r.partner_id) for r in await conn.execute(
+            select(fairplay_cases).where(fairplay_cases.c.player_id.in_([one, two]),
+                                         fairplay_cases.c.status == "open"))]
+    assert len(opened) == 1 and got == [opened[0][0], opened[0][0]]
+    assert opened[0][1:] == (one, two)  # the two players in order, whoever weighed them

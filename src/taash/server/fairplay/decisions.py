@@ -2,6 +2,11 @@
 (``FairPlay`` inherits it): the review queue, a case, a decision (cleared, warned, banned from
 rated play), lifting a ban, and what a decided player is told.
 
+A partnership's case (two players) is decided once for the partnership; a warning or a ban
+applies to both its players, or to the one the moderator names (``players``), each warned or
+banned as a player's case would (their notice, their rated results out of the ratings), the
+decision recording whom it applied to.  Lifting its ban lifts it for each player it banned.
+
 A player who is warned, banned or whose ban is lifted gets a **notice**, written with the
 decision (so of several instances one writes it) and shown to them until they have read it
 (told once): the kind of decision and when, and whom to write to (``fairplay_contact``),
@@ -41,6 +46,18 @@ Tell = Callable[[str, str], None]
 
 def _iso(t: float) -> str:
     return wire.iso(t)
+
+
+def _whom(c: CaseRow, players: object) -> list[str]:
+    """Whom a decision on the case applies to: its player; on a partnership's case its two
+    players, or those of them ``players`` names."""
+    if players is None:
+        return c.players
+    if (c.partner_id is None or not isinstance(players, list) or not players
+            or any(p not in c.players for p in players)):
+        raise BadRequest("players: only on a partnership's case, one or both of its players"
+                         + ("" if c.partner_id is None else f" ({', '.join(c.players)})"))
+    return [p for p in c.players if p in players]
 
 
 def _note(note: object) -> str:
@@ -87,24 +104,30 @@ class Decisions:
         return self._case(c, (await self.store.lifts([c.id])).get(c.id))
 
     async def decide(self, player_id: str, case_id: str, decision: object,
-                     note: object) -> CaseJson:
+                     note: object, players: object = None) -> CaseJson:
         """A moderator's decision on an open case; ``banned`` also takes the player's rated
-        results out of the ratings.  A warned or banned player is told (a notice, a push)."""
+        results out of the ratings.  A warned or banned player is told (a notice, a push).
+        On a partnership's case the warning or ban applies to ``players`` (of its two; None:
+        both)."""
         await self._moderator(player_id)
         if decision not in DECISIONS:
             raise BadRequest(f"decision: one of {', '.join(DECISIONS)}")
         text = _note(note)
         c = await self._found(case_id)
-        decided, told = await self.store.decide(case_id, str(decision), player_id, text,
-                                                self.clock())
+        whom = _whom(c, players)
+        decided, told = await self.store.decide(
+            case_id, str(decision), player_id, text, self.clock(),
+            None if c.partner_id is None else (whom if decision != "cleared" else []))
         if not decided:
             raise Conflict("this case has been decided already")
         if decision == "banned":
-            n = await self.unrate(c.player_id)
-            log.info("fair play: player %s banned from rated play by %s (case %s): %d rated "
-                     "matches taken out of the ratings", c.player_id, player_id, case_id, n)
-        if told and self.tell is not None:
-            self.tell(c.player_id, str(decision))
+            for p in whom:
+                n = await self.unrate(p)
+                log.info("fair play: player %s banned from rated play by %s (case %s): %d "
+                         "rated matches taken out of the ratings", p, player_id, case_id, n)
+        for p in told:
+            if self.tell is not None:
+                self.tell(p, str(decision))
         return await self.case(player_id, case_id)
 
     async def lift(self, player_id: str, case_id: str, note: object) -> CaseJson:
@@ -117,13 +140,22 @@ class Decisions:
         c = await self._found(case_id)
         if c.status != "banned":
             raise Conflict("this case did not ban its player: there is no ban to lift")
-        lifted = await self.store.lift(c.player_id, player_id, text, self.clock())
-        if lifted is None:
+        lifted: list[str] = []
+        if c.partner_id is None:
+            if await self.store.lift(c.player_id, player_id, text, self.clock()) is not None:
+                lifted.append(c.player_id)
+        else:  # each player this partnership's case banned, if that ban is still in force
+            for p in c.decided_for or c.players:
+                if await self.store.ban_case(p) == case_id and await self.store.lift(
+                        p, player_id, text, self.clock()) is not None:
+                    lifted.append(p)
+        if not lifted:
             raise Conflict("this player is not banned now (their ban was lifted already)")
-        log.info("fair play: player %s's ban from rated play (case %s) lifted by %s",
-                 c.player_id, lifted, player_id)
-        if self.tell is not None:
-            self.tell(c.player_id, "lifted")
+        for p in lifted:
+            log.info("fair play: player %s's ban from rated play (case %s) lifted by %s", p,
+                     case_id, player_id)
+            if self.tell is not None:
+                self.tell(p, "lifted")
         return await self.case(player_id, case_id)
 
     # -- the player decided about -----------------------------------------------------------
@@ -145,7 +177,10 @@ class Decisions:
     @staticmethod
     def _summary(c: CaseRow, lift: LiftRow | None) -> CaseSummary:
         return {"id": c.id, "player": c.player_id, "name": c.name,
-                "profile": f"/p/{c.player_id}", "status": c.status, "opened": _iso(c.opened),
+                "profile": f"/p/{c.player_id}", "partner": c.partner_id,
+                "partner_name": c.partner_name,
+                "partner_profile": None if c.partner_id is None else f"/p/{c.partner_id}",
+                "status": c.status, "opened": _iso(c.opened),
                 "updated": _iso(c.updated), "p_value": c.p_value,
                 "score": round(-math.log10(max(c.p_value, 1e-300)), 3), "deals": c.deals,
                 "url": f"/moderate?case={c.id}",
@@ -167,8 +202,11 @@ class Decisions:
         if c.decided is not None:
             out["decision"] = {"decision": c.status, "by": c.decided_by,
                                "by_name": c.decided_by_name, "at": _iso(c.decided),
-                               "note": c.note or ""}
+                               "note": c.note or "",
+                               "players": ([c.player_id] if c.status != "cleared" else [])
+                               if c.decided_for is None else c.decided_for}
         if lift is not None:
-            out["lift"] = {"by": lift.lifted_by, "by_name": lift.lifted_by_name,
-                           "at": _iso(lift.lifted), "note": lift.note}
+            out["lift"] = {"player": lift.player_id, "by": lift.lifted_by,
+                           "by_name": lift.lifted_by_name, "at": _iso(lift.lifted),
+                           "note": lift.note}
         return out

@@ -31,6 +31,9 @@ class DecisionBody(BaseModel):
         "play (their rated results leave the ratings)")
     note: str = Field(max_length=4000, description="why, for the record (1 to 2000 "
                       "characters)")
+    players: list[str] | None = Field(
+        default=None, max_length=2, description="a partnership's case only: the players a "
+        "warning or a ban applies to, one or both of its two (left out: both)")
 
 
 @router.get("/api/fairplay/queue", tags=["fair play"])
@@ -53,9 +56,11 @@ async def fairplay_case(fairplay: FairPlayDep, settings: SettingsDep, request: R
 async def fairplay_decide(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
                           case_id: str, body: DecisionBody) -> CaseJson:
     """Decide an open case (moderators): recorded with who and when; ``banned`` bans the player
-    from rated play and takes their rated results out of the ratings."""
+    from rated play and takes their rated results out of the ratings.  A partnership's case
+    warns or bans both its players, or those ``players`` names."""
     who = await signed_in(request, settings)
-    return await fairplay.decide(who.player.id, case_id, body.decision, body.note)
+    return await fairplay.decide(who.player.id, case_id, body.decision, body.note,
+                                 body.players)
 
 
 class LiftBody(BaseModel):
@@ -67,9 +72,10 @@ class LiftBody(BaseModel):
 @router.post("/api/fairplay/cases/{case_id}/lift", tags=["fair play"])
 async def fairplay_lift(fairplay: FairPlayDep, settings: SettingsDep, request: Request,
                         case_id: str, body: LiftBody) -> CaseJson:
-    """Lift the ban from rated play of a case's player (moderators): recorded with who, when
-    and why; 409 if the case banned nobody or the ban is lifted already.  The results taken
-    out of the ratings at the ban stay out."""
+    """Lift the ban from rated play of a case's player (moderators; a partnership's case:
+    of each player it banned): recorded with who, when and why; 409 if the case banned nobody
+    or the ban is lifted already.  The results taken out of the ratings at the ban stay
+    out."""
     who = await signed_in(request, settings)
     return await fairplay.lift(who.player.id, case_id, body.note)
 

@@ -3,17 +3,23 @@
 seat there (bots are never scanned, and a player at two seats of a table is not judged at it).
 
 What comes back is plain data: per player, the deals, the decisions judged and each
-opportunity as (deal, step, game key, position kind, hit)."""
+opportunity as (deal, step, game key, position kind, hit); and per partnership of two such
+players (a side of Court Piece or Goat, both seats human: a side with a bot is never scored),
+the same for the partnership's statistic (``pair_found``)."""
 
 from __future__ import annotations
 
 import json
 
-from taash.fairplay.detect import load_reference, scan_record
+from taash.fairplay.detect import Scan, load_reference, scan_record
+from taash.fairplay.partner import PARTNER_GAMES
+from taash.fairplay.score import PARTNER_STAT
 from taash.review.replay import load_record
 
 Opportunity = tuple[int, int, str, str, bool]
 Found = tuple[str, int, int, list[Opportunity]]  # (player, deals, judged, opportunities)
+# (player, partner: the two ids in order; deals, judged, the partnership's opportunities)
+PairFound = tuple[str, str, int, int, list[Opportunity]]
 
 
 def players_of(rec: dict[str, object]) -> dict[int, str]:
@@ -28,14 +34,41 @@ def players_of(rec: dict[str, object]) -> dict[int, str]:
     return {at[0]: p for p, at in held.items() if len(at) == 1}
 
 
-def scan_match(text: str, solver_ms: float) -> list[Found]:
+def sides_of(game: str, who: dict[int, str]) -> list[tuple[int, int]]:
+    """The partnerships to score: the sides of a game played two against two whose two seats
+    are players judged here (a side with a bot, or one player at both seats, is not)."""
+    if game not in PARTNER_GAMES:
+        return []
+    return [(a, b) for a, b in ((0, 2), (1, 3)) if a in who and b in who]
+
+
+def pair_found(scan: Scan, who: dict[int, str], sides: list[tuple[int, int]]
+               ) -> list[PairFound]:
+    """Each side's opportunities for its partnership's statistic: partner-fit, or in a game
+    ``PARTNER_STAT`` lists as "open" (Goat) its two seats' open-best opportunities pooled, as
+    ``taash.fairplay.score.verdicts`` weighs a partnership."""
+    out: list[PairFound] = []
+    for side in sides:
+        opened = [o for o in scan.opportunities
+                  if o.seat in side and PARTNER_STAT.get(o.game) == "open"]
+        fits = [o for o in scan.pair_ops
+                if o.seat in side and PARTNER_STAT.get(o.game, "fit") == "fit"]
+        ops = sorted((o.deal, o.step, o.game, o.kind, o.hit) for o in [*opened, *fits])
+        a, b = sorted(who[s] for s in side)
+        out.append((a, b, scan.deals, sum(scan.judged[s] for s in side), ops))
+    return out
+
+
+def scan_match(text: str, solver_ms: float) -> tuple[list[Found], list[PairFound]]:
     """Scan a finished match's record (JSON text, as the queue keeps it), the solver's budget
-    ``solver_ms`` counted in positions searched (the same result on any machine).  Only
-    players are weighed here, so the partnerships' partner-fit statistic is not asked for."""
+    ``solver_ms`` counted in positions searched (the same result on any machine): what each
+    player's seat found, and each partnership's (Court Piece's partner-fit statistic only for
+    a side of two players: its two hard searches a decision are not spent on a side with a
+    bot)."""
     raw = json.loads(text)
     who = players_of(raw)
     if not who:
-        return []
+        return [], []
     seats = raw["seats"]
     # the detector names each seat by ``seats[i].name``: the player's id here (a bot's seat
     # a name no player can have)
@@ -45,12 +78,14 @@ def scan_match(text: str, solver_ms: float) -> list[Found]:
     budget = ref.meta.get("budget_ms")
     rec, summary = load_record(raw)
     wanted = set(who.values())
+    sides = sides_of(str(rec["game"]), who)
     scan = scan_record(rec, summary, str(raw.get("table", "")),
                        budget_ms=float(budget) if isinstance(budget, int | float) else None,
-                       solver_ms=solver_ms, wanted=lambda n: n in wanted, partners=False)
+                       solver_ms=solver_ms, wanted=lambda n: n in wanted,
+                       partners=bool(sides), pair_wanted=lambda n: n in wanted)
     out: list[Found] = []
     for seat, player in sorted(who.items()):
         ops = [(o.deal, o.step, o.game, o.kind, o.hit) for o in scan.opportunities
                if o.seat == seat]
         out.append((player, scan.deals, scan.judged[seat], ops))
-    return out
+    return out, pair_found(scan, who, sides)

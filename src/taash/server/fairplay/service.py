@@ -12,6 +12,10 @@ play.  The rest of the server reaches fair play only through this service.
   is at or below ``fairplay_alpha`` gets a case in the review queue, with the evidence and the
   deals that weigh most; an open case's evidence is refreshed as their deals come in.  Only
   human seats bound to a player are judged: bots never are, nor a table for pass and play.
+  **Partnerships** too (``Weighing.weigh_pair``): the two players of a side of Court Piece or
+  Goat, both human, are weighed together over their deals as partners (partner-fit; in Goat
+  their open-best opportunities pooled), and a flagged partnership gets a case of two; a side
+  with a bot is never scored.
 - **Moderators** (a role on the player's account, granted by the host with ``taash moderator
   grant``, never through the API) read the queue and a case, and decide it: cleared, warned or
   banned, with a note, recorded with who and when, and the player told (``Decisions``); a
@@ -27,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import multiprocessing
 import secrets
 import time
@@ -36,12 +39,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
-from taash.fairplay.detect import Opportunity, Reference, load_reference, verdict
+from taash.fairplay.detect import Reference
 from taash.server.config import Settings
 from taash.server.fairplay.decisions import MODERATOR, Decisions, Tell
 from taash.server.fairplay.scan import scan_match
+from taash.server.fairplay.weighing import Weighing
 from taash.server.store.db import Store
 from taash.server.store.fairplay import FairPlayStore, ScanRow
+from taash.server.store.fairplay_pairs import PairScanRow
 from taash.server.store.fairplay_queue import QueuedMatch
 from taash.server.tables import wire
 from taash.server.worker_pools import stop_pool
@@ -58,12 +63,9 @@ BANNED = ("you are banned from rated play (a moderator's decision after a fair-p
           "you may still play unrated, at a table for pass and play or offline")
 
 
-def _iso(t: float) -> str:
-    return wire.iso(t)
-
-
-class FairPlay(Decisions):
-    """The fair-play job, the moderators' queue and decisions (``Decisions``), and the bans."""
+class FairPlay(Decisions, Weighing):
+    """The fair-play job, the weighing of players and partnerships (``Weighing``), the
+    moderators' queue and decisions (``Decisions``), and the bans."""
 
     def __init__(self, settings: Settings, store: Store,
                  unrate: Callable[[str], Awaitable[int]],
@@ -177,65 +179,16 @@ class FairPlay(Decisions):
         finally:
             holding.cancel()
         rows = [ScanRow(player, q.table_id, q.game, q.ended, deals, judged, ops)
-                for player, deals, judged, ops in found]
-        await self.store.scanned(q.table_id, rows)
+                for player, deals, judged, ops in found[0]]
+        pairs = [PairScanRow(a, b, q.table_id, q.game, q.ended, deals, judged, ops)
+                 for a, b, deals, judged, ops in found[1]]
+        await self.store.scanned(q.table_id, rows, pairs)
         for r in rows:
             await self.weigh(r.player_id)
+        for p in pairs:
+            await self.weigh_pair(p.player_id, p.partner_id)
         return True
 
-    def reference(self) -> Reference:
-        if self._reference is None:
-            self._reference = load_reference()
-        return self._reference
-
-    async def weigh(self, player_id: str) -> str | None:
-        """Weigh a player over their recent finished deals: open a case if they are flagged,
-        or bring their open case's evidence up to date.  The case's id, if there is one."""
-        async with self._weighing:
-            if await self.store.banned([player_id]):
-                return None  # decided already
-            since = await self.store.last_decided(player_id)
-            rows = await self.store.scans(player_id, since if since is not None else -math.inf,
-                                          self.settings.fairplay_window_deals)
-            picked: list[ScanRow] = []
-            deals = 0
-            for r in rows:  # the newest first, up to the window
-                if deals >= self.settings.fairplay_window_deals:
-                    break
-                picked.append(r)
-                deals += r.deals
-            case_id = await self.store.open_case(player_id)
-            if deals < self.settings.fairplay_min_deals and case_id is None:
-                return None
-            ops = [Opportunity(r.table_id, d, step, 0, game, kind, hit)
-                   for r in picked for d, step, game, kind, hit in r.opportunities]
-            v = verdict(player_id, (player_id,), sum(r.judged for r in picked), ops,
-                        self.reference(), self.settings.fairplay_alpha)
-            found = v.as_json()
-            weighing = found.pop("deals")  # the deals that weigh most
-            evidence: dict[str, object] = {
-                **found, "weighing": weighing, "alpha": self.settings.fairplay_alpha,
-                "deals": deals, "matches": len(picked),
-                "min_deals": self.settings.fairplay_min_deals,
-                "from": _iso(min(r.ended for r in picked)) if picked else None,
-                "to": _iso(max(r.ended for r in picked)) if picked else None,
-                "reference": dict(self.reference().meta)}
-            evidence.pop("name", None)
-            evidence.pop("seats", None)
-            now = self.clock()
-            if case_id is not None:
-                await self.store.refresh(case_id, now, v.p_value, deals, evidence)
-                return case_id
-            if not v.flagged:
-                return None
-            case_id = secrets.token_hex(8)
-            opened = await self.store.open(case_id, player_id, now, v.p_value, deals, evidence)
-            if opened != case_id:  # another instance opened it a moment ago: brought up to date
-                await self.store.refresh(opened, now, v.p_value, deals, evidence)
-                return opened
-            log.info("fair play: player %s flagged for review (p = %.3g over %d deals): case %s",
-                     player_id, v.p_value, deals, case_id)
-            return case_id
 
     # -- what the other domains ask ---------------------------------------------------------
     async def banned(self, player_ids: Sequence[str]) -> set[str]:

@@ -6,13 +6,17 @@ from typing_extensions import TypedDict
 
 
 class CaseSummary(TypedDict):
-    """A case as the queue lists it: the flagged player, how unlikely their play is for an
-    honest player (``p_value``; ``score`` = -log10 p), over how many deals, and its state."""
+    """A case as the queue lists it: the flagged player (a partnership's case: its two players,
+    ``player`` and ``partner``), how unlikely their play is for an honest player (``p_value``;
+    ``score`` = -log10 p), over how many deals, and its state."""
 
     id: str
     player: str
     name: str
     profile: str
+    partner: str | None  # a partnership's case: its second player (None: a player's case)
+    partner_name: str | None
+    partner_profile: str | None
     status: str  # open, cleared, warned, banned
     opened: str
     updated: str
@@ -29,6 +33,7 @@ class Decision(TypedDict):
     by_name: str | None
     at: str
     note: str
+    players: list[str]  # whom a warning or a ban applies to (cleared: nobody)
 
 
 class DealToReplay(TypedDict):
@@ -43,8 +48,9 @@ class DealToReplay(TypedDict):
 
 
 class Lift(TypedDict):
-    """A ban lifted by a moderator: who, when and why."""
+    """A ban lifted by a moderator: whose, who lifted it, when and why."""
 
+    player: str
     by: str
     by_name: str | None
     at: str
@@ -52,9 +58,10 @@ class Lift(TypedDict):
 
 
 class CaseJson(CaseSummary):
-    """A case with its evidence (the detector's statistics over the player's recent finished
-    deals when flagged, refreshed while it is open), once decided the decision, and the lift
-    of the ban it decided, if it was lifted."""
+    """A case with its evidence (the detector's statistics over the player's, or the
+    partnership's, recent finished deals when flagged, refreshed while it is open; a
+    partnership's also names its ``players`` and its ``statistic``), once decided the decision,
+    and the lift of the ban it decided, if it was lifted (the latest, on a partnership's)."""
 
     evidence: dict[str, object]
     replay: list[DealToReplay]

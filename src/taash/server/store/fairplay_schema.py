@@ -1,5 +1,5 @@
-"""The SQL tables of fair play (migrations 0023 and 0029; store/fairplay.py and
-store/fairplay_lift.py, docs/fairplay.md), on the
+"""The SQL tables of fair play (migrations 0023, 0029 and 0030; store/fairplay.py,
+store/fairplay_lift.py and store/fairplay_pairs.py, docs/fairplay.md), on the
 store's one ``metadata`` (``taash.server.store.db`` imports this module, so the metadata the
 migrations test compares holds them)."""
 
@@ -50,8 +50,29 @@ fairplay_scans = Table(
 )
 Index("ix_fairplay_scans_player_ended", fairplay_scans.c.player_id, fairplay_scans.c.ended)
 
+# what the detector found in one partnership's side of one finished match (0030): the two
+# players (``player_id`` < ``partner_id``), the deals, the decisions judged and the
+# partnership's opportunities (JSON: [deal, step, game key, kind, hit] each; partner-fit, or in
+# Goat the two seats' open-best opportunities pooled)
+fairplay_pair_scans = Table(
+    "fairplay_pair_scans", metadata,
+    Column("player_id", String(24), nullable=False),
+    Column("partner_id", String(24), nullable=False),
+    Column("table_id", String(24), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("ended", Float, nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("judged", Integer, nullable=False),
+    Column("opportunities", Text, nullable=False),
+    PrimaryKeyConstraint("player_id", "partner_id", "table_id"),
+)
+Index("ix_fairplay_pair_scans_pair_ended", fairplay_pair_scans.c.player_id,
+      fairplay_pair_scans.c.partner_id, fairplay_pair_scans.c.ended)
+
 # a flagged player's case for the moderators (0023): the evidence when flagged (and refreshed
-# while it is open), then the decision (cleared, warned or banned), who made it and when
+# while it is open), then the decision (cleared, warned or banned), who made it and when.  A
+# partnership's case (0030) has its two players, ``player_id`` < ``partner_id`` (NULL: one
+# player's case), and its warning or ban applies to the players in ``decided_for`` (JSON list)
 fairplay_cases = Table(
     "fairplay_cases", metadata,
     Column("id", String(24), primary_key=True),
@@ -65,6 +86,8 @@ fairplay_cases = Table(
     Column("decided", Float, nullable=True),
     Column("decided_by", String(24), nullable=True),
     Column("note", Text, nullable=True),
+    Column("partner_id", String(24), nullable=True),
+    Column("decided_for", Text, nullable=True),
 )
 Index("ix_fairplay_cases_status_opened", fairplay_cases.c.status, fairplay_cases.c.opened)
 Index("ix_fairplay_cases_player_id", fairplay_cases.c.player_id)

@@ -23,6 +23,7 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES
 
 from taash.games import describe_games
 from taash.server.accounts import me, me_data, sign_in_routes
+from taash.server.accounts.deletion import finish_deletions
 from taash.server.accounts.email_sign_in import EmailSignIn
 from taash.server.accounts.identity import Identity
 from taash.server.accounts.link import Linker
@@ -252,6 +253,7 @@ class Services:
         await self.store.drop_link_codes(now - 86400)
         await self.store.drop_challenges(now)
         await self.store.drop_email_links(now - 86400)
+        await finish_deletions(self.store)  # account deletions a stop left half done
 
     async def start(self) -> None:
         self.metrics.watch(self.hub.rooms)

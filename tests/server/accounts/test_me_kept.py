@@ -182,3 +182,36 @@ async def test_a_running_tournament_plays_on_with_a_bot_for_a_deleted_entrant(s:
         assert all(x["type"] == "bot" for x in seats), seats
         assert "deleted player" in {x["name"] for x in seats}
     assert "Leaving" not in json.dumps(page)
+
+
+async def test_a_deletion_cut_short_after_its_first_commit_is_finished_by_the_sweep(
+        s: Site) -> None:
+    """The process stopped right after ``delete_player`` committed (the account gone, its
+    puzzle rows, memberships and ratings not yet): the hourly sweep finishes the deletion, and
+    a finished one is not done again."""
+    from taash.server.accounts.deletion import DELETED_NAME, finish_deletions
+
+    me = await s.player(unique("Cut"))
+    done = await s.player(unique("Done"))
+    for p in (me, done):
+        await ok(p, "PATCH", "/api/me", {"puzzle_consent": True})
+        await attempt(p)
+        await ok(p, "POST", "/api/clubs", {"name": unique("Club"), "public": True}, 201)
+    await ok(done, "DELETE", "/api/me", {"confirm": "delete"})  # the whole deletion
+    store = s.services.store
+    await s.services.tokens.store.delete_player(me.id, s.now, DELETED_NAME)  # then a stop
+    assert await count(s, puzzle_attempts, player_id=me.id) == 1
+    assert await count(s, club_members, player_id=me.id) == 1
+    assert await store.unfinished_deletions() == [me.id]
+    s.services._forgot = -float("inf")  # the hourly sweep is due
+    await s.services.forget_expired(starting=False)
+    assert await count(s, puzzle_attempts, player_id=me.id) == 0
+    assert await count(s, puzzle_players, player_id=me.id) == 0
+    assert await count(s, club_members, player_id=me.id) == 0
+    assert await store.unfinished_deletions() == []
+    assert await finish_deletions(store) == 0
+    async with store.engine.connect() as conn:
+        rows = {r.id: r.forgotten for r in await conn.execute(
+            select(players.c.id, players.c.forgotten)
+            .where(players.c.id.in_([me.id, done.id])))}
+    assert rows[me.id] is not None and rows[done.id] is not None

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from taash.server.accounts import me_kept
+from taash.server.accounts.deletion import DELETED_NAME, forget_player
 from taash.server.accounts.deps import PlayersDep, TokensDep
 from taash.server.accounts.me import COOKIE, signed_in
 from taash.server.accounts.players import MeJson, SessionJson, me
@@ -33,7 +34,6 @@ from taash.server.store.my_data import MyData
 from taash.server.tables import wire
 from taash.server.tables.deps import BusDep, RoomsDep
 
-DELETED_NAME = "deleted player"
 EXPORT_FORMAT = "taash-export/1"
 
 
@@ -197,9 +197,9 @@ async def export(friends: FriendsDep, players: PlayersDep, push: PushDep, rooms:
             "fairplay_notices": me_kept.notices(kept)}
 
 @router.delete("/api/me", tags=["players"])
-async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms: RoomsDep,
-                    social: SocialDep, store: StoreDep, tokens: TokensDep,
-                    settings: SettingsDep, request: Request, response: Response,
+async def delete_me(bus: BusDep, players: PlayersDep, rooms: RoomsDep, store: StoreDep,
+                    tokens: TokensDep, settings: SettingsDep, request: Request,
+                    response: Response,
                     body: DeleteBody) -> Deleted:
     """Delete the account (``{"confirm": "delete"}``): sessions, tokens, passkeys and
     e-mail removed at once (their streams and sockets close); the player's seats keep
@@ -210,9 +210,9 @@ async def delete_me(bus: BusDep, friends: FriendsDep, players: PlayersDep, rooms
     who = await signed_in(request, settings)
     now = time.time()
     ended, tables = await tokens.store.delete_player(who.player.id, now, DELETED_NAME)
-    await MyData(store).forget(who.player.id, now, DELETED_NAME)
-    await social.store.forget(who.player.id)  # ratings, stats, history, offline records
-    await friends.store.forget(who.player.id)  # friends, blocks, challenges
+    # puzzles, memberships, entries, ratings, stats, history, offline records, friends: each
+    # step may run again, and the hourly sweep finishes it if this process stops here
+    await forget_player(store, who.player.id, now)
     for key in ended:
         players.end_session(key)
         await bus.publish({"k": "revoked", "s": key})

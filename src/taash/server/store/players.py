@@ -175,6 +175,19 @@ class PlayerQueries:
                     .scalars())
         return live
 
+    async def unfinished_deletions(self, limit: int = 100) -> list[str]:
+        """Deleted players whose other rows are not all removed yet (``forgotten`` unset)."""
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(
+                select(players.c.id).where(and_(players.c.deleted.is_not(None),
+                                                players.c.forgotten.is_(None)))
+                .order_by(players.c.deleted).limit(limit))).scalars())
+
+    async def mark_forgotten(self, player_id: str, now: float) -> None:
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(update(players).where(players.c.id == player_id)
+                               .values(forgotten=now))
+
     async def drop_sessions(self, now: float, revoked_before: float) -> int:
         """Forget sessions that expired, or were revoked before ``revoked_before``."""
         async with self._writing(), self.engine.begin() as conn:

@@ -113,6 +113,9 @@ players = Table(
     Column("country", String(2), nullable=True),
     # "my finished deals may become puzzles" (0027): off unless the player turns it on
     Column("puzzle_consent", Boolean, nullable=False, server_default=false()),
+    # a deleted player's rows outside the players table all removed (0031): until then the
+    # hourly sweep finishes the deletion
+    Column("forgotten", Float, nullable=True),
 )
 
 # a player's signed-in browsers (0002): the cookie holds a random secret, the row its sha256

@@ -12,6 +12,12 @@ records, keep every decision's facts once, then compare statistics by their ROC.
     # 3. ROC of each statistic: 60-deal samples of colluding and of honest partnerships
     #    (honest seeds 100-199, which the reference did not use)
     python bench/collusion.py roc --cache /tmp/col --samples 400
+    #    or with the shipped reference's honest rates (``open``: its counts, ``fit``: its
+    #    pair_counts), as the detector scores, where no honest tables of seeds 1-99 were played
+    python bench/collusion.py roc --cache /tmp/col --reference src/taash/fairplay/reference.json \
+        --stats open,fit
+    #    --split-honest: each kind of honest pair of the false-alarm pool measured too (its
+    #    false alarms); --fa honest:hard: the threshold from two plain hard bots' samples only
 
 The statistics (per partnership, both seats' decisions pooled):
 
@@ -23,6 +29,10 @@ The statistics (per partnership, both seats' decisions pooled):
 - ``open+fit``: both kinds of opportunity in one Poisson-binomial tail;
 - ``fit>M``: partner-fit where the partner-seeing search preferred its choice to hard's by at
   least M (mean playout score);
+- ``sign``: partner-fit's opportunities where the card played is hard's or the partner-seeing
+  one; hit: the partner-seeing one, against an honest rate of one half (an honest player's
+  information is hard's, so it should not side with the partner-seeing card more often
+  than with hard's, however strong it is: a test that needs no reference);
 - ``llr``: the log-likelihood ratio of the plays, a softmax of each search's mean scores
   (``--beta``), partner-seeing against the seat's view: no p-value, its threshold is the
   honest samples' 99th percentile.
@@ -53,7 +63,7 @@ from taash.review.replay import DealReplay, load_record, replay_deal
 
 HONEST = ("hard", "easy", "random")
 BUDGET_MS = 50.0
-STATS = ("open", "fit", "fit>0.05", "fit>0.15", "fit∩open", "open+fit")
+STATS = ("open", "fit", "fit>0.05", "fit>0.15", "fit∩open", "open+fit", "sign")
 
 
 def honest(spec: str) -> bool:
@@ -177,6 +187,9 @@ def trials(dec: list[Any], stat: str) -> list[Trial]:
         out.append(("partner:" + kind, int(played == pair)))
     if stat == "fit∩open" and opened and pair in best:
         out.append((kind, int(played in best)))
+    if (stat == "sign" and kind != "call" and own is not None and pair is not None
+            and own != pair and played in (own, pair)):
+        out.append(("partner:" + kind, int(played == pair)))
     return out
 
 
@@ -198,8 +211,10 @@ def llr(dec: list[Any], beta: float) -> float:
 Unit = list[list[Any]]  # the decisions of one partnership in one deal
 
 
-def units(cache: str, game: str) -> dict[str, list[tuple[int, Unit]]]:
-    """Per policy ("honest" or a cheat's spec), each partnership-deal: (seed, decisions)."""
+def units(cache: str, game: str, split: bool = False) -> dict[str, list[tuple[int, Unit]]]:
+    """Per policy ("honest" or a cheat's spec), each partnership-deal: (seed, decisions).
+    ``split``: each honest partnership-deal is also under "honest:" and its two specs (its
+    kind of honest pair, e.g. ``honest:hard`` for two plain hard bots)."""
     out: dict[str, list[tuple[int, Unit]]] = defaultdict(list)
     for ln in lines(cache):
         if game_key(ln) != game:
@@ -209,8 +224,14 @@ def units(cache: str, game: str) -> dict[str, list[tuple[int, Unit]]]:
             if not set(side) <= set(ln["seats"]):
                 continue
             specs = {table[s] for s in side}
-            who = "honest" if all(honest(s) for s in specs) else "+".join(sorted(specs))
-            out[who].append((ln["seed"], [d for d in ln["decisions"] if d[0] in side]))
+            pair = "+".join(sorted(specs))
+            unit = (ln["seed"], [d for d in ln["decisions"] if d[0] in side])
+            if all(honest(s) for s in specs):
+                out["honest"].append(unit)
+                if split:
+                    out["honest:" + pair].append(unit)
+            else:
+                out[pair].append(unit)
     return out
 
 
@@ -271,14 +292,26 @@ def roc(a: argparse.Namespace) -> None:
     ref_seeds, honest_seeds = seeds(a.ref_seeds), seeds(a.honest_seeds)
     rng = random.Random(a.seed)
     stats = [*STATS, *(f"llr:{b:g}" for b in a.beta)]
+    if a.stats:
+        stats = [x for x in stats if x in a.stats.split(",") or x.partition(":")[0] in a.stats]
+    shipped = json.loads(Path(a.reference).read_text()) if a.reference else None
+    if shipped:  # only the statistics whose honest counts the file holds (or need none)
+        stats = [x for x in stats if x in ("open", "fit", "sign") or x.startswith("llr")]
     for game in sorted({game_key(ln) for ln in lines(a.cache)}):
-        per = units(a.cache, game)
+        per = units(a.cache, game, a.split_honest or a.fa != "honest")
         ref_pool = [u for s, u in per.get("honest", []) if s in ref_seeds]
-        fa_pool = [u for s, u in per.get("honest", []) if s in honest_seeds]
-        cheats = {k: [u for _s, u in v] for k, v in per.items() if k != "honest"}
-        if not ref_pool or not fa_pool or not cheats:
+        fa_pool = [u for s, u in per.get(a.fa, []) if s in honest_seeds]
+        # honest:... pools (--split-honest): the kinds of honest pair in the false-alarm pool,
+        # each measured against its threshold like a cheat (their "detection" is their false
+        # alarms)
+        cheats = {k: [u for s, u in v if not k.startswith("honest:") or s in honest_seeds]
+                  for k, v in sorted(per.items()) if k != "honest"}
+        cheats = {k: v for k, v in cheats.items() if v}
+        if not (ref_pool or shipped) or not fa_pool or not cheats:
             continue
-        print(f"\n{game}: reference {len(ref_pool)} honest partnership-deals, false-alarm "
+        ref_text = (f"{a.reference}'s rates" if shipped
+                    else f"{len(ref_pool)} honest partnership-deals")
+        print(f"\n{game}: reference {ref_text}, false-alarm ({a.fa}) "
               f"pool {len(fa_pool)}, " + ", ".join(f"{k} {len(v)}" for k, v in cheats.items()),
               file=sys.stderr)
         print("| statistic | pool hits/opportunities (honest; cheat) | det. at 1 % FA "
@@ -287,7 +320,14 @@ def roc(a: argparse.Namespace) -> None:
         print("|---|---|---|---|---|", file=sys.stderr)
         for stat in stats:
             rates = {}
-            if not stat.startswith("llr"):
+            if stat == "sign":  # an honest seat knows what hard knows: half the time at most
+                rates = {"all": 0.5}
+            elif shipped and not stat.startswith("llr"):
+                got = shipped["counts" if stat == "open" else "pair_counts"].get(game, {})
+                rates = rates_from_counts({"g": {k if stat == "open" or k == "all"
+                                                 else "partner:" + k: v
+                                                 for k, v in got.items()}})["g"]
+            elif not stat.startswith("llr"):
                 rates = rates_from_counts({"g": reference_counts(
                     [(0, u) for u in ref_pool], stat)})["g"]
 
@@ -350,6 +390,16 @@ def main() -> None:
     o.add_argument("--deals", type=int, default=60)
     o.add_argument("--seed", type=int, default=0)
     o.add_argument("--beta", type=float, nargs="*", default=[10.0, 30.0])
+    o.add_argument("--reference", help="take the honest rates from this reference file "
+                   "(the shipped one: src/taash/fairplay/reference.json) instead of the "
+                   "cache's honest tables of --ref-seeds")
+    o.add_argument("--stats", help="only these statistics (comma-separated; llr: every beta)")
+    o.add_argument("--fa", default="honest", help="the pool whose samples set the 1 %% "
+                   "threshold: honest (every honest pair), or one kind of honest pair "
+                   "(honest:hard: two plain hard bots; see --split-honest)")
+    o.add_argument("--split-honest", action="store_true",
+                   help="also each kind of honest pair of the false-alarm pool against the "
+                   "threshold, as if it were a cheat: its false alarms")
     a = ap.parse_args()
     {"collect": collect, "reference": reference, "roc": roc}[a.cmd](a)
 

@@ -107,6 +107,15 @@ def reference(a: argparse.Namespace) -> None:
     old = Path(a.out)
     if old.exists():  # the partner-fit counts are bench/collusion.py's: kept
         before = json.loads(old.read_text())
+        if a.merge:  # the games this cache holds replaced, the others' counts kept
+            made_by = data["meta"]["made_by"]
+            for g, per in before["counts"].items():
+                if g not in data["counts"]:
+                    data["counts"][g] = per
+                    data["meta"]["deals"][g] = before["meta"]["deals"][g]
+            data["meta"]["made_by"] = before["meta"]["made_by"]
+            data["meta"]["remade"] = {**before["meta"].get("remade", {}),
+                                      **{g: made_by for g in counts}}
         if "pair_counts" in before:
             data["pair_counts"] = before["pair_counts"]
             for k in ("pair_made_by", "pair_deals"):
@@ -201,6 +210,8 @@ def main() -> None:
     r.add_argument("--cache", required=True)
     r.add_argument("--seeds", default="1-99")
     r.add_argument("--out", required=True)
+    r.add_argument("--merge", action="store_true",
+                   help="replace only the games this cache holds in --out, keep the others")
     o = sub.add_parser("roc")
     o.add_argument("--cache", required=True)
     o.add_argument("--honest-seeds", default="100-199")

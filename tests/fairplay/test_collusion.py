@@ -1,6 +1,8 @@
 """Colluding partnerships (issue 48): two seats of a side that see each other's hands, in Court
 Piece and in Goat (both played two against two), and the detector's partner-fit statistic
-that catches them: a colluding partnership is flagged on a small arena."""
+that catches them: a colluding partnership is flagged on a small arena.  Colluders unlike the
+detector's model (looking now and then, ``colluder~Q``; reading by rules of thumb,
+``colluder:easy``) play legal moves, and one that never looks plays as its honest bot."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from taash.fairplay.cheats import Seat, make_policy, play_records
+from taash.bots.base import BotError
+from taash.fairplay.cheats import Colluder, Seat, make_policy, play_records
 from taash.fairplay.detect import load_reference, scan_record, verdicts
 from taash.fairplay.score import PAIR, Opportunity, Scan
 from taash.games import new_match
@@ -73,3 +76,41 @@ def test_a_partnership_is_scored_on_partner_fit_but_in_goat_on_open_best() -> No
     for game, kinds in (("court-piece/single", {PAIR + "discard"}), ("goat", {"lead", "follow"})):
         _players, pairs = verdicts([scan(game)], ref)
         assert set(next(v for v in pairs if v.name == "A & C").kinds) == kinds
+
+
+def moves(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records without who sat where (a policy's name is written there)."""
+    return [{k: v for k, v in r.items() if k != "seats"} for r in recs]
+
+
+@pytest.mark.parametrize("spec", ["colluder~0.5", "colluder:easy", "colluder~0.25:easy"])
+def test_colluders_unlike_the_detectors_model_play_legal_moves(spec: str) -> None:
+    # The rules of thumb are quick; hard at 5 ms a move keeps this in the fast loop.
+    seats = [Seat(spec, "A"), Seat("easy", "B"), Seat(spec, "C"), Seat("easy", "D")]
+    recs = play_records("court-piece", None, seats, 1, 3, budget_ms=5)
+    load_record(json.loads(json.dumps(recs[0])))  # every action replays (legal, CP-5 ...)
+    assert recs[0]["seats"][0]["level"] == make_policy("court-piece", spec, 1).name
+
+
+def test_colluder_specs_say_what_they_are() -> None:
+    pol = make_policy("goat", "colluder~0.5", 3, budget_ms=20)
+    assert isinstance(pol, Colluder) and pol.share == 0.5 and pol.own is not None
+    assert make_policy("court-piece", "colluder~0.25:easy", 1).name == "colluder~0.25-easy"
+    assert make_policy("court-piece", "colluder~1", 1).name == "colluder"
+    for bad in ("colluder~2", "colluder~x", "colluder:sneaky", "colluder~-0.1"):
+        with pytest.raises(BotError):
+            make_policy("court-piece", bad, 1)
+    with pytest.raises(BotError, match="court-piece"):
+        make_policy("goat", "colluder:easy", 1)
+    with pytest.raises(BotError, match="partners"):
+        make_policy("court-piece-2p", "colluder~0.5", 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("never", "honest"), [("colluder~0", "hard"),
+                                               ("colluder~0:easy", "easy")])
+def test_a_colluder_that_never_looks_plays_as_its_honest_bot(never: str, honest: str) -> None:
+    def play(spec: str) -> list[dict[str, Any]]:
+        seats = [Seat(spec, "A"), Seat("easy", "B"), Seat(spec, "C"), Seat("hard", "D")]
+        return moves(play_records("court-piece", None, seats, 2, 9, budget_ms=5))
+    assert play(never) == play(honest)

@@ -14,7 +14,13 @@ Every policy answers ``act(state, seat)``; given a seed it is deterministic.
   hidden cards hold the partner's real hand (``taash.fairplay.partner``): a partnership that
   tells each other their cards.  ``colluder:uniform`` (Court Piece): the same, the opponents'
   cards drawn uniformly instead (the colluder before 2026-12-07): a cheat whose reading differs
-  from the detector's partner-seeing bot.
+  from the detector's partner-seeing bot.  ``colluder:easy`` (Court Piece): the rules of thumb
+  told the partner's hand (the partner's cards are not the opponents', the partner's strong
+  suits are led to), a colluder that reads the partner's cards another way than the
+  detector's bot does.  ``colluder~Q`` (with any reading, e.g. ``colluder~0.5:easy``): looks
+  at the partner's hand on a share ``Q`` of its decisions only, a coin thrown each time, and
+  plays the honest bot of its reading (``hard``; ``easy`` for ``:easy``) otherwise, so
+  ``colluder~0`` plays exactly as ``hard`` with the same seed.
 - ``helped``: plays the hint of a helper who sees every hand: the full-information best
   action, ties broken by the rules of thumb (the rules' card where none is settled in time).
 
@@ -26,12 +32,13 @@ cap off, ``taash.bots.pimc.work_only``), and the solver's tables are cleared at 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
 from taash.bots import make_bot
-from taash.bots.base import BotError, Json, must_move
+from taash.bots.base import Bot, BotError, Json, must_move
+from taash.bots.court import call_trump, choose_play, high, is_master, knowledge_from_view
 from taash.bots.infer import CourtChain
 from taash.bots.pimc import work_only
 from taash.bots.sampling import CourtSampler
@@ -40,10 +47,12 @@ from taash.fairplay.partner import (
     PARTNER_GAMES,
     PartnerSampler,
     SeeingPartnerBot,
+    SeeingPartnerGoatBot,
     partner_hand,
     seeing_bot,
 )
 from taash.games import CourtPiece, GameClass, MatchState, game_class
+from taash.games.tricks import ACTION_TEXT, PACK, SUIT_MASK
 from taash.review import solver
 
 POLICIES = ("hard", "easy", "random", "peeker", "colluder", "helped")
@@ -148,28 +157,76 @@ class UniformSeeingBot(SeeingPartnerBot):
         return super().chain(sampler)
 
 
+class EasySeeingBot:
+    """The Court Piece rules of thumb told the partner's hand before each decision: the
+    partner's cards are left out of the cards the opponents may hold (so a king is a master
+    when the partner holds the ace, a trump ruffs safely when the opponents have none left),
+    and a side suit where the partner holds the opponents' master counts as one the partner
+    has shown strength in (the rules lead to it).  A colluder that reads the partner's cards
+    by rules, not by the detector's search; the trump call is the honest one."""
+
+    level = "easy"
+    partner_hand = 0
+
+    def act(self, view: Mapping[str, Json]) -> str | None:
+        legal: list[str] = view.get("legal_actions") or []
+        if not legal or not must_move(view):
+            return None
+        if view.get("phase") == "trump":
+            return call_trump(view)
+        k = knowledge_from_view(view)
+        mate = self.partner_hand
+        k.unseen &= ~mate
+        for s in range(4):
+            held = mate & SUIT_MASK[s]
+            if s != k.trump and held and is_master(high(held), k.unseen):
+                k.partner_leads |= 1 << s
+        return ACTION_TEXT[choose_play(k, PACK.mask(a.partition(":")[2] for a in legal))]
+
+
+#: how a colluder reads the partner's hand: ``hard``'s search (the detector's own model),
+#: the same with the opponents' cards drawn uniformly, or the rules of thumb
+READINGS = ("", "uniform", "easy")
+
+
 class Colluder:
     """One seat of a colluding partnership: sees its partner's hand (the four-player games:
-    Court Piece and Goat, both played two against two)."""
+    Court Piece and Goat, both played two against two), on a share ``share`` of its
+    decisions (a coin each time; otherwise the honest bot of its reading: ``hard``, or
+    ``easy`` for the rules of thumb)."""
 
     def __init__(self, game: str, seed: int, budget_ms: float | None,
-                 uniform: bool = False) -> None:
+                 reading: str = "", share: float = 1.0) -> None:
         if game not in PARTNER_GAMES:
             raise BotError("colluders need partners: court-piece or goat only")
-        if uniform and game != CourtPiece.game_id:
-            raise BotError("colluder:uniform is for court-piece")
-        self.bot = (UniformSeeingBot(game, seed, budget_ms) if uniform
-                    else seeing_bot(game, seed, budget_ms))
-        self.name = "colluder-uniform" if uniform else "colluder"
+        if reading and game != CourtPiece.game_id:
+            raise BotError(f"colluder:{reading} is for court-piece")
+        self.bot: SeeingPartnerBot | SeeingPartnerGoatBot | EasySeeingBot
+        if reading == "easy":
+            self.bot = EasySeeingBot()
+        elif reading == "uniform":
+            self.bot = UniformSeeingBot(game, seed, budget_ms)
+        else:
+            self.bot = seeing_bot(game, seed, budget_ms)
+        self.share = share
+        # the honest bot of the same seed the seat plays when it does not look
+        self.own: Bot | None = None if share >= 1 else make_bot(
+            game, "easy" if reading == "easy" else "hard", seed=seed, budget_ms=budget_ms)
+        self.rng = random.Random(seed ^ 0xC011)
+        self.name = ("colluder" + (f"~{share:g}" if share < 1 else "")
+                     + (f"-{reading}" if reading else ""))
 
     def act(self, state: MatchState, seat: int) -> str | None:
+        if self.own is not None and self.rng.random() >= self.share:
+            return self.own.act(state.view(seat))
         self.bot.partner_hand = partner_hand(state, seat)
         return self.bot.act(state.view(seat))
 
 
 def make_policy(game: str, spec: str, seed: int, budget_ms: float | None = None) -> Policy:
     """A policy from its spec: ``hard``, ``easy``, ``random`` (optionally ``~NOISE``, e.g.
-    ``hard~0.1``), ``peeker:P``, ``colluder``, ``helped``.  BotError on a bad spec."""
+    ``hard~0.1``), ``peeker:P``, ``colluder`` (optionally ``~SHARE`` and ``:uniform`` or
+    ``:easy``, e.g. ``colluder~0.5:easy``), ``helped``.  BotError on a bad spec."""
     name, _, arg = spec.partition(":")
     level, _, noise = name.partition("~")
     try:
@@ -180,14 +237,18 @@ def make_policy(game: str, spec: str, seed: int, budget_ms: float | None = None)
             if not 0 <= p <= 1:
                 raise ValueError
             return Peeker(game, p, seed, budget_ms)
+        share = float(noise) if level == "colluder" and noise else 1.0
+        if not 0 <= share <= 1:
+            raise ValueError
     except ValueError:
         raise BotError(f"bad policy {spec!r}") from None
-    if name == "colluder" and arg in ("", "uniform"):
-        return Colluder(game, seed, budget_ms, uniform=bool(arg))
+    if level == "colluder" and arg in READINGS:
+        return Colluder(game, seed, budget_ms, reading=arg, share=share)
     if name == "helped" and not arg:
         return Helped(game, seed)
     raise BotError(f"unknown policy {spec!r} (policies: hard, easy, random, hard~NOISE, "
-                   "peeker:P, colluder, colluder:uniform, helped)")
+                   "peeker:P, colluder, colluder:uniform, colluder:easy, colluder~SHARE, "
+                   "helped)")
 
 
 @dataclass(frozen=True)
@@ -242,5 +303,5 @@ def _play_deal(cls: GameClass, options: object, m: MatchState | None,
     return m
 
 
-__all__ = ["POLICIES", "Colluder", "Helped", "Honest", "Peeker", "Seat",
-           "make_policy", "play_records"]
+__all__ = ["POLICIES", "READINGS", "Colluder", "EasySeeingBot", "Helped", "Honest", "Peeker",
+           "Seat", "make_policy", "play_records"]

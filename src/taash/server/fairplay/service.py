@@ -36,7 +36,6 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from taash.fairplay.detect import Reference
@@ -49,7 +48,7 @@ from taash.server.store.fairplay import FairPlayStore, ScanRow
 from taash.server.store.fairplay_pairs import PairScanRow
 from taash.server.store.fairplay_queue import QueuedMatch
 from taash.server.tables import wire
-from taash.server.worker_pools import stop_pool
+from taash.server.worker_pools import drain_forever, stop_pool
 
 if TYPE_CHECKING:
     from taash.server.tables.room import Room
@@ -104,16 +103,7 @@ class FairPlay(Decisions, Weighing):
             log.warning("fair play: claims not given back at the stop (they run out): %r", e)
 
     async def _loop(self) -> None:
-        while True:
-            try:
-                await self.drain()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("fair play: the queue")
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_S)
-            self._wake.clear()
+        await drain_forever(self.drain, self._wake, POLL_S, "fair play: the queue")
 
     async def match_over(self, room: Room) -> None:
         """A table's match is over (the hub tells): its record goes to the queue, unless

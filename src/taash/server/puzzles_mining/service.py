@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter
@@ -44,7 +43,7 @@ from taash.server.puzzles_mining.work import mine_match
 from taash.server.store.db import Store
 from taash.server.store.mined_puzzles import Mined, MinedPuzzles
 from taash.server.store.mining_queue import MiningQueue, QueuedMatch
-from taash.server.worker_pools import stop_pool
+from taash.server.worker_pools import drain_forever, stop_pool
 
 if TYPE_CHECKING:
     from taash.server.tables.hub import Hub
@@ -136,16 +135,7 @@ class Mining:
             stop_pool(ex)
 
     async def _loop(self) -> None:
-        while True:
-            try:
-                await self.drain()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("puzzles: the mining queue")
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_S)
-            self._wake.clear()
+        await drain_forever(self.drain, self._wake, POLL_S, "puzzles: the mining queue")
 
     # -- what the hub tells -----------------------------------------------------------------
     async def seat_left(self, table_id: str, seat: int) -> None:
